@@ -1,0 +1,86 @@
+"""`adjudicator judge`: one verdict for the words given, or one verdict a line with --batch."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+import click
+
+from ..entry import parse_entry
+from ..errors import EXIT_ENTRY, AdjudicatorError, LexiconError
+from ..resolve import load_lexicon
+from ..verdict import adjudicate, all_found
+
+ACCEPTABLE, UNACCEPTABLE = "ACCEPTABLE\n", "UNACCEPTABLE\n"
+
+
+@click.command("judge")
+@click.argument("words", nargs=-1)
+@click.option("-l", "--lexicon", help="Compiled file, word list, or name in "
+              "$ADJUDICATOR_LEXICONS (default: the embedded ENABLE list).")
+@click.option("--batch", "batch", metavar="FILE", help="Judge one challenge a line from FILE "
+              "('-' for standard input); prints one line per input line.")
+def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None) -> None:
+    """Judge a challenged play: prints ACCEPTABLE (exit 0) or UNACCEPTABLE (exit 1).
+
+    Words are separated by spaces or commas. Only the play as a whole is judged, never a
+    single word (WESPA 3.11.2(a)(viii)). A malformed entry is not judged: one line on stderr,
+    exit 2.
+
+    \b
+    Examples:
+      adjudicator judge cat xu
+      adjudicator judge --lexicon csw19.lex qi qzx
+      adjudicator judge --lexicon CSW19 --batch challenges.txt
+    """
+    if batch is not None:
+        if words:
+            raise click.UsageError("give either WORDS or --batch, not both")
+        lex = load_lexicon(lexicon)
+        raise click.exceptions.Exit(run_batch(lex, batch))
+    entry = parse_entry(" ".join(words))  # EntryError -> exit 2 before the lexicon is loaded
+    verdict = adjudicate(load_lexicon(lexicon), entry)
+    click.echo(verdict.word)
+    raise click.exceptions.Exit(0 if verdict.acceptable else 1)
+
+
+def run_batch(lex, source: str) -> int:
+    """Stream challenges from SOURCE; one output line per input line; exit 0, or 2 if any invalid."""
+    try:
+        stream: TextIO = (
+            open(sys.stdin.fileno(), encoding="utf-8", errors="replace", closefd=False)
+            if source == "-"
+            else open(source, encoding="utf-8", errors="replace")
+        )
+    except OSError as e:
+        raise LexiconError(f"cannot read {source}: {e.strerror or e}") from e
+    out = sys.stdout
+    interactive = source == "-" and not _is_regular_file(sys.stdin)
+    invalid = 0
+    with stream:
+        for line in stream:
+            try:
+                words = parse_entry(line)
+            except AdjudicatorError as e:
+                invalid += 1
+                out.write(f"INVALID: {e}\n")
+            else:
+                out.write(ACCEPTABLE if all_found(lex, words) else UNACCEPTABLE)
+            if interactive:
+                out.flush()  # a runner at a pipe sees each verdict as soon as it is judged
+    out.flush()
+    return EXIT_ENTRY if invalid else 0
+
+
+def _is_regular_file(stream) -> bool:
+    import os
+    import stat
+
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+COMMANDS = [judge_cmd]

@@ -1,0 +1,80 @@
+"""Typed entry -> normalised words, or a named EntryError a player understands."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .errors import EntryError
+
+MIN_LETTERS = 2
+MAX_LETTERS = 15  # the board is 15 squares wide
+MAX_WORDS = 8  # one line of at most 7 tiles forms at most 8 words (WESPA Appendix 1)
+
+# Rejection codes, each with its own test.
+EMPTY = "empty"
+NOT_A_LETTER = "not-a-letter"
+TOO_SHORT = "too-short"
+TOO_LONG = "too-long"
+TOO_MANY = "too-many-words"
+
+_SEPARATORS = re.compile(r"[\s,]+")
+_FAST = re.compile(r"[ \t,]*[A-Za-z]{2,15}(?:[ \t,]+[A-Za-z]{2,15}){0,7}[ \t,]*")
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def describe_char(ch: str) -> str:
+    """Name a character so a player can see which one was wrong, even an invisible one."""
+    if ch.isprintable() and not ch.isspace():
+        return repr(ch)
+    name = unicodedata.name(ch, "")
+    return f"U+{ord(ch):04X}" + (f" ({name})" if name else "")
+
+
+def parse_entry(text: str) -> tuple[str, ...]:
+    """Split typed text into uppercase words, or raise EntryError naming what is wrong.
+
+    Separators are whitespace and commas; letters are A-Z in either case. Nothing is ever
+    dropped or changed silently: CAT5 is refused, not judged as CAT.
+    """
+    if _FAST.fullmatch(text):
+        return tuple(_SEPARATORS.split(text.strip(" \t,").upper()))
+    tokens = [t for t in _SEPARATORS.split(text) if t]
+    if not tokens:
+        raise EntryError(EMPTY, "No words entered: type the words formed by the play.")
+    for token in tokens:
+        for ch in token:
+            if ch not in _LETTERS:
+                raise EntryError(
+                    NOT_A_LETTER,
+                    f"{describe_char(ch)} is not a letter: use only letters A to Z, "
+                    "with spaces between words.",
+                )
+    return validate_words(tuple(t.upper() for t in tokens))
+
+
+def validate_words(words: tuple[str, ...]) -> tuple[str, ...]:
+    """Check word lengths and count of already-split uppercase words; return them unchanged."""
+    if not words:
+        raise EntryError(EMPTY, "No words entered: type the words formed by the play.")
+    for word in words:
+        if any(ch not in _LETTERS or not ch.isupper() for ch in word):
+            bad = next(ch for ch in word if ch not in _LETTERS or not ch.isupper())
+            raise EntryError(NOT_A_LETTER, f"{describe_char(bad)} is not a letter A to Z.")
+        if len(word) < MIN_LETTERS:
+            raise EntryError(
+                TOO_SHORT, f"{word} has 1 letter: a word has at least {MIN_LETTERS} letters."
+            )
+        if len(word) > MAX_LETTERS:
+            raise EntryError(
+                TOO_LONG,
+                f"{word[:MAX_LETTERS]}... has {len(word)} letters: no word on the board can be "
+                f"longer than {MAX_LETTERS}.",
+            )
+    if len(words) > MAX_WORDS:
+        raise EntryError(
+            TOO_MANY,
+            f"{len(words)} words entered: one play forms at most {MAX_WORDS} words. "
+            "Enter the words of one play only.",
+        )
+    return words

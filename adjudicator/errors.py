@@ -1,0 +1,61 @@
+"""One small error tree: every failure the core can report, each with its CLI exit code."""
+
+from __future__ import annotations
+
+# Exit codes (0 ACCEPTABLE and 1 UNACCEPTABLE belong to verdicts; errors are 2 or more so no
+# script can mistake an error for UNACCEPTABLE).
+EXIT_ENTRY = 2  # malformed entry, invalid batch line, bad command-line usage
+EXIT_LEXICON = 3  # lexicon missing, refused or corrupt; word list refused
+EXIT_IO = 4  # a file that cannot be read or written
+EXIT_NOT_RECORDED = 5  # the verdict was given but the journal could not record it
+EXIT_CONFIG = 6  # configuration file invalid
+EXIT_PRINTER = 7  # printer problem (printer test)
+
+
+class AdjudicatorError(Exception):
+    """Base of every error the project reports to a person in one line."""
+
+    exit_code = EXIT_IO
+
+
+class EntryError(AdjudicatorError):
+    """A typed entry that cannot be judged; `code` names the rejection."""
+
+    exit_code = EXIT_ENTRY
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+class LexiconError(AdjudicatorError):
+    """A lexicon that cannot be used: missing, refused, corrupt or foreign."""
+
+    exit_code = EXIT_LEXICON
+
+
+class WordListError(LexiconError):
+    """A source word list refused at a given line."""
+
+    def __init__(self, path: str, line_no: int, line: str, reason: str):
+        shown = line if len(line) <= 40 else line[:40] + "..."
+        super().__init__(f"{path}, line {line_no}: {reason}: {shown!r}")
+        self.path, self.line_no, self.line, self.reason = path, line_no, line, reason
+
+
+class ConfigError(AdjudicatorError):
+    """A configuration file that cannot be used as a whole."""
+
+    exit_code = EXIT_CONFIG
+
+
+class JournalError(AdjudicatorError):
+    """The journal cannot be written, read or verified."""
+
+    exit_code = EXIT_NOT_RECORDED
+
+
+class PrinterError(AdjudicatorError):
+    """The docket printer cannot be reached or reports a fault."""
+
+    exit_code = EXIT_PRINTER

@@ -1,0 +1,111 @@
+"""Find the lexicon a user names: a compiled file, a source list (compiled once, cached), a name."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from importlib import resources
+
+from .errors import LexiconError
+from .lexicon import FORMAT_VERSION, Lexicon, compile_sources, is_compiled
+
+LEXICON_DIRS_ENV = "ADJUDICATOR_LEXICONS"
+CACHE_ENV = "ADJUDICATOR_CACHE"
+DEFAULT_NAMES = ("default", "enable")
+_SOURCE_SUFFIXES = (".txt", ".lst", ".dic", "")
+
+
+def default_path() -> str:
+    """The shipped, compiled ENABLE list (public domain; not a tournament word list)."""
+    return str(resources.files("adjudicator.lexicons").joinpath("enable.lex"))
+
+
+def lexicon_dirs(extra: list[str] | None = None) -> list[str]:
+    """Folders searched for lexicons by name: config folders first, then $ADJUDICATOR_LEXICONS."""
+    env = [d for d in os.environ.get(LEXICON_DIRS_ENV, "").split(os.pathsep) if d]
+    return list(extra or []) + env
+
+
+def cache_dir() -> str:
+    """Where source lists compiled on the fly are kept."""
+    path = os.environ.get(CACHE_ENV)
+    if not path:
+        import platformdirs
+
+        path = platformdirs.user_cache_dir("adjudicator")
+    return path
+
+
+def load_lexicon(spec: str | None = None, *, dirs: list[str] | None = None) -> Lexicon:
+    """Load what --lexicon names; None or 'default' gives the embedded default."""
+    if spec is None or spec.lower() in DEFAULT_NAMES and not os.path.exists(spec):
+        return Lexicon.load(default_path())
+    if os.path.isfile(spec):
+        return _load_path(spec)
+    if os.path.exists(spec):
+        raise LexiconError(f"lexicon {spec!r} is not a file")
+    found = find_by_name(spec, dirs)
+    if found is None:
+        searched = ", ".join(lexicon_dirs(dirs)) or f"none (set {LEXICON_DIRS_ENV})"
+        raise LexiconError(
+            f"lexicon {spec!r} not found: it is not a file, and no lexicon of that name is in "
+            f"the lexicon folders ({searched})"
+        )
+    return _load_path(found)
+
+
+def find_by_name(name: str, dirs: list[str] | None = None) -> str | None:
+    """A compiled NAME.lex, or a source list NAME.txt (any case), in the lexicon folders."""
+    wanted = name.lower()
+    for folder in lexicon_dirs(dirs):
+        try:
+            entries = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        by_lower = {e.lower(): e for e in entries}
+        for candidate in [wanted + ".lex"] + [wanted + s for s in _SOURCE_SUFFIXES]:
+            if candidate in by_lower and os.path.isfile(os.path.join(folder, by_lower[candidate])):
+                return os.path.join(folder, by_lower[candidate])
+    return None
+
+
+def available(dirs: list[str] | None = None) -> list[str]:
+    """Every lexicon file in the lexicon folders (compiled or source), for the director's choice."""
+    found = []
+    for folder in lexicon_dirs(dirs):
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for entry in names:
+            path = os.path.join(folder, entry)
+            if os.path.isfile(path) and entry.lower().endswith((".lex", ".txt")):
+                found.append(path)
+    return found
+
+
+def _load_path(path: str) -> Lexicon:
+    if is_compiled(path):
+        return Lexicon.load(path)
+    cached = compiled_cache_for(path)
+    try:
+        return Lexicon.load(cached)
+    except LexiconError:  # a damaged cache entry is rebuilt from the source, never used
+        compile_sources([path], cached)
+        return Lexicon.load(cached)
+
+
+def compiled_cache_for(source: str) -> str:
+    """Compile a source list once; later uses load the cached file (keyed by the source's bytes)."""
+    try:
+        with open(source, "rb") as f:
+            digest = hashlib.file_digest(f, "sha256").hexdigest()
+    except OSError as e:
+        raise LexiconError(f"cannot read word list {source}: {e.strerror or e}") from e
+    folder = cache_dir()
+    os.makedirs(folder, exist_ok=True)
+    stem = os.path.splitext(os.path.basename(source))[0]
+    cached = os.path.join(folder, f"{stem}-{digest[:16]}-v{FORMAT_VERSION}.lex")
+    if not os.path.exists(cached):
+        compile_sources([source], cached)
+    return cached

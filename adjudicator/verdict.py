@@ -1,0 +1,41 @@
+"""adjudicate(lexicon, words) -> one collective Verdict; no per-word result ever leaves here."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .entry import validate_words
+from .known import LexiconIdentity
+from .lexicon import Lexicon
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The play as a whole (WESPA 3.11.2(a)(vii)-(viii); NASPA IV.K.3.d): no field says which word."""
+
+    words: tuple[str, ...]
+    acceptable: bool
+    lexicon: LexiconIdentity
+
+    @property
+    def word(self) -> str:
+        """ACCEPTABLE or UNACCEPTABLE, as the CLI prints and the screen reads."""
+        return "ACCEPTABLE" if self.acceptable else "UNACCEPTABLE"
+
+
+def adjudicate(lexicon: Lexicon, words: Sequence[str]) -> Verdict:
+    """Judge the play. Every word is looked up, always: no early exit, so time tells nothing."""
+    checked = validate_words(tuple(words))
+    return Verdict(checked, all_found(lexicon, checked), lexicon.identity)
+
+
+def all_found(lexicon: Lexicon, words: tuple[str, ...]) -> bool:
+    """True when every word is in the lexicon; looks up each one (no early exit, no short-circuit).
+
+    The caller guarantees the words came from parse_entry or validate_words.
+    """
+    found = 0
+    for word in words:
+        found += word in lexicon
+    return found == len(words)

@@ -1,0 +1,125 @@
+"""Read a source word list in any common shape into a set of words, refusing bad lines."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+
+from .errors import LexiconError, WordListError
+
+_CLEAN_BODY = re.compile(r"(?:[A-Z]{2,15}\n)*")
+_BLANK_OR_COMMENT = re.compile(r"(?m)^[ \t]*(?:#[^\n]*)?\n")
+_COMMENT_LINE = re.compile(r"(?m)^[ \t]*#")
+_WORD = re.compile(r"[A-Z]{2,15}")
+# A header names the list and counts its words, e.g. CSW19.txt's first line:
+# "Collins Scrabble Words (2019). 279,496 words. Words only."
+_HEADER = re.compile(r"(?i)(?=.*\bwords?\b)(?=.*\d)")
+
+
+@dataclass
+class SourceReport:
+    """What reading one source found: where it came from, what was kept, what was passed over."""
+
+    path: str
+    sha256: str
+    words: set[str] = field(default_factory=set)
+    lines: int = 0
+    header: str | None = None
+    comments: int = 0
+    blank: int = 0
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return os.path.basename(self.path)
+
+
+def is_header(line: str) -> bool:
+    """True for a title line such as 'Collins Scrabble Words (2019). 279,496 words.'"""
+    return len(line.split()) >= 3 and bool(_HEADER.match(line))
+
+
+def read_source(path: str, *, skip_invalid: bool = False) -> SourceReport:
+    """Read one word list file. Raise WordListError naming the first bad line unless skipping."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise LexiconError(f"cannot read word list {path}: {e.strerror or e}") from e
+    report = SourceReport(path=path, sha256=hashlib.sha256(data).hexdigest())
+    if b"\0" in data[:4096]:
+        raise WordListError(path, 1, data[:20].decode("latin-1"), "binary data, not a word list")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line_no = data.count(b"\n", 0, e.start) + 1
+        bad = data.split(b"\n")[line_no - 1].decode("utf-8", "replace").strip()
+        raise WordListError(path, line_no, bad, "not UTF-8 text") from e
+    upper = text.upper().replace("\r\n", "\n").replace("\r", "\n")
+    if not upper.endswith("\n"):
+        upper += "\n"
+    report.lines = upper.count("\n")
+    if not (upper.isascii() and _fast_read(report, text, upper)):
+        _read_lines(report, text.splitlines(), skip_invalid)
+    if not report.words:
+        raise LexiconError(f"{path}: no words found")
+    return report
+
+
+def _fast_read(report: SourceReport, text: str, upper: str) -> bool:
+    """Fast path for the usual shape: one word a line, perhaps a header, blanks, comments."""
+    body = _BLANK_OR_COMMENT.sub("", upper)
+    first, _, rest = body.partition("\n")
+    header = None
+    if is_header(first):
+        body = rest
+        header = next(
+            (ln.strip() for ln in text.split("\n", 64) if ln.strip().upper() == first.strip()),
+            first.strip(),
+        )
+    if not _CLEAN_BODY.fullmatch(body):
+        return False
+    report.header = header
+    report.comments = len(_COMMENT_LINE.findall(upper))
+    report.blank = report.lines - report.comments - (header is not None) - body.count("\n")
+    report.words = set(body.split())
+    return True
+
+
+def _read_lines(report: SourceReport, lines: list[str], skip_invalid: bool) -> None:
+    words = report.words
+    first_content = True
+    for line_no, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if not line:
+            report.blank += 1
+            continue
+        if line.startswith("#"):
+            report.comments += 1
+            continue
+        if first_content and is_header(line):
+            report.header = line
+            first_content = False
+            continue
+        first_content = False
+        token = line.split(None, 1)[0]
+        word = token.upper()
+        if token.isascii() and _WORD.fullmatch(word):
+            words.add(word)
+            continue
+        if skip_invalid:
+            report.skipped.append((line_no, line))
+            continue
+        raise WordListError(report.path, line_no, line, _why_not_a_word(token))
+
+
+def _why_not_a_word(token: str) -> str:
+    letters = sum(c.isascii() and c.isalpha() for c in token)
+    bad = next((c for c in token if not (c.isascii() and c.isalpha())), None)
+    if bad is not None:
+        return f"{bad!r} is not a letter A-Z"
+    if letters < 2:
+        return "a word has at least 2 letters"
+    return f"{letters} letters; a word has at most 15"
