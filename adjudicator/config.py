@@ -1,0 +1,298 @@
+"""The station's configuration: one TOML file, checked as a whole, with a default for every key."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import tomllib
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from .errors import ConfigError
+from .rules import ChallengeRule
+
+CONFIG_ENV = "ADJUDICATOR_CONFIG"
+MODES = ("station", "runner", "smart-device")
+FLOWS = ("none", "rtscts", "xonxoff")
+PAPERS = ("58mm", "80mm")
+
+
+@dataclass(frozen=True)
+class Timers:
+    """Seconds: unfinished entry cleared, verdict held against stray keys, verdict cleared."""
+
+    entry_idle: float = 30.0
+    verdict_hold: float = 2.0
+    verdict_clear: float = 15.0
+
+
+@dataclass(frozen=True)
+class PrinterSettings:
+    """How to reach the docket printer; an empty url means no printer."""
+
+    url: str = ""
+    baudrate: int = 19200
+    flow: str = "none"
+    write_timeout: float = 5.0
+    paper: str = "80mm"
+    columns: int = 48
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.url)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything a station needs; `journal` is the resolved path, `path` the file it came from."""
+
+    event: str = "Club Night"
+    station: str = "Station 1"
+    mode: str = "station"
+    lexicon: str = ""
+    secondary_lexicon: str = ""
+    lexicon_dirs: tuple[str, ...] = ()
+    challenge_rule: ChallengeRule = ChallengeRule.WORD5
+    journal: str = ""
+    split_window: float = 90.0
+    pin_hash: str = ""
+    timers: Timers = field(default_factory=Timers)
+    printer: PrinterSettings = field(default_factory=PrinterSettings)
+    path: str = ""
+    journal_setting: str = ""  # the journal key as written in the file ("" = default place)
+
+    def with_changes(self, **changes: Any) -> Config:
+        """A copy with some fields changed (the director's edits), the journal path re-resolved."""
+        cfg = replace(self, **changes)
+        if "journal_setting" in changes:
+            cfg = replace(cfg, journal=_resolve_journal(cfg.journal_setting, cfg.path))
+        return cfg
+
+
+def default_config_path(path: str | None = None) -> str:
+    """--config PATH, else $ADJUDICATOR_CONFIG, else the user config folder's config.toml."""
+    if path:
+        return path
+    env = os.environ.get(CONFIG_ENV)
+    if env:
+        return env
+    import platformdirs
+
+    return os.path.join(platformdirs.user_config_dir("adjudicator"), "config.toml")
+
+
+def default_journal_path() -> str:
+    import platformdirs
+
+    return os.path.join(platformdirs.user_data_dir("adjudicator"), "journal.db")
+
+
+def load_config(path: str | None = None, *, must_exist: bool | None = None) -> Config:
+    """Read and check the whole file; ConfigError naming the bad key, never a half-read config.
+
+    A missing file gives the defaults, except when PATH was given explicitly (a typo in
+    --config must not silently start a station with defaults); `must_exist` overrides that.
+    """
+    explicit = bool(path)
+    where = default_config_path(path)
+    if must_exist is None:
+        must_exist = explicit
+    try:
+        with open(where, "rb") as f:
+            raw = f.read()
+    except FileNotFoundError:
+        if must_exist:
+            raise ConfigError(f"config file {where} not found") from None
+        return Config(path=where, journal=_resolve_journal("", where))
+    except OSError as e:
+        raise ConfigError(f"cannot read config file {where}: {e.strerror or e}") from e
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"config file {where} is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"config file {where} is not valid TOML: {e}") from None
+    return parse_config(data, where)
+
+
+def parse_config(data: dict[str, Any], where: str = "") -> Config:
+    """Check a TOML table against the schema; every key optional, unknown keys refused."""
+    r = _Reader(data, where, "")
+    timers_table = r.table("timers")
+    printer_table = r.table("printer")
+    cfg = dict(
+        event=r.text("event", "Club Night"),
+        station=r.text("station", "Station 1", nonempty=True),
+        mode=r.choice("mode", "station", MODES),
+        lexicon=r.text("lexicon", ""),
+        secondary_lexicon=r.text("secondary_lexicon", ""),
+        lexicon_dirs=r.text_list("lexicon_dirs"),
+        challenge_rule=r.rule("challenge_rule"),
+        journal_setting=r.text("journal", ""),
+        split_window=r.number("split_window", 90.0, minimum=0.0),
+        pin_hash=r.text("pin_hash", ""),
+    )
+    r.refuse_unknown()
+    t = _Reader(timers_table, where, "timers.")
+    timers = Timers(
+        entry_idle=t.number("entry_idle", 30.0, minimum=1.0),
+        verdict_hold=t.number("verdict_hold", 2.0, minimum=0.0),
+        verdict_clear=t.number("verdict_clear", 15.0, minimum=1.0),
+    )
+    t.refuse_unknown()
+    if timers.verdict_hold > timers.verdict_clear:
+        raise ConfigError(
+            f"{_in(where)}timers.verdict_hold ({timers.verdict_hold:g}) is longer than "
+            f"timers.verdict_clear ({timers.verdict_clear:g})"
+        )
+    p = _Reader(printer_table, where, "printer.")
+    printer = PrinterSettings(
+        url=p.text("url", ""),
+        baudrate=p.integer("baudrate", 19200, 50, 4_000_000),
+        flow=p.choice("flow", "none", FLOWS),
+        write_timeout=p.number("write_timeout", 5.0, minimum=0.1),
+        paper=p.choice("paper", "80mm", PAPERS),
+        columns=p.integer("columns", 48, 16, 80),
+    )
+    p.refuse_unknown()
+    journal = _resolve_journal(cfg["journal_setting"], where)
+    return Config(**cfg, journal=journal, timers=timers, printer=printer, path=where)
+
+
+def save_config(cfg: Config, path: str | None = None) -> str:
+    """Write the configuration as TOML (atomically: a crash leaves the old file or the new one)."""
+    import tomli_w
+
+    where = path or cfg.path or default_config_path()
+    data = to_toml_dict(cfg)
+    text = tomli_w.dumps(data)
+    folder = os.path.dirname(os.path.abspath(where))
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(tmp, 0o600)  # it holds the director's PIN hash
+            os.replace(tmp, where)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+    except OSError as e:
+        raise ConfigError(f"cannot write config file {where}: {e.strerror or e}") from e
+    return where
+
+
+def to_toml_dict(cfg: Config) -> dict[str, Any]:
+    """The file's view of a Config: the keys as the user writes them."""
+    return {
+        "event": cfg.event,
+        "station": cfg.station,
+        "mode": cfg.mode,
+        "lexicon": cfg.lexicon,
+        "secondary_lexicon": cfg.secondary_lexicon,
+        "lexicon_dirs": list(cfg.lexicon_dirs),
+        "challenge_rule": cfg.challenge_rule.value,
+        "journal": cfg.journal_setting,
+        "split_window": cfg.split_window,
+        "pin_hash": cfg.pin_hash,
+        "timers": asdict(cfg.timers),
+        "printer": asdict(cfg.printer),
+    }
+
+
+def _resolve_journal(setting: str, config_path: str) -> str:
+    if not setting:
+        return default_journal_path()
+    setting = os.path.expanduser(setting)
+    if os.path.isabs(setting) or not config_path:
+        return setting
+    return os.path.join(os.path.dirname(os.path.abspath(config_path)), setting)
+
+
+def _in(where: str) -> str:
+    return f"{where}: " if where else ""
+
+
+class _Reader:
+    """Takes typed values out of one TOML table, naming the key in every complaint."""
+
+    def __init__(self, table: dict[str, Any], where: str, prefix: str):
+        self.data, self.where, self.prefix = table, where, prefix
+        self.seen: set[str] = set()
+
+    def _fail(self, key: str, problem: str) -> ConfigError:
+        return ConfigError(f"{_in(self.where)}key {self.prefix}{key}: {problem}")
+
+    def _get(self, key: str) -> Any:
+        self.seen.add(key)
+        return self.data.get(key)
+
+    def table(self, key: str) -> dict[str, Any]:
+        value = self._get(key)
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise self._fail(key, "must be a table, e.g. [" + self.prefix + key + "]")
+        return value
+
+    def text(self, key: str, default: str, nonempty: bool = False) -> str:
+        value = self._get(key)
+        if value is None:
+            return default
+        if not isinstance(value, str):
+            raise self._fail(key, f"must be text in quotes, not {value!r}")
+        if nonempty and not value.strip():
+            raise self._fail(key, "must not be empty")
+        return value
+
+    def text_list(self, key: str) -> tuple[str, ...]:
+        value = self._get(key)
+        if value is None:
+            return ()
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self._fail(key, 'must be a list of folders, e.g. ["/srv/lexicons"]')
+        return tuple(value)
+
+    def choice(self, key: str, default: str, options: tuple[str, ...]) -> str:
+        value = self.text(key, default)
+        if value not in options:
+            raise self._fail(key, f"{value!r} is not one of: {', '.join(options)}")
+        return value
+
+    def rule(self, key: str) -> ChallengeRule:
+        value = self.text(key, ChallengeRule.WORD5.value)
+        try:
+            return ChallengeRule.parse(value)
+        except ConfigError as e:
+            raise self._fail(key, str(e)) from None
+
+    def number(self, key: str, default: float, minimum: float) -> float:
+        value = self._get(key)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self._fail(key, f"must be a number of seconds, not {value!r}")
+        if value < minimum:
+            raise self._fail(key, f"must be at least {minimum:g}, not {value!r}")
+        return float(value)
+
+    def integer(self, key: str, default: int, low: int, high: int) -> int:
+        value = self._get(key)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self._fail(key, f"must be a whole number, not {value!r}")
+        if not low <= value <= high:
+            raise self._fail(key, f"must be between {low} and {high}, not {value}")
+        return value
+
+    def refuse_unknown(self) -> None:
+        unknown = sorted(set(self.data) - self.seen)
+        if unknown:
+            raise self._fail(unknown[0], "is not a known setting (check the spelling)")

@@ -1,0 +1,62 @@
+"""The director's PIN: a salted scrypt hash to store, a constant-time check; never the PIN itself."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+
+from .errors import ConfigError
+
+MIN_LENGTH = 4
+MAX_LENGTH = 64
+_SCHEME = "scrypt"
+_N, _R, _P = 2**14, 8, 1  # about 16 MB and a few tens of ms: cheap to check, slow to guess
+_SALT_BYTES = 16
+_KEY_BYTES = 32
+
+
+def check_pin_text(pin: str) -> str:
+    """The PIN as typed, or ConfigError saying what a PIN must be."""
+    if not MIN_LENGTH <= len(pin) <= MAX_LENGTH:
+        raise ConfigError(f"a PIN has {MIN_LENGTH} to {MAX_LENGTH} characters")
+    if any(not ch.isprintable() or ch.isspace() for ch in pin):
+        raise ConfigError("a PIN has no spaces or control characters")
+    return pin
+
+
+def hash_pin(pin: str) -> str:
+    """'scrypt$N$r$p$salt$key' (base64); a new random salt each time."""
+    check_pin_text(pin)
+    salt = os.urandom(_SALT_BYTES)
+    key = _derive(pin, salt, _N, _R, _P)
+    return "$".join([_SCHEME, str(_N), str(_R), str(_P), _b64(salt), _b64(key)])
+
+
+def verify_pin(pin: str, stored: str) -> bool:
+    """True when PIN matches the stored hash; False for a wrong PIN or an unusable hash."""
+    try:
+        scheme, n, r, p, salt, key = stored.split("$")
+        if scheme != _SCHEME:
+            return False
+        expected = base64.b64decode(key, validate=True)
+        actual = _derive(pin, base64.b64decode(salt, validate=True), int(n), int(r), int(p))
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(actual, expected)
+
+
+def is_set(stored: str) -> bool:
+    """True when the configuration holds a PIN hash in this module's format."""
+    return stored.startswith(_SCHEME + "$") and stored.count("$") == 5
+
+
+def _derive(pin: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    return hashlib.scrypt(
+        pin.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=64 * 1024 * 1024, dklen=_KEY_BYTES
+    )
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
