@@ -2,21 +2,36 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from .. import __version__
-from ..errors import AdjudicatorError
+from ..errors import EXIT_ENTRY, EXIT_IO, AdjudicatorError
 
 
 class Main(click.Group):
-    """Maps the core's errors to one stderr line and their exit code (never 1: 1 is UNACCEPTABLE)."""
+    """Maps every error to one stderr line and a fixed exit code (never 1: 1 is UNACCEPTABLE)."""
 
-    def invoke(self, ctx: click.Context):
+    def main(self, *args, **kwargs):
+        kwargs["standalone_mode"] = False
         try:
-            return super().invoke(ctx)
+            code = super().main(*args, **kwargs)
         except AdjudicatorError as e:
-            click.echo(f"adjudicator: {e}", err=True)
-            ctx.exit(e.exit_code)
+            _fail(str(e), e.exit_code)
+        except click.UsageError as e:
+            hint = f" (see '{e.ctx.command_path} --help')" if e.ctx else ""
+            _fail(e.format_message() + hint, EXIT_ENTRY)
+        except click.ClickException as e:
+            _fail(e.format_message(), EXIT_IO)
+        except click.Abort:
+            _fail("interrupted", EXIT_IO)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _fail(message: str, code: int) -> None:
+    click.echo(f"adjudicator: {' '.join(message.split())}", err=True)
+    sys.exit(code)
 
 
 @click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from typing import TextIO
 
@@ -47,18 +48,17 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None) ->
 
 def run_batch(lex, source: str) -> int:
     """Stream challenges from SOURCE; one output line per input line; exit 0, or 2 if any invalid."""
-    try:
-        stream: TextIO = (
-            open(sys.stdin.fileno(), encoding="utf-8", errors="replace", closefd=False)
-            if source == "-"
-            else open(source, encoding="utf-8", errors="replace")
-        )
-    except OSError as e:
-        raise LexiconError(f"cannot read {source}: {e.strerror or e}") from e
+    if source == "-":
+        stream: TextIO = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    else:
+        try:
+            stream = open(source, encoding="utf-8", errors="replace")
+        except OSError as e:
+            raise LexiconError(f"cannot read {source}: {e.strerror or e}") from e
     out = sys.stdout
     interactive = source == "-" and not _is_regular_file(sys.stdin)
     invalid = 0
-    with stream:
+    try:
         for line in stream:
             try:
                 words = parse_entry(line)
@@ -69,6 +69,11 @@ def run_batch(lex, source: str) -> int:
                 out.write(ACCEPTABLE if all_found(lex, words) else UNACCEPTABLE)
             if interactive:
                 out.flush()  # a runner at a pipe sees each verdict as soon as it is judged
+    finally:
+        if source == "-":
+            stream.detach()  # leave the process's stdin open
+        else:
+            stream.close()
     out.flush()
     return EXIT_ENTRY if invalid else 0
 

@@ -1,0 +1,182 @@
+"""The command line as a director uses it: exit codes, batch streaming, lexicon resolution, help."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from adjudicator.cli import main
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args, input=None):
+        return runner.invoke(main, list(args), input=input, catch_exceptions=False)
+
+    return invoke
+
+
+@pytest.fixture
+def tiny_source(tmp_path):
+    path = tmp_path / "tiny.txt"
+    path.write_text("QI\nZA\nCAT\nXU\n")
+    return str(path)
+
+
+def test_judge_on_the_default_lexicon(run):
+    result = run("judge", "cat", "xu")
+    assert (result.exit_code, result.stdout) == (0, "ACCEPTABLE\n")
+    result = run("judge", "qi", "qzx")
+    assert (result.exit_code, result.stdout) == (1, "UNACCEPTABLE\n")
+
+
+def test_judge_accepts_commas_in_one_argument(run, tiny_source):
+    assert run("judge", "--lexicon", tiny_source, "qi,za").exit_code == 0
+
+
+def test_malformed_entry_is_never_judged(run):
+    result = run("judge", "cat5")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "'5' is not a letter" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        (["judge", "--lexicon", "no-such-list", "cat"], 3),
+        (["judge", "--no-such-option"], 2),
+        (["judge", "--batch", "/no/such/file"], 3),
+        (["info", "no-such-list"], 3),
+        (["compile", "/no/such.txt", "-o", "x.lex"], 3),
+    ],
+)
+def test_errors_never_exit_1(run, args, code):
+    result = run(*args)
+    assert result.exit_code == code
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_corrupt_lexicon_is_refused_not_used(run, tmp_path, tiny_source):
+    out = tmp_path / "t.lex"
+    assert run("compile", tiny_source, "-o", str(out)).exit_code == 0
+    data = bytearray(out.read_bytes())
+    data[5] ^= 0xFF
+    out.write_bytes(bytes(data))
+    result = run("judge", "--lexicon", str(out), "qi")
+    assert result.exit_code == 3 and result.stdout == ""
+    assert "refused" in result.stderr
+
+
+def test_compile_refuses_a_bad_list_with_the_line(run, tmp_path):
+    src = tmp_path / "bad.txt"
+    src.write_text("QI\nZA\nCAT5\n")
+    result = run("compile", str(src), "-o", str(tmp_path / "bad.lex"))
+    assert result.exit_code == 3
+    assert "bad.txt, line 3" in result.stderr
+    assert not (tmp_path / "bad.lex").exists()
+    result = run("compile", str(src), "-o", str(tmp_path / "bad.lex"), "--skip-invalid")
+    assert result.exit_code == 0
+    assert "skipped 1 invalid lines (first: line 3: 'CAT5')" in result.stdout
+
+
+def test_compile_and_info_say_unrecognised_loudly(run, tmp_path, tiny_source):
+    out = str(tmp_path / "t.lex")
+    result = run("compile", tiny_source, "-o", out, "--name", "CLUB")
+    assert "CLUB — UNRECOGNISED LIST — 4 words" in result.stdout
+    info = run("info", out)
+    assert info.exit_code == 0
+    assert "UNRECOGNISED LIST" in info.stdout
+    assert "Words:       4" in info.stdout
+    assert "tiny.txt" in info.stdout
+
+
+def test_info_on_the_default_says_not_a_tournament_list(run):
+    info = run("info")
+    assert "ENABLE" in info.stdout
+    assert "not a tournament word list" in info.stdout
+    assert "168,548" in info.stdout
+
+
+def test_lexicon_by_name_from_the_lexicon_folders(run, tmp_path, tiny_source, monkeypatch):
+    folder = tmp_path / "lexicons"
+    folder.mkdir()
+    (folder / "CLUB.txt").write_text("QI\nZA\n")
+    monkeypatch.setenv("ADJUDICATOR_LEXICONS", f"/nonexistent{os.pathsep}{folder}")
+    assert run("judge", "--lexicon", "club", "qi", "za").exit_code == 0
+    assert run("judge", "--lexicon", "CLUB", "cat").exit_code == 1
+    cached = os.listdir(os.environ["ADJUDICATOR_CACHE"])
+    assert len(cached) == 1 and cached[0].endswith(".lex")  # compiled once, then reused
+    assert run("judge", "--lexicon", "club", "qi").exit_code == 0
+    assert os.listdir(os.environ["ADJUDICATOR_CACHE"]) == cached
+
+
+def test_damaged_cache_is_rebuilt_not_used(run, tiny_source):
+    assert run("judge", "--lexicon", tiny_source, "qi").exit_code == 0
+    cache = os.environ["ADJUDICATOR_CACHE"]
+    (entry,) = os.listdir(cache)
+    with open(os.path.join(cache, entry), "r+b") as f:
+        f.write(b"\xff\xff\xff")
+    assert run("judge", "--lexicon", tiny_source, "qi").exit_code == 0
+    assert run("judge", "--lexicon", tiny_source, "qz").exit_code == 1
+
+
+def test_batch_one_line_per_input_line(run, tmp_path, tiny_source):
+    challenges = tmp_path / "c.txt"
+    challenges.write_text("qi za\ncat5\n\nqi,xu\nqi qz\n")
+    result = run("judge", "--lexicon", tiny_source, "--batch", str(challenges))
+    assert result.stdout.splitlines() == [
+        "ACCEPTABLE",
+        "INVALID: '5' is not a letter: use only letters A to Z, with spaces between words.",
+        "INVALID: No words entered: type the words formed by the play.",
+        "ACCEPTABLE",
+        "UNACCEPTABLE",
+    ]
+    assert result.exit_code == 2
+
+
+def test_batch_from_stdin_all_valid_exits_0(run, tiny_source):
+    result = run("judge", "--lexicon", tiny_source, "--batch", "-", input="qi\nzz\n")
+    assert result.stdout == "ACCEPTABLE\nUNACCEPTABLE\n"
+    assert result.exit_code == 0
+
+
+def test_batch_streams_each_verdict_before_the_next_line_arrives(tiny_source):
+    """A runner typing into a pipe sees each verdict at once (no reading the whole file first)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "adjudicator", "judge", "--lexicon", tiny_source, "--batch", "-"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        for line, expected in [("qi za", "ACCEPTABLE"), ("qz", "UNACCEPTABLE"), ("cat", "ACCEPTABLE")]:
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+            assert proc.stdout.readline().strip() == expected
+    finally:
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+
+
+def test_words_and_batch_together_is_a_usage_error(run, tmp_path):
+    assert run("judge", "--batch", "-", "qi").exit_code == 2
+
+
+def test_every_command_has_help_with_an_example(run):
+    def walk(group, prefix):
+        for name, command in group.commands.items():
+            yield prefix + [name], command
+            if hasattr(command, "commands"):
+                yield from walk(command, prefix + [name])
+
+    commands = list(walk(main, []))
+    assert {"judge", "compile", "info"} <= {path[0] for path, _ in commands}
+    for path, _ in commands:
+        result = run(*path, "--help")
+        assert result.exit_code == 0, path
+        assert "Example" in result.stdout, f"'adjudicator {' '.join(path)} --help' shows no example"
+        assert "adjudicator " in result.stdout.split("Example", 1)[1], path
