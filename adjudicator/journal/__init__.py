@@ -1,0 +1,39 @@
+"""The challenge journal: a durable, tamper-evident SQLite record of every adjudication.
+
+Written before a verdict is shown (WAL, synchronous=FULL); one row per adjudication with the words
+and ONE collective verdict; a SHA-256 hash chain (chain.py says exactly what is hashed); flags for
+the director (flags.py); export (export.py) and merge of station journals (merge.py).
+"""
+
+from .chain import ChainBroken, ChainReport
+from .db import default_journal_path
+from .flags import DEFAULT_SPLIT_WINDOW, RECHECKS_DIFFER, SPLIT_LOOKUP
+from .rows import MODES, PRINT_STATUSES, JournalRow
+from .store import Journal
+
+
+def verify(path: str | None = None) -> ChainReport:
+    """Check the chain of the journal at PATH (read-only; never creates a file)."""
+    from . import chain, db
+
+    path = str(path) if path else default_journal_path()
+    conn = db.connect_ro(path)
+    try:
+        try:
+            return chain.check_connection(conn, path)
+        except Exception as e:  # sqlite3.Error: a damaged file
+            import sqlite3
+
+            if isinstance(e, sqlite3.Error):
+                from ..errors import JournalError
+
+                raise JournalError(db.explain(e, path)) from e
+            raise
+    finally:
+        conn.close()
+
+
+__all__ = [
+    "Journal", "JournalRow", "MODES", "PRINT_STATUSES", "ChainBroken", "ChainReport",
+    "DEFAULT_SPLIT_WINDOW", "SPLIT_LOOKUP", "RECHECKS_DIFFER", "default_journal_path", "verify",
+]

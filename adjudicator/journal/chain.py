@@ -1,0 +1,138 @@
+"""The hash chain: each row's canonical content, its SHA-256 link, and the check that finds a break.
+
+Canonical content of a row (what the hash covers), defined exactly:
+
+    json.dumps({column: value for column in HASHED_COLUMNS}, sort_keys=True,
+               separators=(",", ":"), ensure_ascii=True)
+
+where each value is the column's value exactly as stored in SQLite: integers for seq,
+acceptable (1/0), recheck_of, secondary_agrees (1/0) and origin_seq; text for the rest
+(words upper case, one space apart; flags a JSON array as text); JSON null for NULL.
+
+    hash = SHA-256( prev_hash + canonical_content ) as lowercase hex, over the UTF-8 bytes
+    prev_hash = the previous row's hash; GENESIS (64 zeros) for row 1
+
+seq is inside the content, so moving a row changes its hash. The meta table's head_seq and
+head_hash are updated in the same transaction as each row, so deleting the last rows shows too.
+Print status is deliberately NOT covered (it changes after the row is written): it lives in the
+print_log table. The chain is tamper-EVIDENT against edits to the file with any SQLite tool; it
+holds no secret, so someone who re-computes every later hash and the head is not stopped by it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from ..errors import JournalError
+from .db import meta
+
+GENESIS = "0" * 64
+HASHED_COLUMNS = (
+    "seq", "time_utc", "time_local", "station", "mode", "game_table", "round", "words",
+    "acceptable", "lexicon_name", "fingerprint", "rule", "recheck_of", "secondary_agrees",
+    "flags", "origin_journal", "origin_seq",
+)
+CHAIN_COLUMNS = HASHED_COLUMNS + ("prev_hash", "hash")
+
+
+def canonical(row: Mapping) -> str:
+    """The canonical content of a row: its hashed columns as sorted, compact, ASCII JSON."""
+    return json.dumps({c: row[c] for c in HASHED_COLUMNS}, sort_keys=True,
+                      separators=(",", ":"), ensure_ascii=True)
+
+
+def link(prev_hash: str, row: Mapping) -> str:
+    """SHA-256 of the previous row's hash followed by this row's canonical content."""
+    return hashlib.sha256((prev_hash + canonical(row)).encode("utf-8")).hexdigest()
+
+
+class ChainBroken(JournalError):
+    """A journal whose chain does not hold: names the file and the first broken row."""
+
+    def __init__(self, path: str, row: int, reason: str):
+        super().__init__(f"{path}: chain broken at row {row}: {reason}")
+        self.path, self.row, self.reason = path, row, reason
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    """The result of checking one journal's chain."""
+
+    path: str
+    rows: int
+    head_hash: str
+    broken_row: int | None = None
+    reason: str = ""
+
+    @property
+    def intact(self) -> bool:
+        return self.broken_row is None
+
+    def raise_if_broken(self) -> ChainReport:
+        if self.broken_row is not None:
+            raise ChainBroken(self.path, self.broken_row, self.reason)
+        return self
+
+    def describe(self) -> str:
+        if self.broken_row is not None:
+            return f"{self.path}: chain broken at row {self.broken_row}: {self.reason}"
+        return (f"{self.path}: intact, {self.rows} challenge{'s' if self.rows != 1 else ''}, "
+                f"head {self.head_hash[:16]}")
+
+
+def check_rows(rows: Iterable[Mapping], path: str, head_seq: int | None = None,
+               head_hash: str | None = None) -> ChainReport:
+    """Walk rows in seq order; report the first one that is missing, moved, edited or forged."""
+    expected_prev, position = GENESIS, 0
+    for row in rows:
+        position += 1
+        seq = row["seq"]
+        if seq != position:
+            why = (f"row {position} is missing (deleted); the next row is {seq}"
+                   if seq > position else f"row numbered {seq} is out of place")
+            return ChainReport(path, position - 1, expected_prev, position, why)
+        if row["prev_hash"] != expected_prev:
+            return ChainReport(path, position - 1, expected_prev, position,
+                               f"does not follow row {position - 1} (a row was deleted, "
+                               "inserted, reordered or forged here)")
+        try:
+            actual = link(row["prev_hash"], row)
+        except (TypeError, ValueError):
+            actual = None
+        if actual != row["hash"]:
+            return ChainReport(path, position - 1, expected_prev, position,
+                               "its content was changed after it was recorded")
+        expected_prev = row["hash"]
+    if head_seq is not None:
+        if position < head_seq:
+            return ChainReport(path, position, expected_prev, position + 1,
+                               f"row {position + 1} is missing: the journal recorded "
+                               f"{head_seq} rows and only {position} remain")
+        if position > head_seq:
+            return ChainReport(path, position, expected_prev, head_seq + 1,
+                               "this row was not recorded by the adjudicator (added afterwards)")
+        if head_hash is not None and head_hash != expected_prev:
+            return ChainReport(path, position, expected_prev, max(position, 1),
+                               "the journal's head does not match its last row")
+    return ChainReport(path, position, expected_prev)
+
+
+def check_connection(conn: sqlite3.Connection, path: str) -> ChainReport:
+    """Check the chain of the journal open on CONN (read in one snapshot)."""
+    conn.row_factory = sqlite3.Row
+    try:
+        conn.execute("BEGIN")  # one consistent snapshot even while a station keeps recording
+        try:
+            info = meta(conn)
+            head_seq = int(info.get("head_seq", "0"))
+            cursor = conn.execute(
+                f"SELECT {', '.join(CHAIN_COLUMNS)} FROM challenges ORDER BY seq")
+            return check_rows(cursor, path, head_seq, info.get("head_hash"))
+        finally:
+            conn.execute("COMMIT")
+    finally:
+        conn.row_factory = None

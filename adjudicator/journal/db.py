@@ -1,0 +1,182 @@
+"""A journal's SQLite file: where it lives, its schema and pragmas, and plain words for failures."""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import uuid
+from urllib.parse import quote
+
+from ..errors import JournalError
+
+JOURNAL_ENV = "ADJUDICATOR_JOURNAL"
+FORMAT = "adjudicator-journal"
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT = 2.0  # seconds to wait for another program's lock before saying "locked"
+
+# Every column of a challenge row. The ones in chain.HASHED_COLUMNS are covered by the hash
+# chain; prev_hash and hash are the chain itself. Print status is NOT here: it changes after the
+# row is written, so it lives in print_log (outside the chain) and never breaks verification.
+SCHEMA = """
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE challenges (
+    seq              INTEGER PRIMARY KEY,   -- 1, 2, 3 ... in recording order; the row number
+    time_utc         TEXT NOT NULL,         -- ISO 8601, microseconds, +00:00
+    time_local       TEXT NOT NULL,         -- the same instant in the station's local time
+    station          TEXT NOT NULL,
+    mode             TEXT NOT NULL,         -- one of MODES
+    game_table       TEXT,                  -- table when known
+    round            TEXT,                  -- round when known
+    words            TEXT NOT NULL,         -- the words as judged, upper case, one space apart
+    acceptable       INTEGER NOT NULL,      -- the ONE collective verdict: 1 or 0
+    lexicon_name     TEXT NOT NULL,
+    fingerprint      TEXT NOT NULL,
+    rule             TEXT,                  -- challenge rule (WESPA 3.10.13) when known
+    recheck_of       INTEGER,               -- seq of the challenge this one rechecks
+    secondary_agrees INTEGER,               -- 1/0 when a secondary lexicon was asked, else NULL
+    flags            TEXT NOT NULL,         -- JSON array of director's flags
+    origin_journal   TEXT,                  -- merged journals: id of the station journal
+    origin_seq       INTEGER,               -- merged journals: seq in the station journal
+    prev_hash        TEXT NOT NULL,
+    hash             TEXT NOT NULL
+);
+CREATE INDEX challenges_station ON challenges (station, seq);
+CREATE TABLE print_log (                    -- outside the chain: appended, never updated
+    id       INTEGER PRIMARY KEY,
+    seq      INTEGER NOT NULL,
+    status   TEXT NOT NULL,                 -- printed | failed | reprinted
+    reason   TEXT NOT NULL,
+    time_utc TEXT NOT NULL
+);
+CREATE INDEX print_log_seq ON print_log (seq, id);
+"""
+
+
+def schema_statements() -> list[str]:
+    """SCHEMA as single statements (executescript would commit the open transaction)."""
+    bare = re.sub(r"--[^\n]*", "", SCHEMA)
+    return [s.strip() for s in bare.split(";") if s.strip()]
+
+
+def default_journal_path() -> str:
+    """$ADJUDICATOR_JOURNAL, else platformdirs user_data_dir("adjudicator")/journal.db."""
+    path = os.environ.get(JOURNAL_ENV)
+    if path:
+        return path
+    import platformdirs
+
+    return os.path.join(platformdirs.user_data_dir("adjudicator"), "journal.db")
+
+
+def explain(error: BaseException, path: str) -> str:
+    """One plain sentence for a director: what went wrong with the journal file at PATH."""
+    text = str(error)
+    low = text.lower()
+    if "locked" in low or "busy" in low:
+        return f"the journal {path} is locked by another program (close it and try again)"
+    if "full" in low or getattr(error, "errno", None) == 28:
+        return f"the disk holding the journal {path} is full"
+    if "readonly" in low or "read-only" in low or getattr(error, "errno", None) in (13, 30):
+        return f"the journal {path} cannot be written (read-only file, folder or disk)"
+    if "unable to open" in low or isinstance(error, OSError):
+        return f"cannot open the journal {path}: folder missing or not writable ({text})"
+    if "not a database" in low or "malformed" in low or "corrupt" in low:
+        return f"{path} is not a journal, or it is damaged ({text})"
+    if "disk i/o" in low:
+        return f"disk error on the journal {path}"
+    return f"journal {path}: {text}"
+
+
+def connect_rw(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
+    """Open (creating folders, file and schema when new) for writing: WAL, synchronous=FULL."""
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise JournalError(explain(e, path)) from e
+    conn = None
+    try:
+        conn = sqlite3.connect(path, timeout=timeout, isolation_level=None,
+                               check_same_thread=False)
+        mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise JournalError(f"the journal {path} cannot use WAL mode (got {mode!r})")
+        conn.execute("PRAGMA synchronous=FULL")
+        _ensure_schema(conn, path)
+        return conn
+    except sqlite3.Error as e:
+        if conn is not None:
+            conn.close()
+        raise JournalError(explain(e, path)) from e
+    except JournalError:
+        if conn is not None:
+            conn.close()
+        raise
+
+
+def connect_ro(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
+    """Open an existing journal read-only (verify, export, merge inputs); never creates a file."""
+    if not os.path.isfile(path):
+        raise JournalError(f"no journal at {path}")
+    uri = "file:" + quote(os.path.abspath(path)) + "?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None,
+                               check_same_thread=False)
+    except sqlite3.Error as e:
+        raise JournalError(explain(e, path)) from e
+    try:
+        _check_format(conn, path)
+    except sqlite3.Error as e:
+        conn.close()
+        raise JournalError(explain(e, path)) from e
+    except JournalError:
+        conn.close()
+        raise
+    return conn
+
+
+def _ensure_schema(conn: sqlite3.Connection, path: str) -> None:
+    if conn.execute("PRAGMA user_version").fetchone()[0] != 0:
+        _check_format(conn, path)
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("PRAGMA user_version").fetchone()[0] == 0:  # nobody beat us to it
+            if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                raise JournalError(f"{path} is an SQLite file but not an adjudicator journal")
+            for statement in schema_statements():
+                conn.execute(statement)
+            conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", [
+                ("format", FORMAT), ("schema", str(SCHEMA_VERSION)),
+                ("journal_id", uuid.uuid4().hex), ("head_seq", "0"), ("head_hash", "0" * 64),
+            ])
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _check_format(conn: sqlite3.Connection, path: str) -> None:
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key='format'").fetchone()
+    except sqlite3.OperationalError as e:
+        if "no such table" in str(e):
+            raise JournalError(f"{path} is not an adjudicator journal") from e
+        raise
+    if row is None or row[0] != FORMAT:
+        raise JournalError(f"{path} is not an adjudicator journal")
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version != SCHEMA_VERSION:
+        raise JournalError(f"{path} is a journal of schema {version}; this program reads "
+                           f"schema {SCHEMA_VERSION}")
+
+
+def meta(conn: sqlite3.Connection) -> dict[str, str]:
+    """The journal's meta table: format, schema, journal_id, station, head_seq, head_hash..."""
+    return dict(conn.execute("SELECT key, value FROM meta").fetchall())

@@ -1,0 +1,249 @@
+"""Journal: open a journal file and record each adjudication, committed before the verdict is shown."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from ..errors import JournalError
+from . import chain, db
+from .flags import DEFAULT_SPLIT_WINDOW, flags_for
+from .rows import MODES, PRINT_STATUSES, SELECT_ROWS, JournalRow, row_from_sql
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    value = getattr(value, "value", value)  # ChallengeRule and other str enums
+    text = str(value).strip()
+    return text or None
+
+
+def normalise_mode(mode: str) -> str:
+    """One of MODES; the config's "smart-device" spelling is accepted too."""
+    wanted = str(mode).strip().lower().replace("-", " ").replace("_", " ")
+    if wanted not in MODES:
+        raise JournalError(f"mode {mode!r} is not one of: {', '.join(MODES)}")
+    return wanted
+
+
+class Journal:
+    """One journal file. Thread-safe: the kiosk may record from a worker and read from the UI."""
+
+    def __init__(self, conn: sqlite3.Connection, path: str, split_window: float, clock: Clock):
+        self._conn: sqlite3.Connection | None = conn
+        self.path = path
+        self.split_window = float(split_window)
+        self._clock = clock
+        self._lock = threading.RLock()
+
+    @classmethod
+    def open(cls, path: str | None = None, *, split_window: float = DEFAULT_SPLIT_WINDOW,
+             clock: Clock | None = None, timeout: float = db.BUSY_TIMEOUT) -> Journal:
+        """Open PATH (default: $ADJUDICATOR_JOURNAL or the user data dir), creating it when new."""
+        path = str(path) if path else db.default_journal_path()
+        return cls(db.connect_rw(path, timeout), path, split_window, clock or utc_now)
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                conn, self._conn = self._conn, None
+                conn.close()
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise JournalError(f"the journal {self.path} is closed")
+        return self._conn
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def record(self, verdict, *, station: str, mode: str, rule: str | None = None,
+               table: str | None = None, round: str | None = None,
+               recheck_of: int | None = None, secondary_agrees: bool | None = None,
+               split_window: float | None = None) -> int:
+        """Write and commit one adjudication; returns its seq. JournalError on any failure.
+
+        Call it BEFORE the verdict is shown; if it raises, show the verdict anyway with
+        "NOT RECORDED: call the director".
+        """
+        return self.record_many([(verdict, dict(
+            station=station, mode=mode, rule=rule, table=table, round=round,
+            recheck_of=recheck_of, secondary_agrees=secondary_agrees,
+            split_window=split_window))])[0]
+
+    def record_many(self, items: Iterable[tuple[Any, Mapping[str, Any]]]) -> list[int]:
+        """Record several adjudications in ONE transaction (batch judging); all or none."""
+        items = list(items)
+        prepared = [self._prepare(verdict, **kwargs) for verdict, kwargs in items]
+        return self._append(prepared)
+
+    def _prepare(self, verdict, *, station: str, mode: str, rule=None, table=None, round=None,
+                 recheck_of=None, secondary_agrees=None, split_window=None) -> dict:
+        station_name = _text(station)
+        if station_name is None:
+            raise JournalError("a station name is needed to record a challenge")
+        words = tuple(verdict.words)
+        if not words or not all(w.isascii() and w.isalpha() and w.isupper() for w in words):
+            raise JournalError(f"not a judged play: {' '.join(map(str, words))!r}")
+        return {
+            "station": station_name, "mode": normalise_mode(mode),
+            "game_table": _text(table), "round": _text(round), "words": " ".join(words),
+            "acceptable": 1 if verdict.acceptable else 0,
+            "lexicon_name": str(verdict.lexicon.name),
+            "fingerprint": str(verdict.lexicon.fingerprint), "rule": _text(rule),
+            "recheck_of": None if recheck_of is None else int(recheck_of),
+            "secondary_agrees": None if secondary_agrees is None else int(bool(secondary_agrees)),
+            "origin_journal": None, "origin_seq": None,
+            "_window": self.split_window if split_window is None else float(split_window),
+        }
+
+    def _append(self, rows: Sequence[dict], *, keep_times: bool = False,
+                keep_flags: bool = False) -> list[int]:
+        """Chain and insert ROWS in one IMMEDIATE transaction; merge passes times and flags."""
+        with self._lock:
+            conn = self.conn
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    seqs = self._insert_all(conn, rows, keep_times, keep_flags)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as e:
+                raise JournalError(db.explain(e, self.path)) from e
+            return seqs
+
+    def _insert_all(self, conn, rows, keep_times: bool, keep_flags: bool) -> list[int]:
+        head = db.meta(conn)
+        seq, prev = int(head["head_seq"]), head["head_hash"]
+        seqs = []
+        for given in rows:
+            row = {k: v for k, v in given.items() if not k.startswith("_")}
+            if not keep_times:
+                now = self._clock().astimezone(timezone.utc)
+                row["time_utc"] = now.isoformat(timespec="microseconds")
+                row["time_local"] = now.astimezone().isoformat(timespec="microseconds")
+            if not keep_flags:
+                row["flags"] = json.dumps(list(flags_for(
+                    conn, station=row["station"], table=row["game_table"],
+                    recheck_of=row["recheck_of"], acceptable=bool(row["acceptable"]),
+                    now_utc=datetime.fromisoformat(row["time_utc"]),
+                    split_window=given.get("_window", self.split_window))))
+            seq += 1
+            row["seq"], row["prev_hash"] = seq, prev
+            row["hash"] = prev = chain.link(prev, row)
+            columns = chain.CHAIN_COLUMNS
+            conn.execute(f"INSERT INTO challenges ({', '.join(columns)}) VALUES "
+                         f"({', '.join('?' * len(columns))})", [row[c] for c in columns])
+            seqs.append(seq)
+        conn.executemany("UPDATE meta SET value = ? WHERE key = ?",
+                         [(str(seq), "head_seq"), (prev, "head_hash")])
+        if rows:
+            conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('station', ?)",
+                         (rows[0]["station"],))
+        return seqs
+
+    def set_print_status(self, seq: int, status: str, reason: str = "") -> None:
+        """Note what the docket printer did with challenge SEQ (outside the hash chain)."""
+        if status not in PRINT_STATUSES:
+            raise JournalError(f"print status {status!r} is not one of: "
+                               f"{', '.join(PRINT_STATUSES)}")
+        with self._lock:
+            conn = self.conn
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    if conn.execute("SELECT 1 FROM challenges WHERE seq = ?",
+                                    (seq,)).fetchone() is None:
+                        raise JournalError(f"no challenge {seq} in the journal {self.path}")
+                    conn.execute("INSERT INTO print_log (seq, status, reason, time_utc) "
+                                 "VALUES (?, ?, ?, ?)", (seq, status, str(reason),
+                                 self._clock().astimezone(timezone.utc).isoformat()))
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as e:
+                raise JournalError(db.explain(e, self.path)) from e
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _query(self, sql: str, params: Sequence = ()) -> list:
+        with self._lock:
+            try:
+                return self.conn.execute(sql, params).fetchall()
+            except sqlite3.Error as e:
+                raise JournalError(db.explain(e, self.path)) from e
+
+    def get(self, seq: int) -> JournalRow:
+        found = self._query(SELECT_ROWS + " WHERE c.seq = ?", (seq,))
+        if not found:
+            raise JournalError(f"no challenge {seq} in the journal {self.path}")
+        return row_from_sql(found[0])
+
+    def recent(self, n: int = 20) -> list[JournalRow]:
+        """The last N challenges, newest first, with flags and print status."""
+        return [row_from_sql(r) for r in
+                self._query(SELECT_ROWS + " ORDER BY c.seq DESC LIMIT ?", (int(n),))]
+
+    def rows(self, since: int | str | None = None) -> Iterator[JournalRow]:
+        """All rows in seq order; since: after seq N (int) or at/after an ISO time (str)."""
+        sql, params = SELECT_ROWS, ()
+        if isinstance(since, int):
+            sql, params = sql + " WHERE c.seq > ?", (since,)
+        elif since is not None:
+            sql, params = sql + " WHERE c.time_utc >= ?", (to_utc_text(since),)
+        return iter([row_from_sql(r) for r in self._query(sql + " ORDER BY c.seq", params)])
+
+    def count(self) -> int:
+        return self._query("SELECT count(*) FROM challenges")[0][0]
+
+    def counts_per_hour(self) -> list[tuple[str, int]]:
+        """Challenges per local hour, oldest first, e.g. [("2026-11-22 14:00", 12), ...]."""
+        found = self._query("SELECT substr(time_local, 1, 13) AS h, count(*) FROM challenges "
+                            "GROUP BY h ORDER BY h")
+        return [(h.replace("T", " ") + ":00", n) for h, n in found]
+
+    def journal_id(self) -> str:
+        return self._query("SELECT value FROM meta WHERE key = 'journal_id'")[0][0]
+
+    def verify(self) -> chain.ChainReport:
+        """Check this journal's chain (see chain.py); never raises for a broken chain."""
+        with self._lock:
+            try:
+                return chain.check_connection(self.conn, self.path)
+            except sqlite3.Error as e:
+                raise JournalError(db.explain(e, self.path)) from e
+
+
+def to_utc_text(when: str | datetime) -> str:
+    """An ISO time (naive = local time) as the journal's UTC text, for comparisons."""
+    if isinstance(when, str):
+        try:
+            when = datetime.fromisoformat(when.strip().replace("Z", "+00:00"))
+        except ValueError:
+            raise JournalError(f"{when!r} is not a time like 2026-11-22T14:00 "
+                               "or a challenge number") from None
+    if when.tzinfo is None:
+        when = when.astimezone()
+    return when.astimezone(timezone.utc).isoformat(timespec="microseconds")
