@@ -1,0 +1,191 @@
+"""The wire to the printer (pyserial serial_for_url): open, ask status, send one job, all bounded."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import serial
+
+from ..errors import ConfigError, PrinterError
+from .encoder import status_request
+from .status import NO_ANSWER, NOT_TAKING_DATA, PrinterStatus
+
+FLOWS = ("none", "rtscts", "xonxoff")
+STATUS_TIMEOUT = 1.0     # seconds to wait for each DLE EOT reply
+DEFAULT_WRITE_TIMEOUT = 5.0
+
+
+@dataclass(frozen=True)
+class Connection:
+    """How to reach a printer; built from config's PrinterSettings or from command-line options."""
+
+    url: str
+    baudrate: int = 19200
+    flow: str = "none"
+    write_timeout: float = DEFAULT_WRITE_TIMEOUT
+    columns: int = 48
+    status_timeout: float = STATUS_TIMEOUT
+
+    def __post_init__(self):
+        if self.flow not in FLOWS:
+            raise ConfigError(f"printer flow {self.flow!r} is not one of: {', '.join(FLOWS)}")
+        if not self.write_timeout or self.write_timeout <= 0:
+            # pyserial without write_timeout can block for ever on a stalled printer.
+            raise ConfigError("printer write_timeout must be a positive number of seconds")
+        if self.baudrate <= 0:
+            raise ConfigError(f"printer baudrate must be positive, not {self.baudrate}")
+
+    @classmethod
+    def of(cls, target, **overrides) -> Connection:
+        """A Connection from a URL string, a Connection, or anything shaped like PrinterSettings."""
+        if isinstance(target, Connection) and not overrides:
+            return target
+        if isinstance(target, str):
+            values = {"url": target}
+        else:
+            values = {name: getattr(target, name) for name in
+                      ("url", "baudrate", "flow", "write_timeout", "columns", "status_timeout")
+                      if getattr(target, name, None) is not None}
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    def describe(self) -> str:
+        if self.url.startswith("socket://"):
+            return f"{self.url}, write timeout {self.write_timeout:g} s, {self.columns} columns"
+        return (f"{self.url}, {self.baudrate} baud 8N1, flow {self.flow}, write timeout "
+                f"{self.write_timeout:g} s, {self.columns} columns")
+
+
+class Printer:
+    """An open connection: status requests and raw writes, each with a bounded wait."""
+
+    def __init__(self, port, connection: Connection):
+        self.port = port
+        self.connection = connection
+
+    def status(self, extra_wait: float = 0.0) -> PrinterStatus:
+        """Ask DLE EOT 1, 2, 3, 4; no reply to 1 means the printer is not there.
+
+        A printer that answers 1 but not a later n (some 58 mm models know only 1-2) is judged on
+        what it did answer. `extra_wait` covers a job still travelling down a slow serial line.
+        """
+        replies: dict[int, bytes] = {}
+        try:
+            self.port.reset_input_buffer()
+            for n in (1, 2, 3, 4):
+                self.port.write(status_request(n))
+                self.port.timeout = self.connection.status_timeout + (extra_wait if n == 1 else 0)
+                reply = self.port.read(1)
+                if not reply:
+                    if n == 1:
+                        return PrinterStatus.silent()
+                    continue
+                replies[n] = reply
+        except serial.SerialTimeoutException:
+            return PrinterStatus.blocked()
+        except (serial.SerialException, OSError):
+            return PrinterStatus.silent()
+        return PrinterStatus.from_replies(replies)
+
+    def send(self, data: bytes) -> None:
+        """Write the job; PrinterError naming the problem when the printer stalls or vanishes."""
+        try:
+            written = self.port.write(data)
+        except serial.SerialTimeoutException as e:
+            raise PrinterError(NOT_TAKING_DATA) from e
+        except (serial.SerialException, OSError) as e:
+            raise PrinterError(NO_ANSWER) from e
+        if written is not None and written != len(data):
+            raise PrinterError(NOT_TAKING_DATA)
+
+    def transmit_time(self, size: int) -> float:
+        """Seconds `size` bytes need on the line (10 bits a byte at 8N1); 0 on a network printer."""
+        if self.connection.url.startswith("socket://"):
+            return 0.0
+        return size * 10 / self.connection.baudrate
+
+    def close(self) -> None:
+        try:
+            self.port.close()
+        except (serial.SerialException, OSError):
+            pass
+
+    def __enter__(self) -> Printer:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def open_printer(target, **overrides) -> Printer:
+    """Open a printer by URL (device path, socket://host:9100, spy://...) or PrinterSettings.
+
+    Raises PrinterError with words for a person ("printer not answering: ...").
+    """
+    conn = Connection.of(target, **overrides)
+    if not conn.url:
+        raise PrinterError("no printer configured (printer.url is empty)")
+    try:
+        port = serial.serial_for_url(
+            conn.url,
+            baudrate=conn.baudrate,
+            bytesize=serial.EIGHTBITS,
+            parity=serial.PARITY_NONE,
+            stopbits=serial.STOPBITS_ONE,
+            rtscts=conn.flow == "rtscts",
+            xonxoff=conn.flow == "xonxoff",
+            timeout=conn.status_timeout,
+            write_timeout=conn.write_timeout,
+        )
+    except (serial.SerialException, OSError, ValueError) as e:
+        raise PrinterError(f"{NO_ANSWER}: cannot open {conn.url}: {e}") from e
+    return Printer(port, conn)
+
+
+@dataclass(frozen=True)
+class JobResult:
+    """What happened to one job: printed or not, and why, in words."""
+
+    ok: bool
+    problems: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    before: PrinterStatus | None = None
+    after: PrinterStatus | None = None
+    detail: str = field(default="", compare=False)
+
+    @property
+    def reason(self) -> str:
+        return ", ".join(self.problems)
+
+
+def _warnings(*statuses: PrinterStatus | None) -> tuple[str, ...]:
+    seen: list[str] = []
+    for status in statuses:
+        for item in (status.warnings if status else ()):
+            if item not in seen:
+                seen.append(item)
+    return tuple(seen)
+
+
+def print_job(target, data: bytes) -> JobResult:
+    """Open, ask status, send `data`, ask status again, close. Never raises for printer trouble.
+
+    A job counts as printed only when the printer answers after it with no fault: a printer pulled
+    mid-job often lets the writes "succeed", and only the status request after the job tells.
+    """
+    try:
+        printer = open_printer(target)
+    except PrinterError as e:
+        return JobResult(False, (NO_ANSWER,), detail=str(e))
+    with printer:
+        before = printer.status()
+        if not before.ok:
+            return JobResult(False, before.problems, _warnings(before), before)
+        try:
+            printer.send(data)
+        except PrinterError as e:
+            return JobResult(False, (str(e),), _warnings(before), before, detail=repr(e.__cause__))
+        after = printer.status(extra_wait=printer.transmit_time(len(data)))
+        if not after.ok:
+            return JobResult(False, after.problems, _warnings(before, after), before, after)
+        return JobResult(True, (), _warnings(before, after), before, after)
