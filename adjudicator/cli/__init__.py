@@ -46,9 +46,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import judge, lexicons
+    from . import journal, judge, lexicons
 
-    for module in (judge, lexicons):
+    for module in (judge, lexicons, journal):
         for command in module.COMMANDS:
             main.add_command(command)
 

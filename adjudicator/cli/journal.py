@@ -1,0 +1,115 @@
+"""`adjudicator journal verify|export|merge`: the director's tools for the challenge journal."""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import EXIT_ENTRY
+
+
+@click.group("journal")
+def journal_group() -> None:
+    """The challenge journal: check it, export it for the director, merge station journals.
+
+    \b
+    Examples:
+      adjudicator journal verify
+      adjudicator journal export --format csv > challenges.csv
+      adjudicator journal merge station1.db station2.db -o event.db
+    """
+
+
+@journal_group.command("verify")
+@click.argument("path", required=False, type=click.Path(dir_okay=False))
+def verify_cmd(path: str | None) -> None:
+    """Check the journal's hash chain; name the first broken row. Exit 0 only when intact.
+
+    A row edited, deleted, moved, inserted or forged breaks the chain; the message names its
+    row number and the exit code is 5. PATH defaults to $ADJUDICATOR_JOURNAL, else journal.db
+    in the user data folder.
+
+    \b
+    Examples:
+      adjudicator journal verify
+      adjudicator journal verify /srv/event/station1.db
+    """
+    from ..journal import verify
+
+    click.echo(verify(path).raise_if_broken().describe())
+
+
+@journal_group.command("export")
+@click.argument("path", required=False, type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv",
+              show_default=True, help="Output format.")
+@click.option("--since", metavar="TIME|N", help="Only challenges at or after an ISO time "
+              "(2026-11-22T14:00, local time unless it has an offset), or after challenge N.")
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False),
+              help="Write to this file instead of standard output.")
+def export_cmd(path: str | None, fmt: str, since: str | None, out: str | None) -> None:
+    """Export the journal for the director: words, verdict, times, flags, print status.
+
+    Flags (possible split look-up, rechecks differ) are for the director only: do not hand
+    this file to players. A broken chain is reported on stderr, and the export still
+    written, with exit 5. PATH defaults to $ADJUDICATOR_JOURNAL, else journal.db in the user
+    data folder.
+
+    \b
+    Examples:
+      adjudicator journal export --format csv -o challenges.csv
+      adjudicator journal export event.db --format json --since 2026-11-22T14:00
+      adjudicator journal export --since 120          # challenges after no. 120
+    """
+    from ..errors import JournalError
+    from ..journal import default_journal_path, verify
+    from ..journal.export import export_journal, parse_since
+
+    path = path or default_journal_path()
+    try:
+        since_value = parse_since(since)
+    except JournalError as e:
+        raise click.BadParameter(str(e), param_hint="--since") from None
+    text = export_journal(path, fmt, since_value)
+    if out:
+        try:
+            with open(out, "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+        except OSError as e:
+            raise JournalError(f"cannot write {out}: {e.strerror or e}") from e
+    else:
+        click.echo(text, nl=False)
+    report = verify(path)
+    if not report.intact:
+        click.echo(f"adjudicator: WARNING: {report.describe()}", err=True)
+        raise click.exceptions.Exit(JournalError.exit_code)
+
+
+@journal_group.command("merge")
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
+              help="The event journal to write.")
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+def merge_cmd(inputs: tuple[str, ...], out: str, force: bool) -> None:
+    """Merge station journals into one event journal, in time order, with its own chain.
+
+    Each journal's chain is verified first: a broken one is refused, naming the file and
+    row (exit 5). Every row keeps its station, and its original journal and number as
+    columns. The merged journal passes `adjudicator journal verify`.
+
+    \b
+    Examples:
+      adjudicator journal merge station1.db station2.db -o event.db
+      adjudicator journal merge event.db late-station.db -o event2.db
+    """
+    from ..journal.merge import merge
+
+    if not inputs:
+        raise click.exceptions.Exit(EXIT_ENTRY)
+    report = merge(list(inputs), out, force=force)
+    for path, station, n in report.sources:
+        click.echo(f"{path}: {station or '(empty)'}, {n} challenge{'s' if n != 1 else ''}")
+    extra = f" ({report.duplicates} duplicates skipped)" if report.duplicates else ""
+    click.echo(f"{out}: {report.rows} challenges merged{extra}")
+
+
+COMMANDS = [journal_group]
