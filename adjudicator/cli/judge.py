@@ -9,7 +9,7 @@ from typing import TextIO
 import click
 
 from ..entry import parse_entry
-from ..errors import EXIT_ENTRY, AdjudicatorError, LexiconError
+from ..errors import EXIT_ENTRY, EXIT_NOT_RECORDED, AdjudicatorError, LexiconError
 from ..resolve import load_lexicon
 from ..verdict import adjudicate, all_found
 
@@ -22,7 +22,17 @@ ACCEPTABLE, UNACCEPTABLE = "ACCEPTABLE\n", "UNACCEPTABLE\n"
               "$ADJUDICATOR_LEXICONS (default: the embedded ENABLE list).")
 @click.option("--batch", "batch", metavar="FILE", help="Judge one challenge a line from FILE "
               "('-' for standard input); prints one line per input line.")
-def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None) -> None:
+@click.option("--journal", "journal", metavar="PATH", help="Record every adjudication in this "
+              "journal (mode runner) before its verdict is shown; if it cannot, the verdict is "
+              "still shown, stderr says NOT RECORDED and the exit code is 5.")
+@click.option("--station", metavar="NAME", help="Station name for --journal (default: host name).")
+@click.option("--table", metavar="T", help="Table number for --journal.")
+@click.option("--round", "round_", metavar="R", help="Round for --journal.")
+@click.option("--recheck-of", "recheck_of", type=int, metavar="N",
+              help="For --journal: this is a recheck of challenge N (WESPA 3.10.9).")
+def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
+              journal: str | None = None, station: str | None = None, table: str | None = None,
+              round_: str | None = None, recheck_of: int | None = None) -> None:
     """Judge a challenged play: prints ACCEPTABLE (exit 0) or UNACCEPTABLE (exit 1).
 
     Words are separated by spaces or commas. Only the play as a whole is judged, never a
@@ -34,14 +44,33 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None) ->
       adjudicator judge cat xu
       adjudicator judge --lexicon csw19.lex qi qzx
       adjudicator judge --lexicon CSW19 --batch challenges.txt
+      adjudicator judge --journal event.db --station "Runner desk" --table 12 qi za
     """
+    fields = None
+    if journal:
+        from .journal import judge_station
+
+        fields = dict(station=station or judge_station(), table=table, round=round_,
+                      recheck_of=recheck_of)
     if batch is not None:
         if words:
             raise click.UsageError("give either WORDS or --batch, not both")
         lex = load_lexicon(lexicon)
+        if fields is not None:
+            from .journal import run_batch_recorded
+
+            raise click.exceptions.Exit(run_batch_recorded(lex, batch, journal, fields))
         raise click.exceptions.Exit(run_batch(lex, batch))
     entry = parse_entry(" ".join(words))  # EntryError -> exit 2 before the lexicon is loaded
     verdict = adjudicate(load_lexicon(lexicon), entry)
+    if fields is not None:
+        from .journal import NOT_RECORDED, record_single
+
+        reason = record_single(journal, verdict, fields)  # written before the verdict is shown
+        if reason is not None:
+            click.echo(verdict.word)
+            click.echo(f"{NOT_RECORDED} ({reason})", err=True)
+            raise click.exceptions.Exit(EXIT_NOT_RECORDED)
     click.echo(verdict.word)
     raise click.exceptions.Exit(0 if verdict.acceptable else 1)
 

@@ -96,8 +96,14 @@ def connect_rw(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
     folder = os.path.dirname(os.path.abspath(path))
     try:
         os.makedirs(folder, exist_ok=True)
+    except (FileExistsError, NotADirectoryError) as e:
+        raise JournalError(f"cannot create the folder for the journal {path}: "
+                           "a file is in the way") from e
     except OSError as e:
-        raise JournalError(explain(e, path)) from e
+        if e.errno in (13, 30):
+            raise JournalError(explain(e, path)) from e
+        raise JournalError(f"cannot create the folder for the journal {path}: "
+                           f"{e.strerror or e}") from e
     conn = None
     try:
         conn = sqlite3.connect(path, timeout=timeout, isolation_level=None,
