@@ -46,9 +46,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import journal, judge, lexicons
+    from . import journal, judge, lexicons, serve
 
-    for module in (judge, lexicons, journal):
+    for module in (judge, lexicons, journal, serve):
         for command in module.COMMANDS:
             main.add_command(command)
 
