@@ -20,7 +20,14 @@ TOO_MANY = "too-many-words"
 
 _SEPARATORS = re.compile(r"[\s,]+")
 _FAST = re.compile(r"[ \t,]*[A-Za-z]{2,15}(?:[ \t,]+[A-Za-z]{2,15}){0,7}[ \t,]*")
+_VALID_WORD = re.compile(r"[A-Z]{2,15}")
 _LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+class Words(tuple):
+    """Uppercase words already checked by parse_entry or validate_words (so never checked twice)."""
+
+    __slots__ = ()
 
 
 def describe_char(ch: str) -> str:
@@ -31,14 +38,14 @@ def describe_char(ch: str) -> str:
     return f"U+{ord(ch):04X}" + (f" ({name})" if name else "")
 
 
-def parse_entry(text: str) -> tuple[str, ...]:
+def parse_entry(text: str) -> Words:
     """Split typed text into uppercase words, or raise EntryError naming what is wrong.
 
     Separators are whitespace and commas; letters are A-Z in either case. Nothing is ever
     dropped or changed silently: CAT5 is refused, not judged as CAT.
     """
     if _FAST.fullmatch(text):
-        return tuple(_SEPARATORS.split(text.strip(" \t,").upper()))
+        return Words(_SEPARATORS.split(text.strip(" \t,").upper()))
     tokens = [t for t in _SEPARATORS.split(text) if t]
     if not tokens:
         raise EntryError(EMPTY, "No words entered: type the words formed by the play.")
@@ -53,8 +60,10 @@ def parse_entry(text: str) -> tuple[str, ...]:
     return validate_words(tuple(t.upper() for t in tokens))
 
 
-def validate_words(words: tuple[str, ...]) -> tuple[str, ...]:
+def validate_words(words: tuple[str, ...]) -> Words:
     """Check word lengths and count of already-split uppercase words; return them unchanged."""
+    if 0 < len(words) <= MAX_WORDS and all(map(_VALID_WORD.fullmatch, words)):
+        return Words(words)
     if not words:
         raise EntryError(EMPTY, "No words entered: type the words formed by the play.")
     for word in words:
@@ -77,4 +86,4 @@ def validate_words(words: tuple[str, ...]) -> tuple[str, ...]:
             f"{len(words)} words entered: one play forms at most {MAX_WORDS} words. "
             "Enter the words of one play only.",
         )
-    return words
+    return Words(words)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .entry import validate_words
+from .entry import Words, validate_words
 from .known import LexiconIdentity
 from .lexicon import Lexicon
 
@@ -26,7 +26,7 @@ class Verdict:
 
 def adjudicate(lexicon: Lexicon, words: Sequence[str]) -> Verdict:
     """Judge the play. Every word is looked up, always: no early exit, so time tells nothing."""
-    checked = validate_words(tuple(words))
+    checked = words if type(words) is Words else validate_words(tuple(words))
     return Verdict(checked, all_found(lexicon, checked), lexicon.identity)
 
 
