@@ -14,7 +14,7 @@ from adjudicator.entry import parse_entry
 from adjudicator.lexicon import Lexicon, compile_sources
 from adjudicator.verdict import adjudicate, all_found
 from adjudicator.wordlist import read_source
-from conftest import csw19_path, median, report
+from benchutil import csw19_path, median, report
 
 
 @pytest.fixture(scope="module")

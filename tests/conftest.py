@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from adjudicator.lexicon import Lexicon, compile_sources
-
-LEXICONS_ENV = "ADJUDICATOR_TEST_LEXICONS"
-
 
 @pytest.fixture
 def make_lexicon(tmp_path):
@@ -34,19 +29,3 @@ def _isolated_dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("ADJUDICATOR_CONFIG", str(tmp_path / "config.toml"))
     monkeypatch.setenv("ADJUDICATOR_JOURNAL", str(tmp_path / "journal.db"))
     monkeypatch.delenv("ADJUDICATOR_LEXICONS", raising=False)
-
-
-def real_lexicons_dir() -> str | None:
-    path = os.environ.get(LEXICONS_ENV)
-    return path if path and os.path.isdir(path) else None
-
-
-def real_list(name: str) -> str:
-    """Path of a real word list in $ADJUDICATOR_TEST_LEXICONS, or skip saying why."""
-    folder = real_lexicons_dir()
-    if folder is None:
-        pytest.skip(f"real word lists not available: set {LEXICONS_ENV} to ../shared/lexicons")
-    path = os.path.join(folder, name)
-    if not os.path.exists(path):
-        pytest.skip(f"{name} not found in {folder}")
-    return path

@@ -24,7 +24,7 @@ def test_default_is_enable_labelled_not_for_tournaments():
 
 
 def test_default_matches_the_shared_copy_when_present():
-    from conftest import real_list
+    from realdata import real_list
 
     shared = real_list("enable1.txt")
     shipped = resources.files("adjudicator.lexicons").joinpath("enable1.txt").read_bytes()

@@ -8,7 +8,7 @@ from adjudicator.known import by_id, known_lexicons
 from adjudicator.lexicon import Lexicon, compile_sources
 from adjudicator.verdict import adjudicate
 from adjudicator.wordlist import read_source
-from conftest import real_list
+from realdata import real_list
 
 LISTS = {
     "CSW19": "CSW19.txt",
