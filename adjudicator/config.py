@@ -12,6 +12,7 @@ from .errors import ConfigError
 from .rules import ChallengeRule
 
 CONFIG_ENV = "ADJUDICATOR_CONFIG"
+JOURNAL_ENV = "ADJUDICATOR_JOURNAL"
 MODES = ("station", "runner", "smart-device")
 FLOWS = ("none", "rtscts", "xonxoff")
 PAPERS = ("58mm", "80mm")
@@ -82,6 +83,10 @@ def default_config_path(path: str | None = None) -> str:
 
 
 def default_journal_path() -> str:
+    """$ADJUDICATOR_JOURNAL, else journal.db in the user data folder."""
+    env = os.environ.get(JOURNAL_ENV)
+    if env:
+        return env
     import platformdirs
 
     return os.path.join(platformdirs.user_data_dir("adjudicator"), "journal.db")

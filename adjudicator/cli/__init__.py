@@ -46,9 +46,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import journal, judge, lexicons, serve
+    from . import journal, judge, kiosk, lexicons, serve
 
-    for module in (judge, lexicons, journal, serve):
+    for module in (judge, lexicons, journal, kiosk, serve):
         for command in module.COMMANDS:
             main.add_command(command)
 

@@ -1,0 +1,60 @@
+"""`adjudicator kiosk` (the locked challenge station) and `adjudicator set-pin` (the director's PIN)."""
+
+from __future__ import annotations
+
+import click
+
+from ..config import MODES, load_config, save_config
+
+
+@click.command("kiosk")
+@click.option("--config", "config_path", metavar="PATH",
+              help="Config file (default: $ADJUDICATOR_CONFIG, else the user config folder).")
+@click.option("--mode", type=click.Choice(MODES), default=None,
+              help="Override the config's mode: station, runner or smart-device.")
+@click.option("--session", default="", metavar="LABEL",
+              help="Label appended to the station name (one browser session, one phone).")
+def kiosk_cmd(config_path: str | None, mode: str | None, session: str) -> None:
+    """Run the locked challenge station full-screen (WESPA 3.11.1; NASPA IV.J.1).
+
+    Players type the words, the opponent presses TAB (or ADJUDICATE); every adjudication is
+    recorded in the journal before its verdict is shown. No key leaves it: the director opens
+    director mode with F12 and the PIN set by `adjudicator set-pin`.
+
+    \b
+    Examples:
+      adjudicator kiosk
+      adjudicator kiosk --config /etc/adjudicator/station1.toml
+      adjudicator kiosk --mode smart-device --session table-12
+    """
+    config = load_config(config_path)  # ConfigError (exit 6) names the key; nothing starts
+    if mode:
+        config = config.with_changes(mode=mode)
+    from kiosk.app import build_app  # Textual only here: the core never imports it
+
+    app = build_app(config, session=session)  # LexiconError (exit 3) before any screen
+    app.run()
+    if app.return_code:
+        raise click.exceptions.Exit(app.return_code)
+
+
+@click.command("set-pin")
+@click.option("--config", "config_path", metavar="PATH",
+              help="Config file to store the PIN's hash in (created when missing).")
+def set_pin_cmd(config_path: str | None) -> None:
+    """Set the director's PIN (asked twice, hidden); only a salted hash is stored.
+
+    \b
+    Example:
+      adjudicator set-pin --config /etc/adjudicator/station1.toml
+    """
+    from ..pin import check_pin_text, hash_pin
+
+    config = load_config(config_path, must_exist=False)
+    pin = click.prompt("New director PIN", hide_input=True, confirmation_prompt="Repeat the PIN")
+    check_pin_text(pin)
+    where = save_config(config.with_changes(pin_hash=hash_pin(pin)))
+    click.echo(f"Director PIN set (salted scrypt hash) in {where}")
+
+
+COMMANDS = [kiosk_cmd, set_pin_cmd]

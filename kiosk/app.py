@@ -1,0 +1,90 @@
+"""KioskApp: the locked challenge station; it only routes between screens (build_app makes it)."""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.binding import Binding
+
+from adjudicator.config import Config
+from adjudicator.lexicon import Lexicon
+
+from .pin_gate import PinGate
+from .screens.director import DirectorScreen
+from .screens.error import ErrorModal
+from .screens.pin import PinModal
+from .screens.ready import ReadyScreen
+from .screens.verdict import VerdictScreen
+from .station import Outcome, Station, open_station
+
+DIRECTOR_KEY = "f12"
+# App-level actions anything may start (a key, a click, markup): the director's door, and focus
+# moves, which only the director's screen binds. Everything else (quit, palette, suspend, screenshot,
+# help-quit...) is refused by check_action, whatever asks for it (WESPA 3.11.1(b)).
+ALLOWED_APP_ACTIONS = frozenset({"director", "focus_next", "focus_previous"})
+
+
+class KioskApp(App, inherit_bindings=False):
+    """Adjudication mode only: no way out but the director's PIN, no palette, no sound."""
+
+    CSS_PATH = "kiosk.tcss"
+    TITLE = "adjudicator"
+    ENABLE_COMMAND_PALETTE = False
+    ALLOW_SELECT = False
+    BINDINGS = [Binding(DIRECTOR_KEY, "director", show=False, priority=True)]
+
+    def __init__(self, station: Station, *, pin_clock=None) -> None:
+        super().__init__()
+        self.station = station
+        self.pin_gate = PinGate(lambda: self.station.config.pin_hash,
+                                **({"clock": pin_clock} if pin_clock else {}))
+        self._director_open = False
+
+    def on_mount(self) -> None:
+        self.push_screen(ReadyScreen())
+        self.call_after_refresh(self._warm_fonts)
+
+    def _warm_fonts(self) -> None:
+        # After the first paint: load the big-letter fonts so the first verdict paints at once.
+        from .widgets.bigtext import warm
+
+        self.run_worker(warm, thread=True, exclusive=True, group="warm")
+
+    def bell(self) -> None:
+        """Silent, always (WESPA 3.11.1(b))."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return action in ALLOWED_APP_ACTIONS
+
+    # -- routes -----------------------------------------------------------------------------
+
+    def show_verdict(self, outcome: Outcome) -> None:
+        self.push_screen(VerdictScreen(outcome))
+
+    def action_director(self) -> None:
+        if self._director_open or not isinstance(self.screen, ReadyScreen):
+            return  # never over a verdict, never twice
+        self._director_open = True
+        self.push_screen(PinModal(), callback=self._pin_answered)
+
+    def _pin_answered(self, ok: bool | None) -> None:
+        if ok:
+            self.push_screen(DirectorScreen(), callback=self._director_closed)
+        else:
+            self._director_open = False
+
+    def _director_closed(self, _result=None) -> None:
+        self._director_open = False
+        self.switch_screen(ReadyScreen())  # redrawn: lexicon, rule, station may have changed
+
+    def show_error(self, message: str, title: str = "NOT DONE") -> None:
+        self.push_screen(ErrorModal(message, title))
+
+    def on_unmount(self) -> None:
+        self.station.close()
+
+
+def build_app(config: Config, lexicon: Lexicon | None = None, journal=None, *,
+              secondary: Lexicon | None = None, session: str = "", pin_clock=None) -> KioskApp:
+    """The one factory, for production and tests: loads what the config names unless given."""
+    station = open_station(config, lexicon, journal, secondary=secondary, session=session)
+    return KioskApp(station, pin_clock=pin_clock)

@@ -1,0 +1,1 @@
+"""One screen per state of the self-adjudication protocol, plus the director's screens."""

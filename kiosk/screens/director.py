@@ -1,0 +1,152 @@
+"""Director: settings (lexicons, rule, station, timers, printer), the journal's view, export, quit."""
+
+from __future__ import annotations
+
+import os
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Input, Label, Select, Static
+
+from adjudicator.config import parse_config, to_toml_dict
+from adjudicator.errors import AdjudicatorError
+from adjudicator.resolve import available
+from adjudicator.rules import ChallengeRule
+
+TIMER_KEYS = ("entry_idle", "verdict_hold", "verdict_clear")
+RECENT = 30
+
+
+class DirectorScreen(Screen):
+    """Behind the PIN (WESPA 3.11.1(b)): TAB moves between fields here; ESCAPE goes back."""
+
+    BINDINGS = [Binding("escape", "back", show=False)]
+
+    def compose(self) -> ComposeResult:
+        station = self.app.station
+        cfg = station.config
+        with VerticalScroll(id="director"):
+            yield Static(f"DIRECTOR · {cfg.event} · {station.station_name}", id="director-title")
+            yield Static(self._counter_text(), id="director-count")
+            yield Static(f"Config file: {cfg.path}", id="director-config")
+            yield Static(f"Journal: {cfg.journal}", id="director-journal")
+            yield Label("Station name")
+            yield Input(cfg.station, id="f-station")
+            yield Label("Lexicon")
+            yield Select(self._lexicon_options(cfg.lexicon, "Embedded default (ENABLE)"),
+                         value=cfg.lexicon, allow_blank=False, id="f-lexicon")
+            yield Label("Secondary lexicon (rechecks during a lexicon transition)")
+            yield Select(self._lexicon_options(cfg.secondary_lexicon, "None"),
+                         value=cfg.secondary_lexicon, allow_blank=False, id="f-secondary")
+            yield Label("Challenge rule")
+            yield Select([(r.label, r.value) for r in ChallengeRule],
+                         value=cfg.challenge_rule.value, allow_blank=False, id="f-rule")
+            with Horizontal(id="timers"):
+                for key in TIMER_KEYS:
+                    yield Label(f"{key} (s)")
+                    yield Input(f"{getattr(cfg.timers, key):g}", id=f"f-{key}")
+            yield Label("Printer URL (empty: no printer)")
+            yield Input(cfg.printer.url, id="f-printer")
+            with Horizontal(classes="director-buttons"):
+                yield Button("Save settings", id="save", variant="primary")
+                yield Button("Export journal (CSV)", id="export")
+                yield Button("Back to the station", id="back")
+                yield Button("Quit the kiosk", id="quit", variant="warning")
+            yield Static("", id="director-status")
+            yield Static("Last challenges (newest first)", classes="director-heading")
+            yield DataTable(id="recent", cursor_type="row", zebra_stripes=True)
+            yield Static("Challenges per hour", classes="director-heading")
+            yield Static(self._per_hour_text(), id="per-hour")
+
+    def on_mount(self) -> None:
+        table = self.query_one("#recent", DataTable)
+        table.add_columns("#", "Time", "Station", "Mode", "Words", "Verdict", "Recheck of",
+                          "Flags", "Print")
+        try:
+            rows = self.app.station.recent(RECENT)
+        except AdjudicatorError as e:
+            self._status(f"Journal not readable: {e}")
+            rows = []
+        for row in rows:
+            table.add_row(str(row.seq), row.time_local[11:19], row.station, row.mode,
+                          " ".join(row.words), "ACCEPTABLE" if row.acceptable else "UNACCEPTABLE",
+                          "" if row.recheck_of is None else f"#{row.recheck_of}",
+                          "; ".join(row.flags), row.print_status or "")
+        self.query_one("#f-station", Input).focus()
+
+    def _lexicon_options(self, current: str, blank_label: str) -> list[tuple[str, str]]:
+        options = [(blank_label, "")]
+        for path in available(list(self.app.station.config.lexicon_dirs)):
+            options.append((os.path.basename(path), path))
+        if current and current not in [value for _, value in options]:
+            options.append((current, current))
+        return options
+
+    def _counter_text(self) -> str:
+        count = self.app.station.judged_count()
+        return f"Challenges judged: {'unknown' if count is None else f'{count:,}'}"
+
+    def _per_hour_text(self) -> str:
+        journal = self.app.station.journal
+        if journal is None or not hasattr(journal, "counts_per_hour"):
+            return "(no journal)"
+        try:
+            hours = journal.counts_per_hour()
+        except AdjudicatorError as e:
+            return f"(not readable: {e})"
+        return "\n".join(f"{hour}  {n}" for hour, n in hours[-24:]) or "(none yet)"
+
+    def _status(self, text: str) -> None:
+        self.query_one("#director-status", Static).update(text)
+
+    # -- actions ----------------------------------------------------------------------------
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        handler = {"save": self.save, "export": self.export, "back": self.action_back,
+                   "quit": self.quit_kiosk}.get(event.button.id or "")
+        if handler:
+            handler()
+
+    def form_config(self):
+        """The settings as the form holds them, checked like a config file (ConfigError names a key)."""
+        cfg = self.app.station.config
+        data = to_toml_dict(cfg)
+        data["station"] = self.query_one("#f-station", Input).value
+        data["lexicon"] = self.query_one("#f-lexicon", Select).value
+        data["secondary_lexicon"] = self.query_one("#f-secondary", Select).value
+        data["challenge_rule"] = self.query_one("#f-rule", Select).value
+        for key in TIMER_KEYS:
+            text = self.query_one(f"#f-{key}", Input).value.strip()
+            try:
+                data["timers"][key] = float(text)
+            except ValueError:
+                data["timers"][key] = text  # parse_config names the key and says what is wrong
+        data["printer"]["url"] = self.query_one("#f-printer", Input).value.strip()
+        return parse_config(data, cfg.path)
+
+    def save(self) -> None:
+        try:
+            new = self.form_config()
+            self.app.station.reconfigure(new)
+        except AdjudicatorError as e:
+            self.app.show_error(f"{e}\n\nNothing was changed.")
+            return
+        identity = self.app.station.lexicon.identity
+        self._status(f"Saved to {new.path}. Now judging with: {identity.describe()}")
+
+    def export(self) -> None:
+        try:
+            path = self.app.station.export_csv()
+        except AdjudicatorError as e:
+            self.app.show_error(str(e))
+            return
+        self._status(f"Journal exported to {path}")
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+    def quit_kiosk(self) -> None:
+        self.app.exit(0)

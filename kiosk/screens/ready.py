@@ -1,0 +1,109 @@
+"""Ready and Entry: what the station judges with, the two steps, and the words typed, shown large.
+
+Ready and Entry are one screen on purpose: the Input keeps the focus from the first letter to TAB,
+so no keystroke can fall between two screens (typing on Ready *is* the start of the entry).
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.timer import Timer
+from textual.widgets import Button, Static
+
+from adjudicator.entry import parse_entry
+from adjudicator.errors import EntryError
+
+from ..widgets.bigtext import BigText
+from ..widgets.entry_input import EntryInput
+from ..widgets.touch_button import TouchButton
+from .base import LockedScreen
+
+STEP_1 = "1. CHALLENGER: type the words of the play, separated by spaces."
+STEP_2 = "2. OPPONENT: check them, then press TAB."
+TAB_HINT = "Press TAB (or ADJUDICATE) to judge: the opponent checks the words first."
+
+
+class ReadyScreen(LockedScreen):
+    """The station at rest and while the challenger types (WESPA 3.10.8; NASPA IV.J.1 a)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._idle: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        station = self.app.station
+        identity = station.lexicon.identity
+        with Vertical(id="identity"):
+            yield Static(f"{station.config.event} · {station.station_name}", id="station")
+            lexicon = Static(f"Lexicon: {identity.describe()}", id="lexicon")
+            if not identity.recognised:
+                lexicon.add_class("unrecognised")
+            elif not identity.known.tournament:
+                lexicon.add_class("not-tournament")
+            yield lexicon
+            yield Static(f"Challenge rule: {station.config.challenge_rule.label}", id="rule")
+            yield Static(self._count_text(), id="count")
+            if station.journal is None:
+                yield Static(f"JOURNAL NOT AVAILABLE: call the director ({station.journal_problem})",
+                             id="journal-problem", classes="alarm")
+        with Vertical(id="steps"):
+            yield Static(STEP_1, id="step1")
+            yield Static(STEP_2, id="step2")
+        yield BigText("", max_rows=10, id="typed")
+        yield EntryInput(placeholder="type the words here", id="entry")
+        yield Static("", id="message")
+        yield TouchButton("ADJUDICATE", id="adjudicate")
+
+    def on_mount(self) -> None:
+        self.query_one(EntryInput).focus()
+
+    def on_screen_resume(self) -> None:
+        self.query_one("#count", Static).update(self._count_text())
+        self.query_one(EntryInput).focus()
+
+    def _count_text(self) -> str:
+        count = self.app.station.judged_count()
+        shown = "unknown" if count is None else f"{count:,}"
+        return f"Challenges judged at this station: {shown}"
+
+    # -- entry ------------------------------------------------------------------------------
+
+    def on_input_changed(self, event: EntryInput.Changed) -> None:
+        text = event.value
+        self.query_one("#typed", BigText).update(text.upper())
+        self.set_class(bool(text.strip()), "entering")
+        self.query_one("#message", Static).update("")
+        self.query_one("#message", Static).remove_class("error")
+        if self._idle is not None:
+            self._idle.stop()
+            self._idle = None
+        if text:
+            self._idle = self.set_timer(self.app.station.config.timers.entry_idle, self.clear_entry)
+
+    def clear_entry(self) -> None:
+        """Idle too long: the unfinished entry is cleared and the station is Ready again."""
+        self.query_one(EntryInput).value = ""
+
+    def on_entry_input_hint(self, event: EntryInput.Hint) -> None:
+        self._say(TAB_HINT, error=False)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "adjudicate":
+            event.stop()
+            self.query_one(EntryInput).action_adjudicate()
+
+    def on_entry_input_adjudicate(self, event: EntryInput.Adjudicate) -> None:
+        try:
+            words = parse_entry(event.text)
+        except EntryError as e:
+            self._say(str(e), error=True)  # answered in place, never judged
+            return
+        outcome = self.app.station.judge(words)  # recorded before the verdict is shown
+        self.query_one(EntryInput).value = ""
+        self.app.show_verdict(outcome)
+
+    def _say(self, text: str, *, error: bool) -> None:
+        message = self.query_one("#message", Static)
+        message.update(text)
+        message.set_class(error, "error")

@@ -1,0 +1,217 @@
+"""One challenge station without a screen: judge, record before showing, recheck, count (no Textual)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from adjudicator.config import Config
+from adjudicator.errors import AdjudicatorError
+from adjudicator.lexicon import Lexicon
+from adjudicator.rules import consequence
+from adjudicator.verdict import Verdict, adjudicate
+
+NOT_RECORDED = "NOT RECORDED: call the director"
+JOURNAL_MODES = {"station": "station", "smart-device": "smart device", "runner": "runner"}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the verdict screen shows: the collective verdict and its record, never a single word."""
+
+    verdict: Verdict
+    seq: int | None  # the challenge number in the journal; None when not recorded
+    consequence: str
+    time: dt.datetime
+    recheck_of: int | None = None
+    is_recheck: bool = False
+    secondary_name: str = ""
+    secondary_agrees: bool | None = None
+    problem: str = ""  # NOT_RECORDED and why, for the director
+
+    @property
+    def recorded(self) -> bool:
+        return self.seq is not None
+
+
+class Station:
+    """The kiosk's state that is not on screen: config, lexicons, journal, session label."""
+
+    def __init__(
+        self,
+        config: Config,
+        lexicon: Lexicon,
+        journal=None,
+        *,
+        secondary: Lexicon | None = None,
+        session: str = "",
+        journal_problem: str = "",
+        clock=None,
+    ):
+        self.config = config
+        self.lexicon = lexicon
+        self.secondary = secondary
+        self.journal = journal
+        self.session = session
+        self.journal_problem = journal_problem if journal is None else ""
+        self._clock = clock or (lambda: dt.datetime.now().astimezone())
+
+    @property
+    def station_name(self) -> str:
+        """The configured name, with the browser session's label when there is one."""
+        if self.session:
+            return f"{self.config.station} / {self.session}"
+        return self.config.station
+
+    @property
+    def journal_mode(self) -> str:
+        return JOURNAL_MODES.get(self.config.mode, self.config.mode)
+
+    def judged_count(self) -> int | None:
+        """How many challenges the journal holds, or None when it cannot say."""
+        if self.journal is None:
+            return None
+        try:
+            return self.journal.count()
+        except AdjudicatorError:
+            return None
+
+    def judge(self, words: tuple[str, ...], *, recheck_of: int | None = None,
+              is_recheck: bool = False) -> Outcome:
+        """Adjudicate and record BEFORE the caller shows anything; a failed record never hides it."""
+        verdict = adjudicate(self.lexicon, words)
+        agrees = None
+        if is_recheck and self.secondary is not None:
+            # WESPA 3.10.9: a recheck during a lexicon transition also asks the secondary list,
+            # collectively: whether it agrees, never which word differs.
+            agrees = adjudicate(self.secondary, words).acceptable == verdict.acceptable
+        seq, problem = self._record(verdict, recheck_of, agrees)
+        return Outcome(
+            verdict=verdict,
+            seq=seq,
+            consequence=consequence(self.config.challenge_rule, verdict.acceptable, len(words)),
+            time=self._clock(),
+            recheck_of=recheck_of,
+            is_recheck=is_recheck,
+            secondary_name=self.secondary.name if (is_recheck and self.secondary) else "",
+            secondary_agrees=agrees,
+            problem=problem,
+        )
+
+    def recheck(self, previous: Outcome) -> Outcome:
+        """Re-adjudicate the same words (WESPA 3.10.9; 003 4.6.7), pointing at the first challenge."""
+        original = previous.recheck_of if previous.is_recheck else previous.seq
+        return self.judge(previous.verdict.words, recheck_of=original, is_recheck=True)
+
+    def _record(self, verdict: Verdict, recheck_of, agrees) -> tuple[int | None, str]:
+        if self.journal is None:
+            return None, self.journal_problem or "no journal is open"
+        try:
+            seq = self.journal.record(
+                verdict,
+                station=self.station_name,
+                mode=self.journal_mode,
+                rule=self.config.challenge_rule.value,
+                recheck_of=recheck_of,
+                secondary_agrees=agrees,
+            )
+        except AdjudicatorError as e:
+            return None, str(e)
+        except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
+            return None, f"{type(e).__name__}: {e}"
+        return seq, ""
+
+    def reconfigure(self, new: Config) -> None:
+        """The director's changes: load the lexicons first, then save; on any error nothing changes."""
+        primary, secondary = self.lexicon, self.secondary
+        if (new.lexicon, new.lexicon_dirs) != (self.config.lexicon, self.config.lexicon_dirs):
+            primary = _load(new.lexicon, new)
+        if (new.secondary_lexicon, new.lexicon_dirs) != (self.config.secondary_lexicon,
+                                                      self.config.lexicon_dirs):
+            secondary = _load(new.secondary_lexicon, new) if new.secondary_lexicon else None
+        from adjudicator.config import save_config
+
+        save_config(new)
+        self.config, self.lexicon, self.secondary = new, primary, secondary
+        if self.journal is not None:
+            self.journal.split_window = new.split_window
+
+    def recent(self, n: int = 20) -> list:
+        """The journal's last rows for the director (newest first); [] without a journal."""
+        if self.journal is None:
+            return []
+        return self.journal.recent(n)
+
+    def export_csv(self) -> str:
+        """Write the whole journal as CSV beside it (the director's copy); returns the file's path."""
+        import os
+
+        from adjudicator.errors import JournalError
+        from adjudicator.journal.export import render
+
+        if self.journal is None:
+            raise JournalError(f"no journal is open ({self.journal_problem})")
+        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        folder = os.path.dirname(os.path.abspath(self.journal.path))
+        out = os.path.join(folder, f"journal-export-{stamp}.csv")
+        text = render(self.journal.rows(), "csv")
+        try:
+            with open(out, "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+        except OSError as e:
+            raise JournalError(f"cannot write {out}: {e.strerror or e}") from e
+        return out
+
+    def close(self) -> None:
+        if self.journal is not None:
+            try:
+                self.journal.close()
+            except Exception:  # noqa: BLE001 - closing at exit must not raise over the screen
+                pass
+
+
+def _load(spec: str, config: Config) -> Lexicon:
+    from adjudicator.resolve import load_lexicon
+
+    return load_lexicon(spec or None, dirs=list(config.lexicon_dirs))
+
+
+def load_lexicons(config: Config) -> tuple[Lexicon, Lexicon | None]:
+    """The primary and (optional) secondary lexicon the config names; LexiconError if unusable."""
+    from adjudicator.resolve import load_lexicon
+
+    dirs = list(config.lexicon_dirs)
+    primary = load_lexicon(config.lexicon or None, dirs=dirs)
+    secondary = load_lexicon(config.secondary_lexicon, dirs=dirs) if config.secondary_lexicon else None
+    return primary, secondary
+
+
+def open_journal(config: Config):
+    """(journal, problem): the open journal, or None and why (the kiosk still judges, loudly)."""
+    try:
+        from adjudicator.journal import Journal
+    except ImportError as e:  # pragma: no cover - only while the journal package is missing
+        return None, f"journal package missing: {e}"
+    try:
+        return Journal.open(config.journal, split_window=config.split_window), ""
+    except AdjudicatorError as e:
+        return None, str(e)
+    except OSError as e:
+        return None, f"cannot open journal {config.journal}: {e.strerror or e}"
+
+
+def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *,
+                 secondary: Lexicon | None = None, session: str = "") -> Station:
+    """Everything the kiosk needs, loaded before any screen is drawn."""
+    if lexicon is None:
+        lexicon, loaded_secondary = load_lexicons(config)
+        secondary = secondary or loaded_secondary
+    elif secondary is None and config.secondary_lexicon:
+        from adjudicator.resolve import load_lexicon
+
+        secondary = load_lexicon(config.secondary_lexicon, dirs=list(config.lexicon_dirs))
+    problem = ""
+    if journal is None:
+        journal, problem = open_journal(config)
+    return Station(config, lexicon, journal, secondary=secondary, session=session,
+                   journal_problem=problem)

@@ -1,0 +1,1 @@
+"""The kiosk's own widgets: big letters, the entry line, touch buttons."""
