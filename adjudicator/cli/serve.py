@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 
 import click
 from click.core import ParameterSource
-
-from ..errors import AdjudicatorError
 
 
 @click.command("serve")
@@ -54,9 +51,6 @@ def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
         print_url(token_url(base, token), sys.stdout,
                   heading="New token: old links no longer open the judge. New link:")
         return
-    if importlib.util.find_spec("kiosk") is None:
-        raise AdjudicatorError("the kiosk package is not installed next to adjudicator; "
-                               "`adjudicator serve` has nothing to serve")
     tokens.ensure()
     from ..serve.server import KioskServer
 

@@ -1,0 +1,82 @@
+"""Fixtures for the browser tests: a tiny-lexicon config, a served kiosk, Debian's chromium."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from web_helpers import (BROWSER_ARGS, CAPTURE_TERMINAL, PHONE, PHONE_DPR, REPO, WORDS,
+                         ServeProcess, browser_executable)
+
+from adjudicator.lexicon import compile_sources
+
+@pytest.fixture
+def tiny_config(tmp_path):
+    """A config for a tiny lexicon and a journal in tmp; long timers so no verdict clears mid-test."""
+    src = tmp_path / "tiny.txt"
+    src.write_text("\n".join(WORDS) + "\n")
+    lex = tmp_path / "tiny.lex"
+    compile_sources([str(src)], str(lex), name="TINY")
+    config = tmp_path / "event.toml"
+    config.write_text(
+        'event = "Web Test Open"\n'
+        'station = "Phones"\n'
+        f'lexicon = "{lex}"\n'
+        f'journal = "{tmp_path / "journal.db"}"\n'
+        'challenge_rule = "5-per-word"\n'
+        "[timers]\n"
+        "entry_idle = 300\n"
+        "verdict_hold = 0\n"
+        "verdict_clear = 300\n"
+    )
+    return config
+
+
+@pytest.fixture
+def server(tiny_config):
+    """`adjudicator serve --port 0 --config <tiny>` on 127.0.0.1; stopped (with its kiosks) after."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    env.pop("ADJUDICATOR_JOURNAL", None)  # the config names the journal
+    proc = ServeProcess(tiny_config, env)
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium driven by Playwright; skipped only when no browser is installed."""
+    executable = browser_executable()
+    if executable is None:
+        pytest.skip("no chromium executable (.ci/run installs Debian's chromium with apt-get)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=BROWSER_ARGS, timeout=30_000)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def new_device(browser):
+    """new_device(viewport, dpr, touch) -> a fresh page whose terminal the tests can read."""
+    contexts = []
+
+    def make(viewport=PHONE, device_scale_factor=PHONE_DPR, has_touch=True, is_mobile=True):
+        context = browser.new_context(viewport=viewport, device_scale_factor=device_scale_factor,
+                                      has_touch=has_touch, is_mobile=is_mobile)
+        context.set_default_timeout(20_000)
+        context.add_init_script(CAPTURE_TERMINAL)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        try:
+            context.close()
+        except Exception:  # noqa: BLE001 - already closed by the test
+            pass

@@ -1,0 +1,160 @@
+"""The token: without it every page, websocket and static file is refused; rotation needs no restart."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import stat
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+import aiohttp
+import pytest
+from web_helpers import REPO, URL_LINE
+
+from adjudicator.serve.token import TokenStore, token_path
+
+PATHS = ["/", "/ws", "/static/js/textual.js", "/static/css/xterm.css",
+         "/static/fonts/RobotoMono-VariableFont_wght.ttf", "/no-such-page", "/download/x"]
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def get(url: str, cookie: str | None = None) -> tuple[int, dict, bytes]:
+    """(status, headers, body) of a GET, redirects not followed."""
+    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    opener = urllib.request.build_opener(_NoRedirect)
+    try:
+        with opener.open(request, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read()
+
+
+def websocket_status(url: str, cookie: str | None = None, origin: str | None = None) -> int:
+    """The HTTP status of a websocket handshake (101 when it opens; closed again at once)."""
+
+    async def attempt() -> int:
+        headers = {k: v for k, v in (("Cookie", cookie), ("Origin", origin)) if v}
+        timeout = aiohttp.ClientTimeout(total=10)
+        async with aiohttp.ClientSession(timeout=timeout) as session:
+            try:
+                async with session.ws_connect(url, headers=headers):
+                    return 101
+            except aiohttp.WSServerHandshakeError as e:
+                return e.status
+
+    return asyncio.run(attempt())
+
+
+def test_without_the_token_every_page_websocket_and_static_file_is_403(server):
+    for path in PATHS:
+        status, _headers, body = get(server.base + path)
+        assert status == 403, path
+        assert server.token.encode() not in body
+    for query in ("?token=", "?token=wrong", f"?token={server.token[:-1]}",
+                  f"?token={server.token}x", "?token=%C3%A9"):
+        assert get(f"{server.base}/{query}")[0] == 403, query
+        assert get(f"{server.base}/static/js/textual.js{query}")[0] == 403, query
+    ws = server.base.replace("http:", "ws:") + "/ws"
+    assert websocket_status(ws) == 403
+    assert websocket_status(ws, cookie="adjudicator_token=wrong") == 403
+    assert not server.kiosk_processes()  # nothing was started for a refused websocket
+
+
+def test_the_token_opens_the_page_and_moves_into_a_cookie(server):
+    status, headers, _ = get(server.url)
+    assert status == 303
+    assert headers["Location"] == "/"  # the token leaves the address bar and the history
+    cookie = headers["Set-Cookie"]
+    assert f"adjudicator_token={server.token}" in cookie
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    jar = f"adjudicator_token={server.token}"
+    status, headers, body = get(server.base + "/", cookie=jar)
+    assert status == 200
+    page = body.decode()
+    assert 'name="viewport"' in page and "width=device-width" in page
+    assert "googleapis" not in page  # nothing loaded from another site (no token in a Referer)
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert get(server.base + "/static/js/textual.js", cookie=jar)[0] == 200
+    assert get(f"{server.base}/static/css/xterm.css?token={server.token}")[0] == 200
+
+
+def test_a_websocket_from_another_site_is_refused_even_with_the_token(server):
+    ws = server.base.replace("http:", "ws:") + "/ws"
+    jar = f"adjudicator_token={server.token}"
+    assert websocket_status(ws, cookie=jar, origin="http://evil.example") == 403
+    assert not server.kiosk_processes()
+
+
+def test_rotating_the_token_locks_out_old_links_without_a_restart(server):
+    old, jar = server.token, f"adjudicator_token={server.token}"
+    mark = len(server.output)
+    result = subprocess.run(
+        [sys.executable, "-m", "adjudicator", "serve", "--rotate-token",
+         "--config", str(server.config)],
+        cwd=REPO, capture_output=True, text=True, timeout=30,
+    )
+    assert result.returncode == 0, result.stderr
+    printed = URL_LINE.search(result.stdout)
+    assert printed, result.stdout
+    new = printed.group(3)
+    assert new != old
+    assert printed.group(1) == server.base  # the running server's address, from the token file
+    assert "█" in result.stdout or "▀" in result.stdout  # the QR code, drawn in the terminal
+    for url, cookie in ((f"{server.base}/?token={old}", None), (server.base + "/", jar),
+                        (server.base + "/static/js/textual.js", jar)):
+        assert get(url, cookie=cookie)[0] == 403, url
+    assert get(f"{server.base}/?token={new}")[0] == 303
+    assert get(server.base + "/", cookie=f"adjudicator_token={new}")[0] == 200
+    # The running server shows the new link and code on its own screen too.
+    shown = server.wait_for_output(re.compile(r"Token rotated.*\n\s*(\S+)"), start=mark)
+    assert shown.group(1) == f"{server.base}/?token={new}"
+    assert server.proc.poll() is None
+
+
+def test_a_missing_token_file_refuses_everything(server):
+    os.unlink(token_path(str(server.config)))
+    assert get(server.url)[0] == 403
+    assert get(server.base + "/", cookie=f"adjudicator_token={server.token}")[0] == 403
+
+
+# -- the token file itself ----------------------------------------------------------------------
+
+
+def test_token_file_is_private_and_keeps_the_server_address_over_rotation(tmp_path):
+    store = TokenStore(str(tmp_path / "cfg" / "event.token"))
+    assert store.current() is None and not store.check("anything")
+    first = store.ensure()
+    assert store.ensure() == first and store.check(first)
+    assert stat.S_IMODE(os.stat(store.path).st_mode) == 0o600
+    store.record_base("http://192.168.1.20:8000")
+    assert store.current() == first
+    second = store.rotate()
+    assert second != first and len(second) >= 20
+    assert store.check(second) and not store.check(first)
+    assert store.base() == "http://192.168.1.20:8000"
+    assert not store.check("é" * 22) and not store.check("") and not store.check(None)
+
+
+def test_token_path_sits_next_to_the_config(tmp_path):
+    assert token_path(str(tmp_path / "event.toml")) == str(tmp_path / "event.token")
+
+
+@pytest.mark.parametrize("args", [["--host", "10.1.2.3", "--port", "8123"]])
+def test_rotate_token_prints_the_url_for_the_address_given(tmp_path, args):
+    config = tmp_path / "club.toml"
+    config.write_text('event = "Club"\n')
+    result = subprocess.run(
+        [sys.executable, "-m", "adjudicator", "serve", "--rotate-token", "--config", str(config),
+         *args], cwd=REPO, capture_output=True, text=True, timeout=30,
+    )
+    assert result.returncode == 0, result.stderr
+    token = TokenStore(token_path(str(config))).current()
+    assert f"http://10.1.2.3:8123/?token={token}" in result.stdout
