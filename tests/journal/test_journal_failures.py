@@ -1,0 +1,132 @@
+"""Disk full, read-only, locked: a plain JournalError, nothing half-written, the chain still intact."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+from journal_helpers import fill, verdict
+
+from adjudicator.cli import main
+from adjudicator.errors import EXIT_NOT_RECORDED, JournalError
+from adjudicator.journal import Journal, db, verify
+
+
+def record(j):
+    return j.record(verdict("qi"), station="S", mode="station")
+
+
+def assert_plain(message: str):
+    assert "Traceback" not in message and "sqlite3." not in message
+
+
+def test_disk_full_is_a_plain_journal_error_and_nothing_is_half_written(journal, jpath, clock):
+    fill(journal, 2, clock=clock)
+    pages = journal.conn.execute("PRAGMA page_count").fetchone()[0]
+    journal.conn.execute(f"PRAGMA max_page_count={pages}")  # the disk is now "full"
+    with pytest.raises(JournalError, match="is full") as caught:
+        for _ in range(200):  # the first insert that needs a new page fails
+            record(journal)
+    assert_plain(str(caught.value))
+    recorded = journal.count()
+    journal.close()
+    report = verify(jpath)
+    assert report.intact and report.rows == recorded
+
+
+def test_read_only_journal_file_is_a_plain_journal_error(jpath, monkeypatch, clock):
+    with Journal.open(jpath, clock=clock) as j:
+        fill(j, 1, clock=clock)
+    real_connect = sqlite3.connect
+
+    def read_only(path, *args, **kwargs):  # as if the file or its folder were read-only
+        kwargs["uri"] = True
+        return real_connect("file:" + os.path.abspath(path) + "?mode=ro", *args, **kwargs)
+
+    monkeypatch.setattr(db.sqlite3, "connect", read_only)
+    with Journal.open(jpath) as j:
+        with pytest.raises(JournalError, match="cannot be written") as caught:
+            record(j)
+        with pytest.raises(JournalError, match="cannot be written"):
+            j.set_print_status(1, "printed")
+    assert_plain(str(caught.value))
+    monkeypatch.undo()
+    assert verify(jpath).rows == 1
+
+
+def test_read_only_new_journal_cannot_even_be_created(tmp_path, monkeypatch):
+    real_connect = sqlite3.connect
+    monkeypatch.setattr(db.sqlite3, "connect", lambda p, *a, **k: real_connect(
+        "file:" + os.path.abspath(p) + "?mode=ro", *a, **{**k, "uri": True}))
+    with pytest.raises(JournalError) as caught:
+        Journal.open(str(tmp_path / "new.db"))
+    assert_plain(str(caught.value))
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes through chmod; covered above")
+def test_chmod_read_only_folder(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        with pytest.raises(JournalError, match="cannot"):
+            Journal.open(str(folder / "j.db"))
+    finally:
+        folder.chmod(0o700)
+
+
+def test_a_file_where_the_folder_should_be(tmp_path):
+    (tmp_path / "blocker").write_text("x")
+    with pytest.raises(JournalError, match="a file is in the way"):
+        Journal.open(str(tmp_path / "blocker" / "j.db"))
+
+
+def test_locked_by_another_writer_is_a_plain_journal_error(jpath, clock):
+    with Journal.open(jpath, clock=clock) as j:
+        fill(j, 1, clock=clock)
+    other = sqlite3.connect(jpath, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        with Journal.open(jpath, timeout=0.2) as j:
+            with pytest.raises(JournalError, match="locked by another program") as caught:
+                record(j)
+            assert_plain(str(caught.value))
+            assert j.count() == 1  # reading still works under a writer's lock (WAL)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    with Journal.open(jpath) as j:
+        assert record(j) == 2  # and writing works again once the lock is gone
+
+
+def test_locked_exclusively_at_open(jpath, clock):
+    with Journal.open(jpath, clock=clock) as j:
+        fill(j, 1, clock=clock)
+    other = sqlite3.connect(jpath, isolation_level=None)
+    other.execute("PRAGMA locking_mode=EXCLUSIVE")
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(JournalError, match="locked"):
+            with Journal.open(jpath, timeout=0.2) as j:
+                record(j)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+def test_cli_judge_shows_the_verdict_even_when_the_journal_is_locked(jpath, clock):
+    with Journal.open(jpath, clock=clock) as j:
+        fill(j, 1, clock=clock)
+    other = sqlite3.connect(jpath, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        result = CliRunner().invoke(main, ["judge", "--journal", jpath, "cat"])
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert result.exit_code == EXIT_NOT_RECORDED
+    assert result.stdout == "ACCEPTABLE\n"
+    assert result.stderr.startswith("NOT RECORDED: call the director (")
+    assert "locked by another program" in result.stderr
