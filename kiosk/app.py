@@ -84,7 +84,9 @@ class KioskApp(App, inherit_bindings=False):
 
 
 def build_app(config: Config, lexicon: Lexicon | None = None, journal=None, *,
-              secondary: Lexicon | None = None, session: str = "", pin_clock=None) -> KioskApp:
+              secondary: Lexicon | None = None, session: str = "", clock=None,
+              pin_clock=None) -> KioskApp:
     """The one factory, for production and tests: loads what the config names unless given."""
-    station = open_station(config, lexicon, journal, secondary=secondary, session=session)
+    station = open_station(config, lexicon, journal, secondary=secondary, session=session,
+                           clock=clock)
     return KioskApp(station, pin_clock=pin_clock)

@@ -201,7 +201,7 @@ def open_journal(config: Config):
 
 
 def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *,
-                 secondary: Lexicon | None = None, session: str = "") -> Station:
+                 secondary: Lexicon | None = None, session: str = "", clock=None) -> Station:
     """Everything the kiosk needs, loaded before any screen is drawn."""
     if lexicon is None:
         lexicon, loaded_secondary = load_lexicons(config)
@@ -214,4 +214,4 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
     if journal is None:
         journal, problem = open_journal(config)
     return Station(config, lexicon, journal, secondary=secondary, session=session,
-                   journal_problem=problem)
+                   journal_problem=problem, clock=clock)
