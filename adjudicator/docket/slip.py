@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from ..rules import ChallengeRule, consequence as rule_consequence
 
@@ -105,7 +106,7 @@ def slip_from_row(row, event: str, consequence: str | None = None, *, reprint: b
         event=event,
         station=row.station,
         number=int(row.seq),
-        time=str(row.time_local or row.time_utc or ""),
+        time=_slip_time(row.time_local or row.time_utc or ""),
         words=tuple(row.words),
         acceptable=bool(row.acceptable),
         consequence=consequence,
@@ -118,6 +119,14 @@ def slip_from_row(row, event: str, consequence: str | None = None, *, reprint: b
     )
 
 
+def _slip_time(stamp: str) -> str:
+    """'2026-11-22T14:03:12.123456+01:00' -> '2026-11-22 14:03:12' (anything else as it is)."""
+    try:
+        return datetime.fromisoformat(str(stamp)).strftime("%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return str(stamp)
+
+
 def journal_print_status(ok: bool, reprint: bool) -> str:
     """The word Journal.set_print_status expects for a job's outcome."""
     if not ok:
@@ -128,9 +137,29 @@ def journal_print_status(ok: bool, reprint: bool) -> str:
 def reprint_from_journal(journal, seq: int, event: str, queue) -> Slip:
     """Rebuild challenge `seq` from the journal as a REPRINT slip and queue it (never blocks).
 
-    JournalError (unknown number, unreadable journal) reaches the caller unchanged. The caller's
-    on_done records the outcome with journal_print_status(ok, reprint=True).
+    JournalError (unknown number, unreadable journal) reaches the caller unchanged. The queue's
+    on_done records the outcome (see journal_on_done).
     """
     slip = slip_from_row(journal.get(seq), event, reprint=True)
     queue.submit(seq, slip)
     return slip
+
+
+def journal_on_done(journal, notify=None):
+    """An on_done for PrintQueue that notes each outcome with journal.set_print_status.
+
+    A job for a challenge that already has a print status is a reprint: success is "reprinted".
+    The journal is thread-safe; `notify(seq, ok, message)` is then called (still on the worker
+    thread: a Textual app hops back with call_from_thread). A journal failure never hides the
+    printer's message: it is appended to it.
+    """
+    def on_done(seq: int, ok: bool, message: str) -> None:
+        try:
+            before = journal.get(seq).print_status
+            journal.set_print_status(seq, journal_print_status(ok, bool(before)),
+                                     "" if ok else message)
+        except Exception as e:  # JournalError: say so, keep the printer's news
+            message = f"{message} (print status not recorded: {e})"
+        if notify is not None:
+            notify(seq, ok, message)
+    return on_done

@@ -139,6 +139,15 @@ def open_printer(target, **overrides) -> Printer:
         )
     except (serial.SerialException, OSError, ValueError) as e:
         raise PrinterError(f"{NO_ANSWER}: cannot open {conn.url}: {e}") from e
+    if conn.flow == "xonxoff":
+        # Opening flushes input, which can swallow the XON a printer sent after its last XOFF and
+        # leave output stopped for ever. Switching XON/XOFF off and on restarts output (Linux
+        # n_tty); DLE EOT is answered even with a full buffer, so the status request tells the truth.
+        try:
+            port.xonxoff = False
+            port.xonxoff = True
+        except (serial.SerialException, OSError, ValueError):
+            pass
     return Printer(port, conn)
 
 

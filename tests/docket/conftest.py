@@ -1,0 +1,26 @@
+"""Fixtures for the docket printer tests: a fake printer on a pty and quick connection settings."""
+
+from __future__ import annotations
+
+import pytest
+from fake_printer import FakePrinter
+
+from adjudicator.docket import Connection
+
+
+@pytest.fixture
+def fake_printer():
+    printer = FakePrinter()
+    yield printer
+    printer.close()
+
+
+@pytest.fixture
+def connect():
+    """Connection settings for a fake printer with short bounded waits (seconds, not minutes)."""
+    def make(printer, **over) -> Connection:
+        values = dict(url=printer.path, baudrate=115200, flow="none", write_timeout=0.5,
+                      columns=32, status_timeout=0.3)
+        values.update(over)
+        return Connection(**values)
+    return make
