@@ -1,4 +1,4 @@
-"""The director's flags on a new row (never shown to players): split look-ups, differing rechecks."""
+"""Director's flags on a new row (never shown to players): split look-ups, differing rechecks."""
 
 from __future__ import annotations
 

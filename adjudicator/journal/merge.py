@@ -1,4 +1,4 @@
-"""Merge station journals into one event journal: verify each, keep identity, order by time, re-chain."""
+"""Merge station journals into one event journal: verify each, keep identity, time order."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""JournalRow, one recorded adjudication as read back, and the query that reads rows with print status."""
+"""JournalRow (one recorded adjudication as read back) and the query that reads rows."""
 
 from __future__ import annotations
 

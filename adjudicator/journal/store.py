@@ -1,4 +1,4 @@
-"""Journal: open a journal file and record each adjudication, committed before the verdict is shown."""
+"""Journal: open a journal file; record each adjudication, committed before it is shown."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Crash-safety harness: a child that records and then prints verdicts, killed with SIGKILL at random.
+"""Crash-safety harness: a child records then prints verdicts; the parent SIGKILLs it at random.
 
 Run as a script it is the child: `python crash_child.py JOURNAL SEED` records forever, printing
 "SEQ WORDS VERDICT" only after record() has returned (the verdict is "shown"). run_kills() is the
@@ -29,14 +29,14 @@ def child(path: str, seed: int) -> None:
         words = tuple(rng.sample(WORDS, rng.randint(1, 3)))
         verdict = Verdict(words, not ({"QZX", "ZZZ"} & set(words)), identity)
         seq = journal.record(verdict, station=f"crash-{seed % 3}", mode="station")
-        sys.stdout.write(f"{seq} {' '.join(words)} {verdict.word}\n")  # shown after the commit
+        sys.stdout.write(f"{seq} {' '.join(words)} {verdict.word}\n")  # shown after commit
         sys.stdout.flush()
         if seq % 3 == 0:
             journal.set_print_status(seq, "printed")
 
 
 def run_kills(path: str, kills: int, seed: int) -> dict[int, tuple[str, str]]:
-    """Start and SIGKILL the child KILLS times; return every verdict it showed: seq -> (words, v)."""
+    """SIGKILL the child KILLS times; return every verdict it showed: seq -> (words, verdict)."""
     rng = random.Random(seed)
     shown: dict[int, tuple[str, str]] = {}
     for k in range(kills):
@@ -67,7 +67,7 @@ def run_kills(path: str, kills: int, seed: int) -> dict[int, tuple[str, str]]:
 
 
 def check(path: str, shown: dict[int, tuple[str, str]]) -> int:
-    """Every shown verdict is in the journal as shown, and the chain is intact; returns row count."""
+    """Every shown verdict is in the journal as shown, and the chain is intact; returns rows."""
     from adjudicator.journal import Journal, verify
 
     report = verify(path)

@@ -1,4 +1,4 @@
-"""Tampering shows: an edited word, a deleted row, two swapped rows, a forged row, each by row number."""
+"""Tampering shows: edited word, deleted row, swapped rows, forged row, each by row number."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`judge --journal` records before showing (single and batch); the journal commands' help and exits."""
+"""`judge --journal` records before showing (single, batch); journal commands' help, exits."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Crash safety: a child killed with SIGKILL 50 times at random moments; every shown verdict survives."""
+"""Crash safety: a child SIGKILLed 50 times at random moments; every shown verdict survives."""
 
 from __future__ import annotations
 

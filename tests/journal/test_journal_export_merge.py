@@ -1,4 +1,4 @@
-"""Export for the director (CSV/JSON, --since, flags) and merging station journals into one event."""
+"""Export for the director (CSV/JSON, --since, flags); merging station journals into one."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Disk full, read-only, locked: a plain JournalError, nothing half-written, the chain still intact."""
+"""Disk full, read-only, locked: a plain JournalError, nothing half-written, chain intact."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Director's flags: possible split look-ups (NASPA IV.J.2) and differing rechecks (WESPA 3.10.9(c))."""
+"""Director's flags: split look-ups (NASPA IV.J.2) and differing rechecks (WESPA 3.10.9(c))."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Recording: one row per adjudication with every field, WAL + synchronous=FULL, print status, reads."""
+"""Recording: one row per adjudication, every field, WAL + synchronous=FULL, print status."""
 
 from __future__ import annotations
 
