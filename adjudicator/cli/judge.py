@@ -47,6 +47,8 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
       adjudicator judge --journal event.db --station "Runner desk" --table 12 qi za
     """
     fields = None
+    if not journal and (station or table or round_ or recheck_of is not None):
+        raise click.UsageError("--station, --table, --round and --recheck-of need --journal PATH")
     if journal:
         from .journal import judge_station
 
