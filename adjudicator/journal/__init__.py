@@ -5,6 +5,10 @@ and ONE collective verdict; a SHA-256 hash chain (chain.py says exactly what is 
 the director (flags.py); export (export.py) and merge of station journals (merge.py).
 """
 
+import sqlite3
+
+from ..errors import JournalError
+from . import chain, db
 from .chain import ChainBroken, ChainReport
 from .db import default_journal_path
 from .flags import DEFAULT_SPLIT_WINDOW, RECHECKS_DIFFER, SPLIT_LOOKUP
@@ -13,22 +17,17 @@ from .store import Journal
 
 
 def verify(path: str | None = None) -> ChainReport:
-    """Check the chain of the journal at PATH (read-only; never creates a file)."""
-    from . import chain, db
+    """Check the chain of the journal at PATH (read-only; never creates a file).
 
+    Returns a ChainReport (.intact, .broken_row, .reason, .describe()); JournalError when the
+    file is missing, unreadable or not a journal. report.raise_if_broken() raises ChainBroken.
+    """
     path = str(path) if path else default_journal_path()
     conn = db.connect_ro(path)
     try:
-        try:
-            return chain.check_connection(conn, path)
-        except Exception as e:  # sqlite3.Error: a damaged file
-            import sqlite3
-
-            if isinstance(e, sqlite3.Error):
-                from ..errors import JournalError
-
-                raise JournalError(db.explain(e, path)) from e
-            raise
+        return chain.check_connection(conn, path)
+    except sqlite3.Error as e:
+        raise JournalError(db.explain(e, path)) from e
     finally:
         conn.close()
 

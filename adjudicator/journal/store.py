@@ -224,6 +224,12 @@ class Journal:
                             "GROUP BY h ORDER BY h")
         return [(h.replace("T", " ") + ":00", n) for h, n in found]
 
+    def export(self, fmt: str = "csv", since: int | str | None = None) -> str:
+        """The rows as CSV or JSON text for the director (see export.py); flags included."""
+        from .export import parse_since, render
+
+        return render(self.rows(parse_since(since) if isinstance(since, str) else since), fmt)
+
     def journal_id(self) -> str:
         return self._query("SELECT value FROM meta WHERE key = 'journal_id'")[0][0]
 

@@ -157,3 +157,12 @@ def test_merge_will_not_overwrite_without_force_nor_write_onto_an_input(tmp_path
     assert verify(str(out)).rows == 1
     with pytest.raises(JournalError, match="one of the journals being merged"):
         merge([a], a, force=True)
+
+
+def test_an_open_journal_exports_itself_for_the_kiosk(flagged):
+    with Journal.open(flagged) as j:
+        text = j.export("csv", since="1")
+        assert text.splitlines()[0].startswith("seq,") and len(text.splitlines()) == 3
+        assert json.loads(j.export("json"))[1]["flags"] == [SPLIT_LOOKUP]
+        with pytest.raises(JournalError, match="not one of"):
+            j.export("xml")
