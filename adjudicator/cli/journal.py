@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..errors import EXIT_ENTRY
-
 
 @click.group("journal")
 def journal_group() -> None:
@@ -103,8 +101,6 @@ def merge_cmd(inputs: tuple[str, ...], out: str, force: bool) -> None:
     """
     from ..journal.merge import merge
 
-    if not inputs:
-        raise click.exceptions.Exit(EXIT_ENTRY)
     report = merge(list(inputs), out, force=force)
     for path, station, n in report.sources:
         click.echo(f"{path}: {station or '(empty)'}, {n} challenge{'s' if n != 1 else ''}")

@@ -90,8 +90,10 @@ class Journal:
 
     def record_many(self, items: Iterable[tuple[Any, Mapping[str, Any]]]) -> list[int]:
         """Record several adjudications in ONE transaction (batch judging); all or none."""
-        items = list(items)
-        prepared = [self._prepare(verdict, **kwargs) for verdict, kwargs in items]
+        try:
+            prepared = [self._prepare(verdict, **kwargs) for verdict, kwargs in items]
+        except (AttributeError, TypeError, ValueError) as e:  # a caller's mistake, said plainly
+            raise JournalError(f"cannot record this challenge: {e}") from e
         return self._append(prepared)
 
     def _prepare(self, verdict, *, station: str, mode: str, rule=None, table=None, round=None,

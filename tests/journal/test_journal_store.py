@@ -190,3 +190,11 @@ def test_utc_time_is_utc_even_when_the_clock_gives_local_time(jpath):
     with Journal.open(jpath, clock=lambda: local) as j:
         j.record(verdict("qi"), station="S", mode="station")
         assert j.get(1).time_utc == "2026-11-22T14:00:00.000000+00:00"
+
+
+def test_bad_arguments_are_a_journal_error_not_a_crash(journal):
+    with pytest.raises(JournalError, match="cannot record"):
+        journal.record(verdict("qi"), station="S", mode="station", recheck_of="first")
+    with pytest.raises(JournalError, match="cannot record"):
+        journal.record("QI", station="S", mode="station")
+    assert journal.count() == 0
