@@ -10,6 +10,15 @@ from ..errors import ConfigError, PrinterError
 from .encoder import status_request
 from .status import NO_ANSWER, NOT_TAKING_DATA, PrinterStatus
 
+try:
+    import termios
+except ImportError:  # not on Windows
+    termios = None
+
+# What a port can raise when the printer is pulled mid-job (tcflush on a hung-up tty: termios.error).
+PORT_ERRORS: tuple[type[BaseException], ...] = (serial.SerialException, OSError) + (
+    (termios.error,) if termios else ())
+
 FLOWS = ("none", "rtscts", "xonxoff")
 STATUS_TIMEOUT = 1.0     # seconds to wait for each DLE EOT reply
 DEFAULT_WRITE_TIMEOUT = 5.0
@@ -83,7 +92,7 @@ class Printer:
                 replies[n] = reply
         except serial.SerialTimeoutException:
             return PrinterStatus.blocked()
-        except (serial.SerialException, OSError):
+        except PORT_ERRORS:
             return PrinterStatus.silent()
         return PrinterStatus.from_replies(replies)
 
@@ -93,7 +102,7 @@ class Printer:
             written = self.port.write(data)
         except serial.SerialTimeoutException as e:
             raise PrinterError(NOT_TAKING_DATA) from e
-        except (serial.SerialException, OSError) as e:
+        except PORT_ERRORS as e:
             raise PrinterError(NO_ANSWER) from e
         if written is not None and written != len(data):
             raise PrinterError(NOT_TAKING_DATA)
@@ -107,7 +116,7 @@ class Printer:
     def close(self) -> None:
         try:
             self.port.close()
-        except (serial.SerialException, OSError):
+        except PORT_ERRORS:
             pass
 
     def __enter__(self) -> Printer:
@@ -137,7 +146,7 @@ def open_printer(target, **overrides) -> Printer:
             timeout=conn.status_timeout,
             write_timeout=conn.write_timeout,
         )
-    except (serial.SerialException, OSError, ValueError) as e:
+    except (*PORT_ERRORS, ValueError) as e:
         raise PrinterError(f"{NO_ANSWER}: cannot open {conn.url}: {e}") from e
     if conn.flow == "xonxoff":
         # Opening flushes input, which can swallow the XON a printer sent after its last XOFF and
@@ -146,7 +155,7 @@ def open_printer(target, **overrides) -> Printer:
         try:
             port.xonxoff = False
             port.xonxoff = True
-        except (serial.SerialException, OSError, ValueError):
+        except (*PORT_ERRORS, ValueError):
             pass
     return Printer(port, conn)
 
