@@ -156,5 +156,7 @@ def _remove(path: str) -> None:
     for p in (path, path + "-wal", path + "-shm"):
         try:
             os.remove(p)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             pass
+        except OSError as e:
+            raise JournalError(f"cannot replace {p}: {e.strerror or e}") from e

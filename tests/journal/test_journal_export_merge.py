@@ -166,3 +166,10 @@ def test_an_open_journal_exports_itself_for_the_kiosk(flagged):
         assert json.loads(j.export("json"))[1]["flags"] == [SPLIT_LOOKUP]
         with pytest.raises(JournalError, match="not one of"):
             j.export("xml")
+
+
+def test_merge_into_an_impossible_place_is_a_plain_error(tmp_path, runner):
+    a = station_journal(tmp_path / "a.db", "A", [10])
+    (tmp_path / "blocker").write_text("x")
+    result = runner.invoke(main, ["journal", "merge", a, "-o", str(tmp_path / "blocker" / "e.db")])
+    assert result.exit_code == EXIT_NOT_RECORDED and "a file is in the way" in result.stderr
