@@ -26,7 +26,7 @@ def tiny_config(tmp_path):
         'challenge_rule = "5-per-word"\n'
         "[timers]\n"
         "entry_idle = 300\n"
-        "verdict_hold = 0\n"
+        "verdict_hold = 1\n"
         "verdict_clear = 300\n"
     )
     return config

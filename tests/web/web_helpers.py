@@ -133,7 +133,13 @@ class ServeProcess:
 # textual.js draws into a canvas (xterm.js) and keeps its Terminal private. This script, run
 # before the page's own, notes the object that owns the Terminal when textual.js assigns its
 # fit addon, so the tests can read the very buffer xterm.js paints and the cell geometry.
+#
+# Playwright's device_scale_factor does not reach ResizeObserver's devicePixelContentBoxSize
+# (microsoft/playwright#18591; xtermjs/xterm.js#4728): xterm would size its canvases at 1x and
+# draw at 2.625x, so a screenshot shows a magnified corner. Without that property xterm sizes
+# its canvases from devicePixelRatio, as it does on a real phone.
 CAPTURE_TERMINAL = """
+delete ResizeObserverEntry.prototype.devicePixelContentBoxSize;
 Object.defineProperty(Object.prototype, 'fitAddon', {
   configurable: true,
   set(value) {
