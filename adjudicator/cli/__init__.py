@@ -46,9 +46,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import journal, judge, kiosk, lexicons, serve
+    from . import journal, judge, kiosk, lexicons, printer, serve
 
-    for module in (judge, lexicons, journal, kiosk, serve):
+    for module in (judge, lexicons, journal, kiosk, serve, printer):
         for command in module.COMMANDS:
             main.add_command(command)
 

@@ -145,7 +145,7 @@ class PrinterStatus:
         items = self.problems or self.warnings
         if not items:
             return "Printer ready."
-        return " ".join(f"{_cap(item)}. {ADVICE[item]}." for item in items)
+        return explain(items)
 
     def describe(self) -> str:
         """For `printer test`: the state in words, warnings included."""
@@ -155,6 +155,12 @@ class PrinterStatus:
             return "Printer ready, but " + " ".join(
                 f"{item}. {ADVICE[item]}." for item in self.warnings)
         return "Printer ready."
+
+
+def explain(problems) -> str:
+    """'Paper out. Reload paper.' for each problem named in this module."""
+    return " ".join(f"{_cap(item)}. {ADVICE[item]}." if item in ADVICE else f"{_cap(item)}."
+                    for item in problems)
 
 
 def _cap(text: str) -> str:

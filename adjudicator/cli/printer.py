@@ -1,0 +1,103 @@
+"""`adjudicator printer test|status`: check the docket printer and say what it reports, in words."""
+
+from __future__ import annotations
+
+import click
+
+from ..config import load_config
+from ..docket import FLOWS, Connection, encode_test_slip, open_printer, print_job
+from ..docket.status import ADVICE, NO_ANSWER, explain
+from ..errors import PrinterError
+
+_OPTIONS = [
+    click.argument("url", required=False),
+    click.option("--config", "config_path", metavar="PATH",
+                 help="Config file whose [printer] table gives the defaults (default: "
+                 "$ADJUDICATOR_CONFIG, else the user config folder)."),
+    click.option("--columns", type=int, help="Characters a line: 32 for 58 mm paper, 42 or 48 "
+                 "for 80 mm."),
+    click.option("--baudrate", type=int, help="Serial speed, e.g. 9600 or 19200 (8N1)."),
+    click.option("--flow", type=click.Choice(FLOWS), help="Flow control: none, rtscts "
+                 "(hardware) or xonxoff."),
+    click.option("--write-timeout", type=float, metavar="SECONDS",
+                 help="Give up a write after this long (never unbounded)."),
+]
+
+
+def _printer_options(func):
+    for option in reversed(_OPTIONS):
+        func = option(func)
+    return func
+
+
+def _connection(url, config_path, columns, baudrate, flow, write_timeout) -> Connection:
+    settings = load_config(config_path).printer  # ConfigError (exit 6) names the bad key
+    conn = Connection.of(settings, url=url or None, columns=columns, baudrate=baudrate,
+                         flow=flow, write_timeout=write_timeout)
+    if not conn.url:
+        raise PrinterError("no printer: give its URL (e.g. /dev/ttyUSB0 or socket://10.0.0.9:9100) "
+                           "or set printer.url in the config")
+    return conn
+
+
+@click.group("printer")
+def printer_group() -> None:
+    """Check the docket printer that prints result slips (WESPA 3.11.2(a)(ix)).
+
+    \b
+    Examples:
+      adjudicator printer test /dev/ttyUSB0 --baudrate 19200 --flow rtscts
+      adjudicator printer status socket://192.168.1.50:9100
+    """
+
+
+@printer_group.command("test")
+@_printer_options
+def test_cmd(url, config_path, columns, baudrate, flow, write_timeout) -> None:
+    """Print a test slip (marked NOT A VERDICT) and report the printer's status in words.
+
+    URL is a device path, socket://HOST:9100 for a network printer, or spy://DEVICE to trace
+    the bytes; without it, printer.url from the config. Exit 0 when the slip printed and the
+    printer reports no fault, 7 otherwise.
+
+    \b
+    Examples:
+      adjudicator printer test /dev/ttyUSB0 --baudrate 19200 --flow rtscts --columns 48
+      adjudicator printer test /dev/ttyUSB0 --baudrate 9600 --columns 32     # 58 mm
+      adjudicator printer test socket://192.168.1.50:9100
+      adjudicator printer test          # the [printer] settings of the config
+    """
+    conn = _connection(url, config_path, columns, baudrate, flow, write_timeout)
+    click.echo(f"Printer: {conn.describe()}")
+    result = print_job(conn, encode_test_slip(conn.columns, conn.url, conn.describe()))
+    if result.before is not None:
+        click.echo(f"Before the test slip: {result.before.describe()}")
+    if result.after is not None:
+        click.echo(f"After the test slip: {result.after.describe()}")
+    if not result.ok:
+        if result.before is None:  # could not even open it: say why, then what to do
+            raise PrinterError(f"test slip not printed: {result.detail}. {ADVICE[NO_ANSWER]}.")
+        raise PrinterError(f"test slip not printed: {explain(result.problems)}")
+    click.echo("Test slip printed: check the ruler fills one line and both marks are solid.")
+
+
+@printer_group.command("status")
+@_printer_options
+def status_cmd(url, config_path, columns, baudrate, flow, write_timeout) -> None:
+    """Ask the printer its status (DLE EOT 1-4) without printing anything.
+
+    \b
+    Examples:
+      adjudicator printer status /dev/ttyUSB0 --baudrate 19200 --flow rtscts
+      adjudicator printer status
+    """
+    conn = _connection(url, config_path, columns, baudrate, flow, write_timeout)
+    click.echo(f"Printer: {conn.describe()}")
+    with open_printer(conn) as printer:  # PrinterError (exit 7) when it cannot be opened
+        status = printer.status()
+    click.echo(status.describe())
+    if not status.ok:
+        raise PrinterError(status.reason)
+
+
+COMMANDS = [printer_group]

@@ -1,0 +1,75 @@
+"""`adjudicator printer test|status` against the fake printer: status in words, exit 7 on failure."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from escpos_decode import decode
+
+from adjudicator.cli import main
+from adjudicator.errors import EXIT_PRINTER
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(main, list(args), catch_exceptions=False)
+
+    return invoke
+
+
+def test_printer_test_prints_a_test_slip_and_says_ready(run, fake_printer):
+    result = run("printer", "test", fake_printer.path, "--columns", "32", "--write-timeout", "1")
+    assert result.exit_code == 0, result.output
+    assert f"Printer: {fake_printer.path}, 19200 baud 8N1, flow none" in result.output
+    assert "Before the test slip: Printer ready." in result.output
+    assert "After the test slip: Printer ready." in result.output
+    out = decode(fake_printer.take(), 32)
+    assert out.find("NOT A VERDICT") and out.cuts == 1
+
+
+def test_printer_test_paper_out_exits_7_with_words(run, fake_printer):
+    fake_printer.state = "paper out"
+    result = run("printer", "test", fake_printer.path, "--write-timeout", "1")
+    assert result.exit_code == EXIT_PRINTER
+    assert "test slip not printed: Paper out. Reload paper." in result.output
+    assert fake_printer.take() == b""
+
+
+def test_printer_test_near_end_is_a_warning_not_a_failure(run, fake_printer):
+    fake_printer.state = "near end"
+    result = run("printer", "test", fake_printer.path, "--write-timeout", "1")
+    assert result.exit_code == 0
+    assert "paper running low. Have a new roll ready." in result.output
+
+
+def test_printer_settings_come_from_the_config(run, fake_printer, tmp_path):
+    config = tmp_path / "station.toml"
+    config.write_text(f'[printer]\nurl = "{fake_printer.path}"\nbaudrate = 9600\n'
+                      'flow = "xonxoff"\ncolumns = 32\nwrite_timeout = 1\n')
+    result = run("printer", "test", "--config", str(config))
+    assert result.exit_code == 0, result.output
+    assert "9600 baud 8N1, flow xonxoff, write timeout 1 s, 32 columns" in result.output
+    decode(fake_printer.take(), 32)  # 32 columns: nothing overflows
+
+
+def test_printer_status_reports_without_printing(run, fake_printer):
+    fake_printer.state = "cover open"
+    result = run("printer", "status", fake_printer.path)
+    assert result.exit_code == EXIT_PRINTER
+    assert "Printer cover open. Close the printer cover." in result.output
+    assert fake_printer.take() == b""
+
+
+def test_no_url_anywhere_is_a_printer_error(run):
+    result = run("printer", "test")
+    assert result.exit_code == EXIT_PRINTER
+    assert "no printer: give its URL" in result.output
+
+
+def test_missing_device_says_so(run, tmp_path):
+    result = run("printer", "test", str(tmp_path / "ttyUSB7"))
+    assert result.exit_code == EXIT_PRINTER
+    assert "cannot open" in result.output and "switched on" in result.output
