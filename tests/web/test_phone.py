@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import time
 
 import psutil
@@ -157,3 +158,15 @@ def test_tablet_laptop_and_small_phone_show_the_whole_kiosk(server, new_device, 
     assert inside_viewport(adjudicate(page, tap=touch), viewport)
     assert inside_viewport(wait_for_text(page, YES), viewport)
     assert inside_viewport(wait_for_text(page, "Words: JO XU"), viewport)
+
+
+def test_stopping_the_server_ends_every_kiosk(server, new_device):
+    page = new_device()
+    open_kiosk(page, server)
+    (kiosk,) = server.wait_for_kiosks(1)
+    server.proc.send_signal(signal.SIGTERM)
+    assert server.proc.wait(timeout=20) == 0
+    deadline = time.monotonic() + 10
+    while psutil.pid_exists(kiosk.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not psutil.pid_exists(kiosk.pid)
