@@ -158,3 +158,22 @@ def test_rotate_token_prints_the_url_for_the_address_given(tmp_path, args):
     assert result.returncode == 0, result.stderr
     token = TokenStore(token_path(str(config))).current()
     assert f"http://10.1.2.3:8123/?token={token}" in result.stdout
+
+
+def test_the_server_and_its_command_do_not_import_textual():
+    code = ("import sys, adjudicator.cli, adjudicator.serve.server; "
+            "print(sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.')))")
+    result = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
+def test_a_wildcard_bind_is_announced_with_an_address_phones_can_reach():
+    from adjudicator.serve.announce import base_url, token_url
+
+    for host in ("0.0.0.0", ""):
+        base = base_url(host, 8000)
+        assert base.startswith("http://") and "0.0.0.0" not in base and base.endswith(":8000")
+    assert base_url("::1", 8000) == "http://[::1]:8000"
+    assert token_url("http://10.0.0.5:8000/", "a-b_c") == "http://10.0.0.5:8000/?token=a-b_c"
