@@ -1,0 +1,88 @@
+"""Run a terminal program under a real pseudo-terminal: write raw bursts, wait for screen bytes."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def kiosk_argv(config_path: str) -> list[str]:
+    return [sys.executable, "-m", "adjudicator", "kiosk", "--config", config_path]
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = REPO + os.pathsep + env.get("PYTHONPATH", "")
+    env["TERM"] = "xterm-256color"
+    env.pop("TEXTUAL", None)
+    env.update(extra)
+    return env
+
+
+class PtyApp:
+    """One child on a pseudo-terminal of COLS x ROWS; everything it paints is kept in `screen`."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], cols: int = 80, rows: int = 24):
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                     start_new_session=True, close_fds=True)
+        os.close(slave)
+        self.master = master
+        self.screen = bytearray()
+
+    def read_until(self, needle: bytes, timeout: float = 30.0, start: int = 0,
+                   fail_on: tuple[bytes, ...] = ()) -> float:
+        """Read until NEEDLE appears after offset START; returns the perf_counter when it did.
+
+        Any of FAIL_ON appearing first fails at once (e.g. an entry error instead of a verdict).
+        """
+        deadline = time.monotonic() + timeout
+        while needle not in self.screen[start:]:
+            for bad in fail_on:
+                if bad in self.screen[start:]:
+                    raise AssertionError(f"{bad!r} appeared instead of {needle!r}")
+            left = deadline - time.monotonic()
+            if left <= 0 or self.proc.poll() is not None and not self._readable(0):
+                tail = bytes(self.screen[-2000:]).decode("utf-8", "replace")
+                raise AssertionError(f"{needle!r} never appeared (exit {self.proc.poll()}):\n{tail}")
+            if self._readable(min(left, 0.5)):
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:
+                    chunk = b""
+                self.screen += chunk
+        return time.perf_counter()
+
+    def drain(self, seconds: float = 0.05) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if self._readable(0.01):
+                try:
+                    self.screen += os.read(self.master, 65536)
+                except OSError:
+                    return
+
+    def _readable(self, timeout: float) -> bool:
+        return bool(select.select([self.master], [], [], timeout)[0])
+
+    def write(self, data: bytes) -> None:
+        """One write: the whole burst reaches the terminal at once, as a fast typist's would."""
+        assert os.write(self.master, data) == len(data)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()  # our own child, by its pid
+        try:
+            self.proc.wait(timeout=10)
+        finally:
+            os.close(self.master)
