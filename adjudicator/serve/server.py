@@ -90,7 +90,7 @@ class KioskServer(Server):
         scheme = "wss" if request.secure else "ws"
         fixed = request.query.get("fontsize")
         return {
-            "font_size": to_int(fixed, 16) if fixed else 16,
+            "font_size": max(8, min(to_int(fixed, 16), 48)) if fixed else 16,
             "font_size_fixed": bool(fixed),
             "app_websocket_url": f"{scheme}://{request.host}/ws",
             "config": {"static": {"url": "/static/"}},

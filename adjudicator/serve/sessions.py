@@ -12,6 +12,7 @@ import sys
 
 from textual_serve.app_service import AppService
 
+MAX_COLUMNS, MAX_ROWS = 400, 200  # a browser asking for more gets this much (no memory blow-up)
 QUIT_GRACE = 3.0  # seconds the kiosk gets to leave by itself once its tab is gone
 KILL_GRACE = 2.0  # then SIGTERM; then SIGKILL
 
@@ -22,6 +23,11 @@ def kiosk_argv(config_path: str | None, label: str) -> list[str]:
     if config_path:
         argv += ["--config", config_path]
     return argv + ["--mode", "smart-device", "--session", label]
+
+
+def clamp_size(width: int, height: int) -> tuple[int, int]:
+    """A terminal size the kiosk can lay out: at least 1x1, at most MAX_COLUMNS x MAX_ROWS."""
+    return max(1, min(int(width), MAX_COLUMNS)), max(1, min(int(height), MAX_ROWS))
 
 
 class SessionLabels:
@@ -47,6 +53,12 @@ class KioskSession(AppService):
     @property
     def pid(self) -> int | None:
         return self._process.pid if self._process is not None else None
+
+    async def start(self, width: int, height: int) -> None:
+        await super().start(*clamp_size(width, height))
+
+    async def set_terminal_size(self, width: int, height: int) -> None:
+        await super().set_terminal_size(*clamp_size(width, height))
 
     async def _open_app_process(self, width: int = 80, height: int = 24):
         env = self._build_environment(width=width, height=height)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import re
 import stat
@@ -50,7 +51,9 @@ def websocket_status(url: str, cookie: str | None = None, origin: str | None = N
             except aiohttp.WSServerHandshakeError as e:
                 return e.status
 
-    return asyncio.run(attempt())
+    # In a thread of its own: Playwright's sync API keeps an event loop in the main thread.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, attempt()).result(timeout=30)
 
 
 def test_without_the_token_every_page_websocket_and_static_file_is_403(server):
@@ -84,6 +87,10 @@ def test_the_token_opens_the_page_and_moves_into_a_cookie(server):
     assert headers["Referrer-Policy"] == "no-referrer"
     assert get(server.base + "/static/js/textual.js", cookie=jar)[0] == 200
     assert get(f"{server.base}/static/css/xterm.css?token={server.token}")[0] == 200
+    status, headers, _ = get(f"{server.base}/?token={server.token}&fontsize=20")
+    assert (status, headers["Location"]) == (303, "/?fontsize=20")  # other settings kept
+    page = get(server.base + "/?fontsize=20", cookie=jar)[2].decode()
+    assert 'data-font-size="20"' in page and "data-font-size-fixed" in page
 
 
 def test_a_websocket_from_another_site_is_refused_even_with_the_token(server):
@@ -177,3 +184,11 @@ def test_a_wildcard_bind_is_announced_with_an_address_phones_can_reach():
         assert base.startswith("http://") and "0.0.0.0" not in base and base.endswith(":8000")
     assert base_url("::1", 8000) == "http://[::1]:8000"
     assert token_url("http://10.0.0.5:8000/", "a-b_c") == "http://10.0.0.5:8000/?token=a-b_c"
+
+
+def test_a_browser_cannot_ask_for_a_giant_terminal():
+    from adjudicator.serve.sessions import MAX_COLUMNS, MAX_ROWS, clamp_size
+
+    assert clamp_size(41, 39) == (41, 39)
+    assert clamp_size(10**9, 10**9) == (MAX_COLUMNS, MAX_ROWS)
+    assert clamp_size(-5, 0) == (1, 1)
