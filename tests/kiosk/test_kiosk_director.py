@@ -1,0 +1,207 @@
+"""Director mode behind the PIN: shut without a PIN, 5 wrong PINs lock it, settings saved, quit."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+
+import pytest
+from kiosk_helpers import screen_name, text_of
+
+from adjudicator.config import load_config
+from adjudicator.pin import hash_pin
+from adjudicator.rules import ChallengeRule
+from kiosk.pin_gate import LOCKOUT_SECONDS, NO_PIN
+
+pytestmark = pytest.mark.asyncio
+
+SIZE = (100, 40)
+PIN = "2468"
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def pinned(config):
+    return config.with_changes(pin_hash=hash_pin(PIN))
+
+
+async def open_director(app, pilot, pin=PIN):
+    await pilot.press("f12")
+    await pilot.pause()
+    await pilot.press(*pin, "enter")
+    for _ in range(3):
+        await pilot.pause()
+
+
+async def test_without_a_pin_director_mode_says_how_to_set_one_and_stays_shut(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f12")
+        await pilot.pause()
+        assert screen_name(app) == "PinModal"
+        assert text_of(app, "#pin-message") == NO_PIN
+        assert "adjudicator set-pin" in NO_PIN
+        assert not app.screen.query("#pin-input")
+        await pilot.press(*"1234", "enter", "escape")
+        await pilot.pause()
+        assert screen_name(app) == "ReadyScreen"
+
+
+async def test_five_wrong_pins_lock_director_mode_for_60_seconds(make_app, pinned):
+    clock = FakeClock()
+    app = make_app(config=pinned, pin_clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f12")
+        await pilot.pause()
+        for tries_left in (4, 3, 2, 1):
+            await pilot.press(*"0000", "enter")
+            await pilot.pause()
+            assert text_of(app, "#pin-message").startswith(f"Wrong PIN. {tries_left} tries left")
+        await pilot.press(*"0000", "enter")
+        await pilot.pause()
+        assert text_of(app, "#pin-message") == f"Too many wrong PINs: locked for {LOCKOUT_SECONDS:.0f} s."
+        assert app.screen.query_one("#pin-input").disabled
+        assert app.pin_gate.check(PIN) == "locked"  # even the right PIN, while locked
+        await pilot.press("escape", "f12")  # closing and reopening resets nothing
+        await pilot.pause()
+        assert "locked for" in text_of(app, "#pin-message")
+        clock.now += 30
+        app.screen._show_lock()
+        assert "locked for 30 s" in text_of(app, "#pin-message")
+        clock.now += 31
+        app.screen._show_lock()
+        await pilot.pause()
+        assert not app.screen.query_one("#pin-input").disabled
+        await pilot.click("#pin-input")
+        await pilot.press(*PIN, "enter")
+        await pilot.pause()
+        await pilot.pause()
+        assert screen_name(app) == "DirectorScreen"
+
+
+async def test_right_pin_opens_director_and_settings_are_saved(make_app, pinned, tmp_path):
+    app = make_app(config=pinned)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_director(app, pilot)
+        assert screen_name(app) == "DirectorScreen"
+        screen = app.screen
+        screen.query_one("#f-station").value = "Hall B"
+        screen.query_one("#f-rule").value = "10-per-turn"
+        screen.query_one("#f-verdict_clear").value = "20"
+        screen.query_one("#f-printer").value = "socket://10.0.0.9:9100"
+        screen.save()
+        await pilot.pause()
+        saved = load_config(pinned.path)
+        assert saved.station == "Hall B" and saved.challenge_rule is ChallengeRule.TURN10
+        assert saved.timers.verdict_clear == 20 and saved.printer.url == "socket://10.0.0.9:9100"
+        assert saved.pin_hash == pinned.pin_hash  # the PIN survives the save
+        assert app.station.config.station == "Hall B"
+        await pilot.press("escape")
+        for _ in range(3):
+            await pilot.pause()
+        assert screen_name(app) == "ReadyScreen"
+        assert "Hall B" in text_of(app, "#station")
+        assert "10 points per unsuccessful challenge" in text_of(app, "#rule")
+        await pilot.press(*"qi", "tab")
+        await pilot.pause()
+        assert app.station.journal.get(1).station == "Hall B"
+        assert app.station.journal.get(1).rule == "10-per-turn"
+
+
+async def test_director_changes_lexicon_and_secondary_from_the_lexicon_folder(
+        make_app, pinned, tmp_path):
+    folder = tmp_path / "lexicons"
+    folder.mkdir()
+    (folder / "newer.txt").write_text("QI\nZA\nCAT\nXU\n")
+    (folder / "older.txt").write_text("QI\nCAT\n")
+    app = make_app(config=pinned.with_changes(lexicon_dirs=(str(folder),)))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_director(app, pilot)
+        options = [value for _, value in app.screen._lexicon_options("", "x")]
+        assert str(folder / "newer.txt") in options and str(folder / "older.txt") in options
+        app.screen.query_one("#f-lexicon").value = str(folder / "newer.txt")
+        app.screen.query_one("#f-secondary").value = str(folder / "older.txt")
+        app.screen.save()
+        await pilot.pause()
+        assert app.station.lexicon.name == "NEWER" and app.station.secondary.name == "OLDER"
+        assert load_config(pinned.path).lexicon == str(folder / "newer.txt")
+        await pilot.press("escape")
+        for _ in range(3):
+            await pilot.pause()
+        assert "NEWER" in text_of(app, "#lexicon")
+        await pilot.press(*"xu za", "tab")
+        await pilot.pause()
+        assert "ACCEPTABLE" in text_of(app, "#plain") and "UN" not in text_of(app, "#plain")
+        await pilot.pause(0.3)
+        await pilot.press("r")
+        await pilot.pause()
+        assert text_of(app, "#secondary") == "Secondary lexicon OLDER DISAGREES"
+
+
+async def test_invalid_setting_names_the_key_and_changes_nothing(make_app, pinned):
+    app = make_app(config=pinned)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_director(app, pilot)
+        app.screen.query_one("#f-entry_idle").value = "soon"
+        app.screen.query_one("#f-station").value = "Changed"
+        app.screen.save()
+        await pilot.pause()
+        assert screen_name(app) == "ErrorModal"
+        assert "timers.entry_idle" in text_of(app, "#error-message")
+        assert "Nothing was changed" in text_of(app, "#error-message")
+        assert not os.path.exists(pinned.path)
+        assert app.station.config.station == "Station 7"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen_name(app) == "DirectorScreen"
+
+
+async def test_director_sees_counter_last_challenges_flags_per_hour_and_exports(
+        make_app, pinned, tmp_path):
+    app = make_app(config=pinned)
+    async with app.run_test(size=SIZE) as pilot:
+        for words in ("qi za", "cat xyzzy"):
+            await pilot.press(*words, "tab")
+            await pilot.pause(0.3)
+            await pilot.press("space")
+            await pilot.pause()
+        await open_director(app, pilot)
+        assert text_of(app, "#director-count") == "Challenges judged: 2"
+        table = app.screen.query_one("#recent")
+        assert table.row_count == 2
+        newest = table.get_row_at(0)
+        assert newest[0] == "2" and newest[4] == "CAT XYZZY" and newest[5] == "UNACCEPTABLE"
+        assert "possible split look-up" in newest[7]  # the journal's flag, for the director only
+        assert text_of(app, "#per-hour").endswith("  2")
+        app.screen.export()
+        await pilot.pause()
+        status = text_of(app, "#director-status")
+        path = status.split("exported to ", 1)[1]
+        assert open(path).read().count("\n") == 3  # header and two rows
+
+
+async def test_director_quit_ends_the_kiosk(make_app, pinned):
+    app = make_app(config=pinned)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_director(app, pilot)
+        await pilot.click("#quit")
+        await pilot.pause()
+    assert app.return_code == 0 and not app.is_running
+
+
+async def test_saved_file_holds_only_the_hash(make_app, pinned):
+    app = make_app(config=pinned)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_director(app, pilot)
+        app.screen.save()
+        await pilot.pause()
+    raw = open(pinned.path, "rb").read()
+    assert PIN.encode() not in raw.replace(pinned.pin_hash.encode(), b"")
+    assert tomllib.loads(raw.decode())["pin_hash"].startswith("scrypt$")
