@@ -39,7 +39,7 @@ def print_url(url: str, out: TextIO, *, heading: str) -> None:
     out.write(f"{heading}\n  {url}\n")
     try:
         segno.make(url, error="m").terminal(out=out, compact=True)
-    except (UnicodeEncodeError, ValueError):  # a terminal that cannot draw blocks: the URL still shows
+    except (UnicodeEncodeError, ValueError):  # no block characters here: the URL still shows
         out.write("  (this terminal cannot draw the QR code; type the URL above)\n")
     out.write("Anyone with this URL can adjudicate: show it only to the players and directors.\n")
     out.flush()

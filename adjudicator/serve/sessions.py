@@ -1,4 +1,4 @@
-"""One kiosk process per browser tab: started without a shell, ended (for sure) when the tab goes."""
+"""One kiosk process per browser tab: started without a shell, surely ended when the tab goes."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def clamp_size(width: int, height: int) -> tuple[int, int]:
 
 
 class SessionLabels:
-    """Labels for the journal: "web-<run>-<n>", unique across restarts, never derived from the token."""
+    """Journal labels "web-<run>-<n>": unique across restarts, never derived from the token."""
 
     def __init__(self) -> None:
         self._run = secrets.token_hex(2)

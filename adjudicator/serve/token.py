@@ -1,4 +1,4 @@
-"""The access token: one file next to the config, re-read on every request, rotated by rewriting it."""
+"""The access token: a file next to the config, re-read on every request, rotated by rewriting."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ class TokenStore:
         return self.current() or self.rotate()
 
     def rotate(self) -> str:
-        """Write a fresh token atomically (owner-only file) and return it; old links stop working."""
+        """Write a fresh token atomically (owner-only file) and return it; old links stop."""
         token = secrets.token_urlsafe(TOKEN_BYTES)
         self._write(token, self.base())
         return token

@@ -12,7 +12,7 @@ from adjudicator.lexicon import compile_sources
 
 @pytest.fixture
 def tiny_config(tmp_path):
-    """A config for a tiny lexicon and a journal in tmp; long timers so no verdict clears mid-test."""
+    """A tiny lexicon and a journal in tmp; long timers so no verdict clears mid-test."""
     src = tmp_path / "tiny.txt"
     src.write_text("\n".join(WORDS) + "\n")
     lex = tmp_path / "tiny.lex"
@@ -34,7 +34,7 @@ def tiny_config(tmp_path):
 
 @pytest.fixture
 def server(tiny_config):
-    """`adjudicator serve --port 0 --config <tiny>` on 127.0.0.1; stopped (with its kiosks) after."""
+    """`adjudicator serve --port 0 --config <tiny>` on 127.0.0.1; stopped with its kiosks after."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     env.pop("ADJUDICATOR_JOURNAL", None)  # the config names the journal

@@ -1,4 +1,4 @@
-"""The token: without it every page, websocket and static file is refused; rotation needs no restart."""
+"""The token: without it every page, websocket and static file is refused; rotation: no restart."""
 
 from __future__ import annotations
 
