@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..config import MODES, load_config, save_config
+from ..errors import ConfigError
 
 
 @click.command("kiosk")
@@ -51,7 +52,11 @@ def set_pin_cmd(config_path: str | None) -> None:
     from ..pin import check_pin_text, hash_pin
 
     config = load_config(config_path, must_exist=False)
-    pin = click.prompt("New director PIN", hide_input=True, confirmation_prompt="Repeat the PIN")
+    try:
+        pin = click.prompt("New director PIN", hide_input=True,
+                           confirmation_prompt="Repeat the PIN")
+    except click.exceptions.Abort:  # end of input or ctrl+c: exit 6, never 1 (UNACCEPTABLE)
+        raise ConfigError(f"no PIN was set; {config.path} is unchanged") from None
     check_pin_text(pin)
     where = save_config(config.with_changes(pin_hash=hash_pin(pin)))
     click.echo(f"Director PIN set (salted scrypt hash) in {where}")
