@@ -170,3 +170,47 @@ def test_stopping_the_server_ends_every_kiosk(server, new_device):
     while psutil.pid_exists(kiosk.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not psutil.pid_exists(kiosk.pid)
+
+
+LAPTOP = {"width": 1366, "height": 768}
+CHORDS = ["Escape", "Control+c", "Control+q", "Control+z", "Control+p", "Control+w", "Alt+F4",
+          "Alt+Tab", "Control+Shift+p", "F1", "F2", "F5", "F10", "F11", "Tab", "Shift+Tab"]
+
+
+def assert_still_at_ready(page, server, pid: int) -> None:
+    text = screen_text(page)
+    assert "ADJUDICATE" in text and "the play is" not in text, text
+    assert "DIRECTOR" not in text and "PIN" not in text, text
+    assert [k.pid for k in server.wait_for_kiosks(1)] == [pid]
+
+
+def test_keys_from_a_browser_keyboard_leave_the_locked_kiosk_as_it_is(server, new_device):
+    """Adjudication mode only (WESPA 3.11.1(b)): a tablet's keyboard or a laptop's changes nothing."""
+    page = new_device(viewport=LAPTOP, device_scale_factor=1, has_touch=False, is_mobile=False)
+    open_kiosk(page, server)
+    (kiosk,) = server.wait_for_kiosks(1)
+    page.mouse.click(*centre(wait_for_text(page, "type the words here")))
+    for chord in CHORDS:
+        page.keyboard.press(chord)
+    page.wait_for_timeout(1000)  # let the kiosk handle every key before looking
+    assert_still_at_ready(page, server, kiosk.pid)
+    # Still the same working judge: clear whatever a chord may have typed, then judge.
+    for _ in range(8):
+        page.keyboard.press("Backspace")
+    wait_for_text(page, "type the words here")
+    enter(page, "qi za", tap=False)
+    adjudicate(page, tap=False)
+    wait_for_text(page, YES)
+
+
+@pytest.mark.xfail(strict=True, reason="kiosk: director mode must stay shut in smart-device mode "
+                   "(F12 opens the PIN box in the browser; each tab is a fresh PIN lockout)")
+def test_f12_in_a_browser_does_not_open_director_mode(server, new_device):
+    """Issue 6: a smart device has no way to another mode, director mode included."""
+    page = new_device(viewport=LAPTOP, device_scale_factor=1, has_touch=False, is_mobile=False)
+    open_kiosk(page, server)
+    (kiosk,) = server.wait_for_kiosks(1)
+    page.mouse.click(*centre(wait_for_text(page, "type the words here")))
+    page.keyboard.press("F12")
+    page.wait_for_timeout(1000)
+    assert_still_at_ready(page, server, kiosk.pid)
