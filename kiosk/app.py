@@ -13,6 +13,7 @@ from .screens.director import DirectorScreen
 from .screens.error import ErrorModal
 from .screens.pin import PinModal
 from .screens.ready import ReadyScreen
+from .screens.runner import RunnerScreen
 from .screens.verdict import VerdictScreen
 from .station import Outcome, Station, open_station
 
@@ -40,7 +41,7 @@ class KioskApp(App, inherit_bindings=False):
         self._director_open = False
 
     def on_mount(self) -> None:
-        self.push_screen(ReadyScreen())
+        self.push_screen(self.home_screen())
         self.call_after_refresh(self._warm_fonts)
 
     def _warm_fonts(self) -> None:
@@ -57,11 +58,15 @@ class KioskApp(App, inherit_bindings=False):
 
     # -- routes -----------------------------------------------------------------------------
 
+    def home_screen(self):
+        """Where the station rests: the runners' desk in runner mode, else Ready (issue 5)."""
+        return RunnerScreen() if self.station.config.mode == "runner" else ReadyScreen()
+
     def show_verdict(self, outcome: Outcome) -> None:
         self.push_screen(VerdictScreen(outcome))
 
     def action_director(self) -> None:
-        if self._director_open or not isinstance(self.screen, ReadyScreen):
+        if self._director_open or not isinstance(self.screen, (ReadyScreen, RunnerScreen)):
             return  # never over a verdict, never twice
         self._director_open = True
         self.push_screen(PinModal(), callback=self._pin_answered)
@@ -74,12 +79,14 @@ class KioskApp(App, inherit_bindings=False):
 
     def _director_closed(self, _result=None) -> None:
         self._director_open = False
-        self.switch_screen(ReadyScreen())  # redrawn: lexicon, rule, station may have changed
+        self.switch_screen(self.home_screen())  # redrawn: lexicon, rule, station may have changed
 
     def show_error(self, message: str, title: str = "NOT DONE") -> None:
         self.push_screen(ErrorModal(message, title))
 
     def on_unmount(self) -> None:
+        if getattr(self, "print_queue", None) is not None:  # runner mode's slips (issue 5)
+            self.print_queue.close(wait=1.0)
         self.station.close()
 
 

@@ -52,7 +52,7 @@ class VerdictScreen(LockedScreen):
         kind = "acceptable" if v.acceptable else "unacceptable"
         with Vertical(id="verdict-box", classes=kind):
             yield Static(MARK[v.acceptable], id="mark")
-            yield BigText(v.word, max_rows=8, id="big")
+            yield BigText(v.word, max_rows=12, reserve=14, id="big")
             for line_id, text in describe_lines(self.outcome):
                 yield Static(text, id=line_id, classes="alarm" if line_id == "not-recorded" else "")
         yield Static("", id="hint")

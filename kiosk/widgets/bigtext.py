@@ -8,8 +8,10 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
-# Widest first. Widths of "UNACCEPTABLE": ansi_regular 100, mono9 84, standard 72, smblock 36.
-FONTS = ("ansi_regular", "mono9", "standard", "smblock")
+# Widest first. Widths of "UNACCEPTABLE": banner3 113, ansi_regular 100, mono9 84, standard 72,
+# smblock 36; below that, plain bold text.
+FONTS = ("banner3", "ansi_regular", "mono9", "standard", "smblock")
+SOLID = {"banner3": "#"}  # fonts drawn with a character that reads better as a solid block
 
 
 @lru_cache(maxsize=8)
@@ -22,7 +24,10 @@ def _figlet(font: str):
 @lru_cache(maxsize=512)
 def render_lines(text: str, font: str) -> tuple[str, ...]:
     """The block letters of TEXT in FONT, blank rows and trailing spaces removed."""
-    rows = [row.rstrip() for row in _figlet(font).renderText(text).split("\n")]
+    rendered = _figlet(font).renderText(text)
+    if font in SOLID:
+        rendered = rendered.replace(SOLID[font], "█")
+    rows = [row.rstrip() for row in rendered.split("\n")]
     while rows and not rows[-1]:
         rows.pop()
     while rows and not rows[0]:
@@ -85,11 +90,14 @@ class BigText(Widget):
     BigText { height: auto; width: 100%; text-align: center; }
     """
 
-    def __init__(self, text: str = "", *, max_rows: int = 8, fonts: tuple[str, ...] = FONTS,
-                 id: str | None = None, classes: str | None = None):
+    def __init__(self, text: str = "", *, max_rows: int = 8, reserve: int = 0,
+                 fonts: tuple[str, ...] = FONTS, id: str | None = None,
+                 classes: str | None = None):
+        """RESERVE: rows of the terminal the rest of the screen needs (0: only MAX_ROWS counts)."""
         super().__init__(id=id, classes=classes)
         self._text = text
         self.max_rows = max_rows
+        self.reserve = reserve
         self.fonts = fonts
 
     @property
@@ -102,7 +110,10 @@ class BigText(Widget):
             self.refresh(layout=True)
 
     def _rows(self, width: int) -> tuple[str | None, tuple[str, ...]]:
-        return layout(tuple(self._text.split()), width, self.max_rows, self.fonts)
+        rows = self.max_rows
+        if self.reserve and self.is_attached:
+            rows = min(rows, max(3, self.app.size.height - self.reserve))
+        return layout(tuple(self._text.split()), width, rows, self.fonts)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self._rows(width)[1])

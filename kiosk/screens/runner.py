@@ -1,0 +1,290 @@
+"""Runner mode (WESPA 3.11.2(a)-(b)): table, round and the slip's words; TAB judges, records, prints.
+
+The external adjudicator works at the keyboard only: Table, ENTER (or TAB), Round (kept from the last
+slip), ENTER, the words, TAB. The verdict stays on screen for the adjudicator, a slip is printed in
+the background (3.11.2(a)(ix)), and the cursor is back in Table for the next slip at once. Without a
+printer the screen says to mark the handwritten slip with a single tick or cross (3.11.2(a)(vii)).
+P in the Table or Round box reprints the last slip, marked REPRINT.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Input, Static
+
+from adjudicator.docket import PrintQueue, Slip, journal_on_done, reprint_from_journal
+from adjudicator.entry import parse_entry
+from adjudicator.errors import AdjudicatorError, EntryError
+from adjudicator.rules import consequence
+from adjudicator.verdict import adjudicate
+
+from ..station import NOT_RECORDED, Outcome
+from ..widgets.bigtext import BigText
+from ..widgets.entry_input import EntryInput
+from .base import LockedScreen
+
+MARK = {True: "✔", False: "✘"}
+HAND_MARK = {True: "a single TICK", False: "a single CROSS"}
+STEPS = "Table, ENTER · Round, ENTER · the words from the slip, TAB · P in Table: reprint the last slip"
+
+
+class NumberInput(Input, inherit_bindings=False):
+    """Table or round: digits only; TAB or ENTER moves on; P asks for a reprint of the last slip."""
+
+    BINDINGS = [
+        Binding("tab", "next", show=False),
+        Binding("enter", "next", show=False),
+        Binding("backspace", "delete_left", show=False),
+        Binding("delete", "delete_right", show=False),
+        Binding("left", "cursor_left", show=False),
+        Binding("right", "cursor_right", show=False),
+    ]
+
+    class Next(Message):
+        """Go on to the next box."""
+
+        def __init__(self, box: NumberInput):
+            super().__init__()
+            self.box = box
+
+        @property
+        def control(self) -> NumberInput:
+            return self.box
+
+    class Reprint(Message):
+        """P was pressed: reprint the last slip."""
+
+    def __init__(self, **kwargs):
+        super().__init__(restrict=r"[0-9]*", max_length=4, **kwargs)
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.character in ("p", "P"):
+            event.stop()
+            event.prevent_default()  # Input's own handler does not run: nothing is typed
+            self.post_message(self.Reprint())
+
+    def action_next(self) -> None:
+        self.post_message(self.Next(self))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return action in {"next", "delete_left", "delete_right", "cursor_left", "cursor_right"}
+
+
+def judge_for_runner(station, words: tuple[str, ...], table: str, round_: str) -> Outcome:
+    """Adjudicate and record (mode runner, with table and round) BEFORE anything is shown."""
+    verdict = adjudicate(station.lexicon, words)
+    seq, problem = None, ""
+    if station.journal is None:
+        problem = station.journal_problem or "no journal is open"
+    else:
+        try:
+            seq = station.journal.record(
+                verdict, station=station.station_name, mode="runner",
+                rule=station.config.challenge_rule.value, table=table or None,
+                round=round_ or None)
+        except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
+            problem = str(e) if isinstance(e, AdjudicatorError) else f"{type(e).__name__}: {e}"
+    clock = getattr(station, "_clock", None)
+    import datetime as dt
+
+    return Outcome(
+        verdict=verdict, seq=seq,
+        consequence=consequence(station.config.challenge_rule, verdict.acceptable, len(words)),
+        time=clock() if clock else dt.datetime.now().astimezone(), problem=problem)
+
+
+def slip_for(station, outcome: Outcome, table: str, round_: str) -> Slip:
+    v = outcome.verdict
+    return Slip(event=station.config.event, station=station.station_name, number=outcome.seq,
+                time=f"{outcome.time:%Y-%m-%d %H:%M:%S}", words=v.words,
+                acceptable=v.acceptable, consequence=outcome.consequence,
+                lexicon_name=v.lexicon.name, short_fingerprint=v.lexicon.short_fingerprint,
+                table=table or None, round=round_ or None)
+
+
+def print_queue(app) -> PrintQueue | None:
+    """The app's one PrintQueue, made on first use; None when no printer is configured."""
+    settings = app.station.config.printer
+    if not settings.enabled:
+        return None
+    queue = getattr(app, "print_queue", None)
+    if queue is None:
+        def deliver(seq: int, ok: bool, message: str) -> None:
+            for screen in app.screen_stack:  # under the director's screen too
+                if isinstance(screen, RunnerScreen):
+                    screen.post_message(RunnerScreen.Printed(seq, ok, message))
+
+        def notify(seq: int, ok: bool, message: str) -> None:
+            try:  # on the print worker's thread: hop back to the UI thread
+                app.call_from_thread(deliver, seq, ok, message)
+            except RuntimeError:
+                pass  # the app is closing
+        journal = app.station.journal
+        on_done = journal_on_done(journal, notify) if journal is not None else notify
+        queue = app.print_queue = PrintQueue(settings, on_done)
+    return queue
+
+
+class RunnerScreen(LockedScreen):
+    """The external adjudicator's desk: one slip after another, never a word on its own."""
+
+    DEFAULT_CSS = """
+    RunnerScreen { layout: vertical; padding: 0 1; }
+    #runner-boxes { height: auto; }
+    #runner-boxes Static { width: auto; padding: 1 1 0 0; }
+    #table, #round { width: 12; }
+    #runner-steps, #runner-identity { height: auto; }
+    #runner-last { height: 1fr; padding: 0 1; }
+    #runner-last.acceptable { background: #1f4e9c; color: white; }
+    #runner-last.unacceptable { background: #c05a00; color: white; }
+    #runner-print, #runner-message { height: auto; min-height: 1; }
+    #runner-print.error, #runner-message.error { background: #c05a00; color: white;
+        text-style: bold; }
+    """
+
+    class Printed(Message):
+        """The print worker's report for one slip."""
+
+        def __init__(self, seq: int, ok: bool, message: str):
+            super().__init__()
+            self.seq, self.ok, self.message = seq, ok, message
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last_seq: int | None = None
+        self.last_outcome: Outcome | None = None
+
+    def compose(self) -> ComposeResult:
+        station = self.app.station
+        with Vertical(id="runner-identity"):
+            yield Static(f"RUNNER MODE · {station.config.event} · {station.station_name}",
+                         id="station")
+            yield Static(f"Lexicon: {station.lexicon.identity.describe()} · "
+                         f"Challenge rule: {station.config.challenge_rule.label}", id="lexicon")
+            printer = station.config.printer
+            yield Static(f"Printer: {printer.url}" if printer.enabled else
+                         "No printer: mark each handwritten slip with a single tick or cross.",
+                         id="printer")
+            if station.journal is None:
+                yield Static(f"JOURNAL NOT AVAILABLE: call the director ({station.journal_problem})",
+                             id="journal-problem", classes="alarm")
+        yield Static(STEPS, id="runner-steps")
+        with Horizontal(id="runner-boxes"):
+            yield Static("Table")
+            yield NumberInput(id="table")
+            yield Static("Round")
+            yield NumberInput(id="round")
+        yield EntryInput(placeholder="the words on the slip", id="entry")
+        yield Static("", id="runner-message")
+        with Vertical(id="runner-last"):
+            yield Static("", id="last-mark")
+            yield BigText("", max_rows=6, id="last-big")
+            yield Static("", id="last-record")
+            yield Static("", id="last-consequence")
+            yield Static("", id="last-hand")
+        yield Static("", id="runner-print")
+
+    def on_mount(self) -> None:
+        self.query_one("#table", NumberInput).focus()
+
+    def on_screen_resume(self) -> None:
+        self.query_one("#table", NumberInput).focus()
+
+    # -- moving between the boxes ------------------------------------------------------------
+
+    def on_number_input_next(self, event: NumberInput.Next) -> None:
+        event.stop()
+        target = "#round" if event.control.id == "table" else "#entry"
+        self.query_one(target).focus()
+
+    def on_entry_input_hint(self, event: EntryInput.Hint) -> None:
+        self._say("Press TAB to judge the words.", error=False)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._say("", error=False)
+
+    # -- judging -----------------------------------------------------------------------------
+
+    def on_entry_input_adjudicate(self, event: EntryInput.Adjudicate) -> None:
+        table = self.query_one("#table", NumberInput).value.strip()
+        round_ = self.query_one("#round", NumberInput).value.strip()
+        if not table:
+            self._say("Type the table number from the slip first.", error=True)
+            self.query_one("#table").focus()
+            return
+        try:
+            words = parse_entry(event.text)
+        except EntryError as e:
+            self._say(str(e), error=True)  # answered in place, never judged
+            return
+        outcome = judge_for_runner(self.app.station, words, table, round_)  # recorded first
+        self._show(outcome, table, round_)
+        self.query_one("#entry", EntryInput).value = ""
+        self.query_one("#table", NumberInput).value = ""  # the round stays: it rarely changes
+        self.query_one("#table").focus()  # ready for the next slip at once
+        self._print(outcome, table, round_)
+
+    def _show(self, outcome: Outcome, table: str, round_: str) -> None:
+        v = outcome.verdict
+        box = self.query_one("#runner-last")
+        box.set_class(v.acceptable, "acceptable")
+        box.set_class(not v.acceptable, "unacceptable")
+        self.query_one("#last-mark", Static).update(f"{MARK[v.acceptable]} {v.word}")
+        self.query_one("#last-big", BigText).update(v.word)
+        number = f"Challenge #{outcome.seq}" if outcome.recorded else NOT_RECORDED
+        where = f"Table {table}" + (f" · Round {round_}" if round_ else "")
+        self.query_one("#last-record", Static).update(
+            f"{number} · {where} · {' '.join(v.words)} · {outcome.time:%H:%M:%S}")
+        self.query_one("#last-consequence", Static).update(outcome.consequence)
+        hand = "" if self.app.station.config.printer.enabled else (
+            f"No printer: mark the handwritten slip with {HAND_MARK[v.acceptable]} "
+            "(WESPA 3.11.2(a)(vii)).")
+        self.query_one("#last-hand", Static).update(hand)
+        self.last_outcome = outcome
+
+    def _print(self, outcome: Outcome, table: str, round_: str) -> None:
+        queue = print_queue(self.app)
+        if queue is None:
+            self._print_note("", error=False)
+            return
+        if not outcome.recorded:
+            self._print_note(f"No slip printed: {NOT_RECORDED}. Mark the handwritten slip with "
+                             f"{HAND_MARK[outcome.verdict.acceptable]}.", error=True)
+            return
+        self.last_seq = outcome.seq
+        self._print_note(f"Printing the slip for challenge #{outcome.seq}...", error=False)
+        queue.submit(outcome.seq, slip_for(self.app.station, outcome, table, round_))
+
+    def on_number_input_reprint(self, event: NumberInput.Reprint) -> None:
+        event.stop()
+        queue = print_queue(self.app)
+        station = self.app.station
+        if queue is None:
+            self._print_note("No printer is configured: nothing to reprint.", error=True)
+        elif self.last_seq is None or station.journal is None:
+            self._print_note("No slip to reprint yet.", error=True)
+        else:
+            try:
+                reprint_from_journal(station.journal, self.last_seq, station.config.event, queue)
+            except AdjudicatorError as e:
+                self._print_note(f"Cannot reprint #{self.last_seq}: {e}", error=True)
+            else:
+                self._print_note(f"Reprinting the slip for challenge #{self.last_seq}...",
+                                 error=False)
+
+    def on_runner_screen_printed(self, event: Printed) -> None:
+        self._print_note(event.message, error=not event.ok)
+
+    def _print_note(self, text: str, *, error: bool) -> None:
+        note = self.query_one("#runner-print", Static)
+        note.update(text)
+        note.set_class(error, "error")
+
+    def _say(self, text: str, *, error: bool) -> None:
+        message = self.query_one("#runner-message", Static)
+        message.update(text)
+        message.set_class(error, "error")

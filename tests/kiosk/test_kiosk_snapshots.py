@@ -1,0 +1,68 @@
+"""Snapshots of the main screens at 80x24 and 160x48 (pytest-textual-snapshot; --snapshot-update)."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.config import Timers
+
+SIZES = [(80, 24), (160, 48)]
+
+
+@pytest.fixture
+def snap_app(make_app, config, make_lexicon):
+    """The kiosk frozen for pictures: fixed clock (conftest), timers that never fire."""
+    frozen = config.with_changes(timers=Timers(entry_idle=900, verdict_hold=900, verdict_clear=900))
+
+    def make(**kwargs):
+        return make_app(config=frozen, **kwargs)
+
+    return make
+
+
+async def _no_blink(pilot):
+    for widget in pilot.app.screen.query("Input"):
+        widget.cursor_blink = False
+    await pilot.pause()
+
+
+def _typing(*keys):
+    async def run(pilot):
+        await pilot.press(*keys)
+        await _no_blink(pilot)
+        await pilot.pause()
+
+    return run
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_ready(snap_compare, snap_app, size):
+    assert snap_compare(snap_app(), terminal_size=size, run_before=_no_blink)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_entry(snap_compare, snap_app, size):
+    assert snap_compare(snap_app(), terminal_size=size, run_before=_typing(*"qi za cat"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_verdict_acceptable(snap_compare, snap_app, size):
+    assert snap_compare(snap_app(), terminal_size=size, run_before=_typing(*"qi za", "tab"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_verdict_unacceptable(snap_compare, snap_app, size):
+    assert snap_compare(snap_app(), terminal_size=size,
+                        run_before=_typing(*"qi xyzzy", "tab"))
+
+
+def test_malformed_entry_answered_in_place(snap_compare, snap_app):
+    assert snap_compare(snap_app(), run_before=_typing(*"cat5", "tab"))
+
+
+def test_director_door_without_pin(snap_compare, snap_app):
+    assert snap_compare(snap_app(), run_before=_typing("f12"))
+
+
+def test_phone_width_verdict(snap_compare, snap_app):
+    assert snap_compare(snap_app(), terminal_size=(45, 30), run_before=_typing(*"qi za", "tab"))
