@@ -33,16 +33,29 @@ def tiny_config(tmp_path):
 
 
 @pytest.fixture
-def server(tiny_config):
-    """`adjudicator serve --port 0 --config <tiny>` on 127.0.0.1; stopped with its kiosks after."""
+def start_server(tiny_config):
+    """start_server(*args) -> `adjudicator serve --port 0 --config <tiny> ARGS` on 127.0.0.1;
+    every server started is stopped with its kiosks after the test."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     env.pop("ADJUDICATOR_JOURNAL", None)  # the config names the journal
-    proc = ServeProcess(tiny_config, env)
+    started: list[ServeProcess] = []
+
+    def start(*args: str) -> ServeProcess:
+        started.append(ServeProcess(tiny_config, env, args))
+        return started[-1]
+
     try:
-        yield proc
+        yield start
     finally:
-        proc.stop()
+        for proc in started:
+            proc.stop()
+
+
+@pytest.fixture
+def server(start_server):
+    """The server most tests use: default options."""
+    return start_server()
 
 
 @pytest.fixture(scope="session")

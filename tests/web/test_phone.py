@@ -214,3 +214,18 @@ def test_f12_in_a_browser_does_not_open_director_mode(server, new_device):
     page.keyboard.press("F12")
     page.wait_for_timeout(1000)
     assert_still_at_ready(page, server, kiosk.pid)
+
+
+PHONE_WITH_KEYBOARD = {"width": 412, "height": 480}  # the on-screen keyboard takes the rest
+
+
+@pytest.mark.xfail(strict=True, reason="kiosk: at 43x22 cells the typed words in block letters "
+                   "push ADJUDICATE below the screen (Ready needs to fit about 40x20)")
+def test_adjudicate_stays_on_screen_while_the_phone_keyboard_is_open(server, new_device):
+    """The page shrinks above the keyboard (interactive-widget=resizes-content)."""
+    page = new_device(viewport=PHONE_WITH_KEYBOARD)
+    open_kiosk(page, server)
+    enter(page, "qi za")
+    page.wait_for_timeout(500)
+    button = wait_for_text(page, "ADJUDICATE", timeout=5)
+    assert inside_viewport(button, PHONE_WITH_KEYBOARD)

@@ -192,3 +192,24 @@ def test_a_browser_cannot_ask_for_a_giant_terminal():
     assert clamp_size(41, 39) == (41, 39)
     assert clamp_size(10**9, 10**9) == (MAX_COLUMNS, MAX_ROWS)
     assert clamp_size(-5, 0) == (1, 1)
+
+
+def test_devices_beyond_max_sessions_are_turned_away(start_server):
+    server = start_server("--max-sessions", "1")
+    ws = server.base.replace("http:", "ws:") + "/ws?width=80&height=24"
+    jar = {"Cookie": f"adjudicator_token={server.token}"}
+
+    async def two_devices() -> tuple[int, int]:
+        timeout = aiohttp.ClientTimeout(total=20)
+        async with aiohttp.ClientSession(timeout=timeout) as session:
+            async with session.ws_connect(ws, headers=jar):
+                try:
+                    async with session.ws_connect(ws, headers=jar):
+                        second = 101
+                except aiohttp.WSServerHandshakeError as e:
+                    second = e.status
+                return 101, second
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        assert pool.submit(asyncio.run, two_devices()).result(timeout=40) == (101, 503)
+    server.wait_for_kiosks(0)  # the first device's kiosk ended with its websocket

@@ -34,12 +34,13 @@ def browser_executable() -> str | None:
 class ServeProcess:
     """`adjudicator serve --port 0` in its own process group; its output collected line by line."""
 
-    def __init__(self, config: Path, env: dict[str, str]):
+    def __init__(self, config: Path, env: dict[str, str], extra_args: tuple[str, ...] = ()):
         self.config = config
         self.lines: list[str] = []
         self._lock = threading.Lock()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "adjudicator", "serve", "--port", "0", "--config", str(config)],
+            [sys.executable, "-m", "adjudicator", "serve", "--port", "0", "--config", str(config),
+             *extra_args],
             cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             start_new_session=True,
         )
