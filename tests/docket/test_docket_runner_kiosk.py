@@ -1,0 +1,142 @@
+"""Runner mode in the kiosk with Pilot (WESPA 3.11.2(a)): table, round, words, TAB; slip or hand mark."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from escpos_decode import decode
+
+from adjudicator.config import Config, PrinterSettings, Timers
+from adjudicator.journal import Journal
+from kiosk.app import build_app
+
+pytestmark = pytest.mark.asyncio
+
+SIZE = (100, 40)
+FIXED_TIME = dt.datetime(2026, 11, 22, 14, 3, 22, tzinfo=dt.timezone.utc)
+
+
+@pytest.fixture
+def runner(tmp_path, make_lexicon):
+    """runner(printer=None) -> (app, journal): the kiosk in runner mode on a tiny list."""
+    made = []
+
+    def make(printer: PrinterSettings | None = None):
+        config = Config(event="Test Open", station="Runner desk", mode="runner",
+                        journal=str(tmp_path / "journal.db"),
+                        journal_setting=str(tmp_path / "journal.db"),
+                        path=str(tmp_path / "config.toml"),
+                        timers=Timers(entry_idle=300, verdict_hold=0.2, verdict_clear=300),
+                        printer=printer or PrinterSettings())
+        journal = Journal.open(config.journal)
+        made.append(journal)
+        app = build_app(config, make_lexicon(["QI", "ZA", "CAT"], name="TINY"), journal,
+                        clock=lambda: FIXED_TIME)
+        return app, journal
+
+    yield make
+    for journal in made:
+        journal.close()
+
+
+def text(app, selector: str) -> str:
+    return str(app.screen.query_one(selector).render())
+
+
+async def slip(pilot, table: str, round_: str, words: str) -> None:
+    await pilot.press(*table, "enter", *round_, "enter", *words, "tab")
+    for _ in range(3):
+        await pilot.pause()
+
+
+async def until(pilot, condition, tries: int = 400) -> None:
+    """Let the print worker report back (bounded by tries, not by a clock assertion)."""
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("the print worker never reported")
+
+
+async def test_runner_without_printer_says_mark_the_handwritten_slip(runner):
+    app, journal = runner()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert type(app.screen).__name__ == "RunnerScreen"
+        assert app.focused is app.screen.query_one("#table")
+        assert "No printer" in text(app, "#printer")
+        await slip(pilot, "14", "3", "qi za")
+        assert "ACCEPTABLE" in text(app, "#last-mark")
+        assert "Challenge #1 · Table 14 · Round 3 · QI ZA" in text(app, "#last-record")
+        assert "a single TICK" in text(app, "#last-hand")
+        # ready for the next slip at once: Table empty and focused, Round kept, words cleared
+        assert app.focused is app.screen.query_one("#table")
+        assert app.screen.query_one("#table").value == ""
+        assert app.screen.query_one("#round").value == "3"
+        assert app.screen.query_one("#entry").value == ""
+        await slip(pilot, "9", "", "cat xyzzy")
+        assert "UNACCEPTABLE" in text(app, "#last-mark")
+        assert "a single CROSS" in text(app, "#last-hand")
+        rows = journal.recent(2)  # the app closes its journal when it stops
+        assert [(r.seq, r.mode, r.table, r.round, r.acceptable) for r in rows] == [
+            (2, "runner", "9", "3", False), (1, "runner", "14", "3", True)]
+        assert all(r.print_status == "" for r in rows)
+
+
+async def test_no_table_or_a_bad_entry_is_answered_in_place_and_not_judged(runner):
+    app, journal = runner()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter", "enter", *"qi", "tab")
+        await pilot.pause()
+        assert "table number" in text(app, "#runner-message")
+        assert app.focused is app.screen.query_one("#table")
+        await slip(pilot, "5", "", "ca7")
+        assert text(app, "#runner-message") != ""
+        assert text(app, "#last-mark") == ""
+        assert journal.count() == 0
+
+
+async def test_letters_cannot_reach_the_table_box(runner):
+    app, _ = runner()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("1", "a", "2")
+        await pilot.pause()
+        assert app.screen.query_one("#table").value == "12"
+
+
+async def test_runner_prints_a_slip_and_the_journal_says_printed(runner, fake_printer):
+    app, journal = runner(PrinterSettings(url=fake_printer.path, baudrate=19200, flow="none",
+                                          write_timeout=1, paper="58mm", columns=32))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await slip(pilot, "14", "3", "qi za")
+        assert app.focused is app.screen.query_one("#table")  # not waiting for the printer
+        await until(pilot, lambda: "printed" in text(app, "#runner-print"))
+        assert text(app, "#runner-print") == "Slip for challenge #1 printed."
+        assert journal.get(1).print_status == "printed"
+    out = decode(fake_printer.take(), 32)
+    assert out.find("CHALLENGE #1") and out.find("Table 14") and out.find("Round 3")
+    assert out.find("QI ZA") and "ACCEPTABLE" in out.text and out.find("Runner desk")
+
+
+async def test_paper_out_then_p_reprints_after_recovery(runner, fake_printer):
+    fake_printer.state = "paper out"
+    app, journal = runner(PrinterSettings(url=fake_printer.path, write_timeout=1, columns=32))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await slip(pilot, "7", "2", "cat xyzzy")
+        await until(pilot, lambda: "not printed" in text(app, "#runner-print"))
+        assert text(app, "#runner-print") == (
+            "Slip for challenge #1 not printed: paper out. Reload paper and press P to reprint.")
+        assert app.screen.query_one("#runner-print").has_class("error")
+        assert "UNACCEPTABLE" in text(app, "#last-mark")  # the verdict stays on screen
+        assert journal.get(1).print_status == "failed"
+        fake_printer.state = "ok"  # paper reloaded
+        await pilot.press("p")
+        await until(pilot, lambda: "Reprint for challenge #1 printed" in text(app, "#runner-print"))
+        assert app.screen.query_one("#table").value == ""  # P typed nothing
+        assert journal.get(1).print_status == "reprinted"
+    out = decode(fake_printer.take(), 32)
+    assert "REPRINT" in out.text and "UNACCEPTABLE" in out.text and out.find("Table 7")
