@@ -127,7 +127,8 @@ class KioskServer(Server):
             if session is not None:
                 await session.stop()
                 self.sessions.discard(session)
-                self._log(f"session {label} closed")
+                forced = f" (did not quit: sent {session.forced})" if session.forced else ""
+                self._log(f"session {label} closed{forced}")
         return websocket
 
     async def on_shutdown(self, app: web.Application) -> None:

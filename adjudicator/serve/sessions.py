@@ -49,6 +49,7 @@ class KioskSession(AppService):
         super().__init__(shlex.join(argv), **kwargs)
         self.argv = argv
         self.label = label
+        self.forced: str | None = None  # the signal it took to end it, when it did not quit
 
     @property
     def pid(self) -> int | None:
@@ -92,6 +93,7 @@ class KioskSession(AppService):
         except asyncio.TimeoutError:
             pass
         for sig, grace in ((signal.SIGTERM, KILL_GRACE), (signal.SIGKILL, KILL_GRACE)):
+            self.forced = signal.Signals(sig).name
             try:
                 os.killpg(process.pid, sig)
             except ProcessLookupError:
