@@ -60,7 +60,8 @@ def _check_columns(columns: int) -> int:
     if not isinstance(columns, int) or columns not in SUPPORTED_COLUMNS:
         raise ConfigError(
             f"printer columns must be a whole number from {SUPPORTED_COLUMNS.start} to "
-            f"{SUPPORTED_COLUMNS.stop - 1} (32 for 58 mm paper, 42 or 48 for 80 mm), not {columns!r}"
+            f"{SUPPORTED_COLUMNS.stop - 1} (32 for 58 mm paper, 42 or 48 for 80 mm), "
+            f"not {columns!r}"
         )
     return columns
 
@@ -128,8 +129,8 @@ def encode_slip(slip: Slip, columns: int) -> bytes:
     if slip.recheck_of is not None:
         w.lines(f"RECHECK OF #{slip.recheck_of}")
     w.raw(MODE_NORMAL)
-    where = [f"Table {slip.table}" if slip.table else "", f"Round {slip.round}" if slip.round else ""]
-    where = [part for part in where if part]
+    where = [f"{label} {value}" for label, value in (("Table", slip.table), ("Round", slip.round))
+             if value]
     if len(where) == 2:
         w.pair(*where)
     elif where:

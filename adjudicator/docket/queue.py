@@ -31,7 +31,8 @@ def job_message(seq: int, result: JobResult, reprint: bool = False,
             text += f" {warning[:1].upper()}{warning[1:]}: {ADVICE[warning].lower()}."
         return text
     advice = ADVICE.get(result.problems[0], "") if result.problems else ""
-    fix = f"{advice} and {reprint_hint}." if advice else f"{reprint_hint[:1].upper()}{reprint_hint[1:]}."
+    hint = reprint_hint
+    fix = f"{advice} and {hint}." if advice else f"{hint[:1].upper()}{hint[1:]}."
     return f"{what} not printed: {result.reason or 'unknown problem'}. {fix}"
 
 
@@ -64,7 +65,7 @@ class PrintQueue:
         return self._jobs.qsize()
 
     def close(self, wait: float = 2.0) -> None:
-        """Stop after the jobs already queued; waits at most `wait` seconds (the thread is a daemon)."""
+        """Stop after the jobs already queued; waits at most `wait` seconds (a daemon thread)."""
         if not self._closed:
             self._closed = True
             self._jobs.put(_STOP)

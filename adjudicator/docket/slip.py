@@ -1,4 +1,4 @@
-"""What a result slip says (WESPA 3.11.2(a)(ix)): the Slip record and how to build one from the journal."""
+"""What a result slip says (WESPA 3.11.2(a)(ix)): the Slip, and building one from the journal."""
 
 from __future__ import annotations
 

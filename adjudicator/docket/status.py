@@ -46,7 +46,7 @@ class PrinterStatus:
 
     printer: int | None = None   # n=1: bit 3 offline
     offline_cause: int | None = None  # n=2: bit 2 cover open, bit 5 paper end, bit 6 error
-    error_cause: int | None = None  # n=3: bit 3 autocutter, bit 5 unrecoverable, bit 6 auto-recoverable
+    error_cause: int | None = None  # n=3: bit 3 autocutter, 5 unrecoverable, 6 auto-recoverable
     paper: int | None = None     # n=4: bits 2-3 near end, bits 5-6 paper out
     not_taking_data: bool = False  # the request itself could not be sent (write timed out)
 

@@ -1,4 +1,4 @@
-"""The wire to the printer (pyserial serial_for_url): open, ask status, send one job, all bounded."""
+"""The wire to the printer (pyserial serial_for_url): open, ask status, send a job, all bounded."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ try:
 except ImportError:  # not on Windows
     termios = None
 
-# What a port can raise when the printer is pulled mid-job (tcflush on a hung-up tty: termios.error).
+# What a port raises when the printer is pulled mid-job (tcflush on a hung-up tty: termios.error).
 PORT_ERRORS: tuple[type[BaseException], ...] = (serial.SerialException, OSError) + (
     (termios.error,) if termios else ())
 
@@ -151,7 +151,7 @@ def open_printer(target, **overrides) -> Printer:
     if conn.flow == "xonxoff":
         # Opening flushes input, which can swallow the XON a printer sent after its last XOFF and
         # leave output stopped for ever. Switching XON/XOFF off and on restarts output (Linux
-        # n_tty); DLE EOT is answered even with a full buffer, so the status request tells the truth.
+        # n_tty); DLE EOT is answered even with a full buffer, so the status still tells the truth.
         try:
             port.xonxoff = False
             port.xonxoff = True

@@ -1,13 +1,16 @@
-"""Runner mode (WESPA 3.11.2(a)-(b)): table, round and the slip's words; TAB judges, records, prints.
+"""Runner mode (WESPA 3.11.2(a)-(b)): table, round, the slip's words; TAB judges, records, prints.
 
-The external adjudicator works at the keyboard only: Table, ENTER (or TAB), Round (kept from the last
-slip), ENTER, the words, TAB. The verdict stays on screen for the adjudicator, a slip is printed in
-the background (3.11.2(a)(ix)), and the cursor is back in Table for the next slip at once. Without a
-printer the screen says to mark the handwritten slip with a single tick or cross (3.11.2(a)(vii)).
+The external adjudicator works at the keyboard only: Table, ENTER (or TAB), Round (kept from the
+last slip), ENTER, the words, TAB. The verdict stays on screen for the adjudicator, a slip is
+printed in the background (3.11.2(a)(ix)), and the cursor is back in Table for the next slip at
+once. Without a printer the screen says to mark the handwritten slip with a single tick or cross
+(3.11.2(a)(vii)).
 P in the Table or Round box reprints the last slip, marked REPRINT.
 """
 
 from __future__ import annotations
+
+import datetime as dt
 
 from textual import events
 from textual.app import ComposeResult
@@ -29,7 +32,8 @@ from .base import LockedScreen
 
 MARK = {True: "✔", False: "✘"}
 HAND_MARK = {True: "a single TICK", False: "a single CROSS"}
-STEPS = "Table, ENTER · Round, ENTER · the words from the slip, TAB · P in Table: reprint the last slip"
+STEPS = ("Table, ENTER · Round, ENTER · the words from the slip, TAB · "
+         "P in Table: reprint the last slip")
 
 
 class NumberInput(Input, inherit_bindings=False):
@@ -89,8 +93,6 @@ def judge_for_runner(station, words: tuple[str, ...], table: str, round_: str) -
         except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
             problem = str(e) if isinstance(e, AdjudicatorError) else f"{type(e).__name__}: {e}"
     clock = getattr(station, "_clock", None)
-    import datetime as dt
-
     return Outcome(
         verdict=verdict, seq=seq,
         consequence=consequence(station.config.challenge_rule, verdict.acceptable, len(words)),
@@ -170,8 +172,8 @@ class RunnerScreen(LockedScreen):
                          "No printer: mark each handwritten slip with a single tick or cross.",
                          id="printer")
             if station.journal is None:
-                yield Static(f"JOURNAL NOT AVAILABLE: call the director ({station.journal_problem})",
-                             id="journal-problem", classes="alarm")
+                yield Static("JOURNAL NOT AVAILABLE: call the director "
+                             f"({station.journal_problem})", id="journal-problem", classes="alarm")
         yield Static(STEPS, id="runner-steps")
         with Horizontal(id="runner-boxes"):
             yield Static("Table")

@@ -1,4 +1,4 @@
-"""Test helper: an Epson-like receipt printer on a pseudo-terminal pair (os.openpty(), no hardware)."""
+"""Test helper: an Epson-like receipt printer on a pseudo-terminal pair (os.openpty())."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`adjudicator printer test|status` against the fake printer: status in words, exit 7 on failure."""
+"""`adjudicator printer test|status` on the fake printer: status in words, exit 7 on failure."""
 
 from __future__ import annotations
 

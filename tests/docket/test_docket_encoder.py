@@ -1,4 +1,4 @@
-"""Golden bytes of the slip encoder, and what a runner reads off the decoded slip (WESPA 3.11.2(a)(ix))."""
+"""Golden bytes of the slip encoder, and what a runner reads off the slip (WESPA 3.11.2(a)(ix))."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ def test_golden_bytes_58mm_acceptable():
     got = encode_slip(slip(table="7", round="3"), 32)
     tick = b"".join(row.encode("cp437") + b"\n" for row in TICK)
     expected = (
-        ESC + b"@" + ESC + b"t\x00" + ESC + b"!\x00" + GS + b"!\x00" + ESC + b"E\x00" + ESC + b"a\x00"
+        ESC + b"@" + ESC + b"t\x00" + ESC + b"!\x00" + GS + b"!\x00" + ESC + b"E\x00"
+        + ESC + b"a\x00"
         + ESC + b"a\x01" + ESC + b"E\x01" + b"Club Night\n" + ESC + b"E\x00" + b"Station 1\n"
         + ESC + b"a\x00" + b"=" * 32 + b"\n"
         + ESC + b"!\x18" + b"CHALLENGE #12\n" + ESC + b"!\x00"
@@ -131,7 +132,8 @@ def test_bad_columns_refused_with_a_config_error(columns):
 def test_names_transliterated_and_control_codes_cannot_reach_the_wire():
     text = printable("Zürich – “Łódź” Open\x1bE\n\u4e2d")
     assert text == 'Zürich - "Lódz" Open?E ?'
-    out = decode(encode_slip(slip(event="Łódź \u2014 Open\x1d", station="Büro\x10\x04\x01"), 32), 32)
+    named = slip(event="Łódź \u2014 Open\x1d", station="Büro\x10\x04\x01")
+    out = decode(encode_slip(named, 32), 32)
     assert out.find("Lódz - Open?") and out.find("Büro???")
     assert out.status_requests == []  # the DLE EOT smuggled in the name was neutralised
 

@@ -1,4 +1,4 @@
-"""PrintQueue: never blocks the caller, one job at a time, a clear notice on failure, reprint after recovery."""
+"""PrintQueue: never blocks, one job at a time, a clear notice on failure, reprint on recovery."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Runner mode in the kiosk with Pilot (WESPA 3.11.2(a)): table, round, words, TAB; slip or hand mark."""
+"""Runner mode in the kiosk with Pilot (WESPA 3.11.2(a)): table, round, words, TAB, slip."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A job against a fake printer on a pty in every state: status in words, bounded waits, no hardware."""
+"""Jobs against a fake printer on a pty in every state: status in words, bounded waits."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def a_slip(**over) -> Slip:
     return Slip(**values)
 
 
-# -- status bytes -> words (Epson DLE EOT 1-4, fixed bits 0x12) -------------------------------------
+# -- status bytes -> words (Epson DLE EOT 1-4, fixed bits 0x12) --------------------------------
 
 @pytest.mark.parametrize("state, problems, warnings", [
     ("ok", (), ()),
@@ -41,7 +41,8 @@ def test_status_messages_say_what_to_do():
     paper_out = PrinterStatus.from_replies({1: 0x1A, 2: 0x32, 3: 0x12, 4: 0x7E})
     assert paper_out.message() == "Paper out. Reload paper."
     assert paper_out.reason == "paper out"
-    assert PrinterStatus.silent().message().startswith("Printer not answering. Check it is switched on")
+    assert PrinterStatus.silent().message().startswith(
+        "Printer not answering. Check it is switched on")
     low = PrinterStatus.from_replies({1: 0x12, 2: 0x12, 3: 0x12, 4: 0x1E})
     assert low.describe() == "Printer ready, but paper running low. Have a new roll ready."
     assert PrinterStatus.blocked().problems == (st.NOT_TAKING_DATA,)
