@@ -5,12 +5,14 @@ from __future__ import annotations
 import click
 
 from ..config import load_config
-from ..docket import FLOWS, Connection, encode_test_slip, open_printer, print_job
+from ..docket import (
+    FLOWS, Connection, encode_slip, encode_test_slip, job_message, journal_print_status,
+    open_printer, print_job, slip_from_row,
+)
 from ..docket.status import ADVICE, NO_ANSWER, explain
 from ..errors import PrinterError
 
 _OPTIONS = [
-    click.argument("url", required=False),
     click.option("--config", "config_path", metavar="PATH",
                  help="Config file whose [printer] table gives the defaults (default: "
                  "$ADJUDICATOR_CONFIG, else the user config folder)."),
@@ -24,15 +26,20 @@ _OPTIONS = [
 ]
 
 
-def _printer_options(func):
+def _settings_options(func):
     for option in reversed(_OPTIONS):
         func = option(func)
     return func
 
 
-def _connection(url, config_path, columns, baudrate, flow, write_timeout) -> Connection:
-    settings = load_config(config_path).printer  # ConfigError (exit 6) names the bad key
-    conn = Connection.of(settings, url=url or None, columns=columns, baudrate=baudrate,
+def _printer_options(func):
+    return click.argument("url", required=False)(_settings_options(func))
+
+
+def _connection(url, config_path, columns, baudrate, flow, write_timeout, config=None
+                ) -> Connection:
+    config = config or load_config(config_path)  # ConfigError (exit 6) names the bad key
+    conn = Connection.of(config.printer, url=url or None, columns=columns, baudrate=baudrate,
                          flow=flow, write_timeout=write_timeout)
     if not conn.url:
         raise PrinterError("no printer: give its URL (e.g. /dev/ttyUSB0 or socket://10.0.0.9:9100) "
@@ -48,6 +55,7 @@ def printer_group() -> None:
     Examples:
       adjudicator printer test /dev/ttyUSB0 --baudrate 19200 --flow rtscts
       adjudicator printer status socket://192.168.1.50:9100
+      adjudicator printer reprint 12
     """
 
 
@@ -98,6 +106,38 @@ def status_cmd(url, config_path, columns, baudrate, flow, write_timeout) -> None
     click.echo(status.describe())
     if not status.ok:
         raise PrinterError(status.reason)
+
+
+@printer_group.command("reprint")
+@click.argument("seq", type=int)
+@click.option("--url", help="The printer (default: printer.url from the config).")
+@click.option("--journal", "journal_path", metavar="PATH",
+              help="The journal to read (default: the config's journal).")
+@_settings_options
+def reprint_cmd(seq, url, journal_path, config_path, columns, baudrate, flow,
+                write_timeout) -> None:
+    """Reprint the slip of challenge SEQ from the journal, marked REPRINT (the director's pick).
+
+    The outcome is noted in the journal: reprinted, or failed with the reason.
+
+    \b
+    Examples:
+      adjudicator printer reprint 12
+      adjudicator printer reprint 12 --config /etc/adjudicator/runners.toml
+    """
+    from ..journal import Journal
+
+    config = load_config(config_path)
+    conn = _connection(url, config_path, columns, baudrate, flow, write_timeout, config)
+    with Journal.open(journal_path or config.journal) as journal:  # JournalError: exit 5
+        slip = slip_from_row(journal.get(seq), config.event, reprint=True)
+        result = print_job(conn, encode_slip(slip, conn.columns))
+        message = job_message(seq, result, reprint=True, reprint_hint="run this command again")
+        journal.set_print_status(seq, journal_print_status(result.ok, True),
+                                 "" if result.ok else message)
+    if not result.ok:
+        raise PrinterError(message)
+    click.echo(message)
 
 
 COMMANDS = [printer_group]

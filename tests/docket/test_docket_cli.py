@@ -7,7 +7,7 @@ from click.testing import CliRunner
 from escpos_decode import decode
 
 from adjudicator.cli import main
-from adjudicator.errors import EXIT_PRINTER
+from adjudicator.errors import EXIT_NOT_RECORDED, EXIT_PRINTER
 
 
 @pytest.fixture
@@ -73,3 +73,40 @@ def test_missing_device_says_so(run, tmp_path):
     result = run("printer", "test", str(tmp_path / "ttyUSB7"))
     assert result.exit_code == EXIT_PRINTER
     assert "cannot open" in result.output and "switched on" in result.output
+
+
+def test_reprint_from_the_journal_by_number(run, fake_printer, tmp_path, make_lexicon):
+    from adjudicator.journal import Journal
+    from adjudicator.verdict import adjudicate
+
+    journal_path = str(tmp_path / "journal.db")
+    with Journal.open(journal_path) as journal:
+        seq = journal.record(adjudicate(make_lexicon(["QI"]), ("QI",)), station="Desk",
+                             mode="runner", rule="5-per-turn", table="3")
+    config = tmp_path / "runners.toml"
+    config.write_text(f'event = "Spring Open"\njournal = "{journal_path}"\n'
+                      f'[printer]\nurl = "{fake_printer.path}"\ncolumns = 42\nwrite_timeout = 1\n')
+
+    fake_printer.state = "cover open"
+    failed = run("printer", "reprint", str(seq), "--config", str(config))
+    assert failed.exit_code == EXIT_PRINTER
+    assert (f"Reprint for challenge #{seq} not printed: printer cover open. Close the printer "
+            "cover and run this command again.") in failed.output
+
+    fake_printer.state = "ok"
+    result = run("printer", "reprint", str(seq), "--config", str(config))
+    assert result.exit_code == 0, result.output
+    assert f"Reprint for challenge #{seq} printed." in result.output
+    out = decode(fake_printer.take(), 42)
+    assert "REPRINT" in out.text and out.find("Spring Open") and out.find("Table 3")
+    assert out.find("Penalty: 5 points")
+    with Journal.open(journal_path) as journal:
+        assert journal.get(seq).print_status == "reprinted"
+
+
+def test_reprint_of_an_unknown_challenge_is_a_journal_error(run, fake_printer, tmp_path):
+    result = run("printer", "reprint", "99", "--url", fake_printer.path,
+                 "--journal", str(tmp_path / "j.db"))
+    assert result.exit_code == EXIT_NOT_RECORDED, result.output
+    assert "99" in result.output
+    assert fake_printer.take() == b""
