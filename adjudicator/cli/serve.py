@@ -17,6 +17,9 @@ from click.core import ParameterSource
 @click.option("--config", "config_path", metavar="PATH",
               help="Config file (default: $ADJUDICATOR_CONFIG, else the user config folder). "
                    "The token is kept next to it, in <name>.token.")
+@click.option("--token-file", metavar="PATH",
+              help="Where the token is kept (default: next to the config, <name>.token); "
+                   "give the same file to --rotate-token.")
 @click.option("--rotate-token", is_flag=True,
               help="Make a new token (old links and codes stop working at once), print the new "
                    "URL and QR code, and exit. A running server needs no restart.")
@@ -24,7 +27,7 @@ from click.core import ParameterSource
               help="Most devices connected at once (each runs its own kiosk).")
 @click.pass_context
 def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
-              rotate_token: bool, max_sessions: int) -> None:
+              token_file: str | None, rotate_token: bool, max_sessions: int) -> None:
     """Serve the locked kiosk to phones and tablets: smart-device mode (WESPA 3.11.1(b)).
 
     Every browser tab gets its own kiosk in adjudication mode only, journaled as
@@ -42,7 +45,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
     from ..serve.token import TokenStore, token_path
 
     cfg = load_config(config_path)
-    tokens = TokenStore(token_path(cfg.path))
+    tokens = TokenStore(os.path.abspath(token_file) if token_file else token_path(cfg.path))
     if rotate_token:
         token = tokens.rotate()
         explicit = any(ctx.get_parameter_source(p) is not ParameterSource.DEFAULT

@@ -154,17 +154,20 @@ def test_token_path_sits_next_to_the_config(tmp_path):
     assert token_path(str(tmp_path / "event.toml")) == str(tmp_path / "event.token")
 
 
-@pytest.mark.parametrize("args", [["--host", "10.1.2.3", "--port", "8123"]])
-def test_rotate_token_prints_the_url_for_the_address_given(tmp_path, args):
+@pytest.mark.parametrize("token_file", [None, "elsewhere/club.token"])
+def test_rotate_token_prints_the_url_for_the_address_given(tmp_path, token_file):
     config = tmp_path / "club.toml"
     config.write_text('event = "Club"\n')
+    extra = ["--token-file", str(tmp_path / token_file)] if token_file else []
     result = subprocess.run(
         [sys.executable, "-m", "adjudicator", "serve", "--rotate-token", "--config", str(config),
-         *args], cwd=REPO, capture_output=True, text=True, timeout=30,
+         "--host", "10.1.2.3", "--port", "8123", *extra],
+        cwd=REPO, capture_output=True, text=True, timeout=30,
     )
     assert result.returncode == 0, result.stderr
-    token = TokenStore(token_path(str(config))).current()
-    assert f"http://10.1.2.3:8123/?token={token}" in result.stdout
+    where = str(tmp_path / token_file) if token_file else token_path(str(config))
+    token = TokenStore(where).current()
+    assert token and f"http://10.1.2.3:8123/?token={token}" in result.stdout
 
 
 def test_the_server_and_its_command_do_not_import_textual():
