@@ -20,7 +20,7 @@ LEFT, CENTRE = ESC + b"a\x00", ESC + b"a\x01"
 CUT = GS + b"V\x42\x00"           # GS V 66 0: feed to the cutter and cut (partial on most models)
 TAIL_FEED = 3                     # ESC d 3: a tear-off margin for printers without a cutter
 
-SUPPORTED_COLUMNS = range(24, 65)  # 58 mm paper: 32; 80 mm: 42 (font B or TM-T20) or 48
+SUPPORTED_COLUMNS = range(24, 81)  # 58 mm paper: 32; 80 mm: 42 (TM-T88) or 48 (TM-T20)
 
 
 def status_request(n: int) -> bytes:

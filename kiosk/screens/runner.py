@@ -249,7 +249,12 @@ class RunnerScreen(LockedScreen):
         self.last_outcome = outcome
 
     def _print(self, outcome: Outcome, table: str, round_: str) -> None:
-        queue = print_queue(self.app)
+        try:
+            queue = print_queue(self.app)
+        except AdjudicatorError as e:  # printer settings refused: the verdict stands regardless
+            self._print_note(f"No slip printed: {e}. Mark the handwritten slip with "
+                             f"{HAND_MARK[outcome.verdict.acceptable]}.", error=True)
+            return
         if queue is None:
             self._print_note("", error=False)
             return
@@ -263,8 +268,12 @@ class RunnerScreen(LockedScreen):
 
     def on_number_input_reprint(self, event: NumberInput.Reprint) -> None:
         event.stop()
-        queue = print_queue(self.app)
         station = self.app.station
+        try:
+            queue = print_queue(self.app)
+        except AdjudicatorError as e:
+            self._print_note(f"Cannot reprint: {e}", error=True)
+            return
         if queue is None:
             self._print_note("No printer is configured: nothing to reprint.", error=True)
         elif self.last_seq is None or station.journal is None:

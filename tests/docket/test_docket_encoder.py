@@ -122,7 +122,7 @@ def test_long_names_wrap_and_nothing_overflows(columns):
     assert sum(line.text.count("ABCDEFGHIJKLMNO") for line in out.lines) == 8
 
 
-@pytest.mark.parametrize("columns", [0, 20, 100, "48"])
+@pytest.mark.parametrize("columns", [0, 20, 23, 81, "48"])
 def test_bad_columns_refused_with_a_config_error(columns):
     with pytest.raises(ConfigError) as e:
         encode_slip(slip(), columns)

@@ -140,3 +140,16 @@ async def test_paper_out_then_p_reprints_after_recovery(runner, fake_printer):
         assert journal.get(1).print_status == "reprinted"
     out = decode(fake_printer.take(), 32)
     assert "REPRINT" in out.text and "UNACCEPTABLE" in out.text and out.find("Table 7")
+
+
+async def test_refused_printer_settings_never_hide_the_verdict(runner, fake_printer):
+    app, journal = runner(PrinterSettings(url=fake_printer.path, write_timeout=0, columns=32))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await slip(pilot, "4", "", "qi")
+        assert "ACCEPTABLE" in text(app, "#last-mark")
+        note = text(app, "#runner-print")
+        assert note.startswith("No slip printed: printer write_timeout must be a positive")
+        assert "a single TICK" in note
+        assert journal.get(1).mode == "runner"
+    assert fake_printer.take() == b""
