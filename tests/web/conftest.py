@@ -58,9 +58,12 @@ def server(start_server):
     return start_server()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Debian's chromium driven by Playwright; skipped only when no browser is installed."""
+    """Debian's chromium driven by Playwright; skipped only when no browser is installed.
+
+    Module scope: Playwright's sync API runs an event loop in the main thread while it is open,
+    which would break asyncio.run() in any test collected after these."""
     executable = browser_executable()
     if executable is None:
         pytest.skip("no chromium executable (.ci/run installs Debian's chromium with apt-get)")
