@@ -52,7 +52,7 @@ def done():
 
 def test_submit_returns_before_the_job_ends_and_reports_on_the_worker(fake_printer, connect, done):
     fake_printer.state = None  # switched off: the job can only end after its bounded wait
-    queue = PrintQueue(connect(fake_printer), done)
+    queue = PrintQueue(connect(fake_printer, status_timeout=0.2), done)
     queue.submit(12, a_slip())
     assert done.calls == []  # the caller was not kept waiting for the printer
     [(seq, ok, message)] = done.wait(1)
@@ -126,7 +126,7 @@ def test_no_printer_configured(done):
 
 def test_full_queue_is_refused_through_on_done_not_by_blocking(fake_printer, connect, done):
     fake_printer.state = None
-    queue = PrintQueue(connect(fake_printer), done, max_pending=1)
+    queue = PrintQueue(connect(fake_printer, status_timeout=0.2), done, max_pending=1)
     for n in range(1, 5):
         queue.submit(n, a_slip(number=n))
     calls = done.wait(4)

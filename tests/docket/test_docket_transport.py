@@ -92,7 +92,7 @@ def test_paper_running_out_mid_job_is_caught_by_the_status_after(fake_printer, c
 
 def test_switched_off_printer_is_no_answer_within_the_bound(fake_printer, connect):
     fake_printer.state = None
-    result = print_job(connect(fake_printer), encode_slip(a_slip(), 32))
+    result = print_job(connect(fake_printer, status_timeout=0.2), encode_slip(a_slip(), 32))
     assert not result.ok and result.problems == (st.NO_ANSWER,)
     assert fake_printer.requests == [1]  # one unanswered request is enough to know
 
@@ -114,7 +114,7 @@ def test_printer_that_stops_reading_mid_job_times_out_instead_of_hanging(fake_pr
 
 def test_printer_that_reads_nothing_is_not_answering(fake_printer, connect):
     fake_printer.stop_reading(xoff=False)
-    result = print_job(connect(fake_printer), encode_slip(a_slip(), 32))
+    result = print_job(connect(fake_printer, status_timeout=0.2), encode_slip(a_slip(), 32))
     assert not result.ok and result.problems == (st.NO_ANSWER,)
 
 
