@@ -40,7 +40,7 @@ class PrintQueue:
     """One worker thread, one job at a time; every job ends in exactly one on_done call.
 
     on_done(seq, ok, message) runs ON THE WORKER THREAD: a Textual app must hop back with
-    app.call_from_thread, and a SQLite journal opened on the UI thread must be written there.
+    app.call_from_thread. The Journal is thread-safe: journal_on_done records each outcome.
     """
 
     def __init__(self, settings, on_done: OnDone, *, reprint_hint: str = "press P to reprint",
