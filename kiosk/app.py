@@ -9,11 +9,7 @@ from adjudicator.config import Config
 from adjudicator.lexicon import Lexicon
 
 from .pin_gate import PinGate
-from .screens.director import DirectorScreen
-from .screens.error import ErrorModal
-from .screens.pin import PinModal
 from .screens.ready import ReadyScreen
-from .screens.runner import RunnerScreen
 from .screens.verdict import VerdictScreen
 from .station import Outcome, Station, open_station
 
@@ -58,21 +54,36 @@ class KioskApp(App, inherit_bindings=False):
 
     # -- routes -----------------------------------------------------------------------------
 
+    # Screens other than Ready and Verdict are imported when first needed: a shorter cold start.
+
     def home_screen(self):
         """Where the station rests: the runners' desk in runner mode, else Ready (issue 5)."""
-        return RunnerScreen() if self.station.config.mode == "runner" else ReadyScreen()
+        if self.station.config.mode == "runner":
+            from .screens.runner import RunnerScreen
+
+            return RunnerScreen()
+        return ReadyScreen()
 
     def show_verdict(self, outcome: Outcome) -> None:
         self.push_screen(VerdictScreen(outcome))
 
     def action_director(self) -> None:
-        if self._director_open or not isinstance(self.screen, (ReadyScreen, RunnerScreen)):
+        if self.station.config.mode == "smart-device":
+            return  # a player's device has no way to another mode (WESPA 3.11.1(b); issue 6)
+        home = ReadyScreen
+        if self.station.config.mode == "runner":
+            from .screens.runner import RunnerScreen as home
+        if self._director_open or not isinstance(self.screen, home):
             return  # never over a verdict, never twice
+        from .screens.pin import PinModal
+
         self._director_open = True
         self.push_screen(PinModal(), callback=self._pin_answered)
 
     def _pin_answered(self, ok: bool | None) -> None:
         if ok:
+            from .screens.director import DirectorScreen
+
             self.push_screen(DirectorScreen(), callback=self._director_closed)
         else:
             self._director_open = False
@@ -82,6 +93,8 @@ class KioskApp(App, inherit_bindings=False):
         self.switch_screen(self.home_screen())  # redrawn: lexicon, rule, station may have changed
 
     def show_error(self, message: str, title: str = "NOT DONE") -> None:
+        from .screens.error import ErrorModal
+
         self.push_screen(ErrorModal(message, title))
 
     def on_unmount(self) -> None:

@@ -50,7 +50,7 @@ class ReadyScreen(LockedScreen):
         with Vertical(id="steps"):
             yield Static(STEP_1, id="step1")
             yield Static(STEP_2, id="step2")
-        yield BigText("", max_rows=16, reserve=16, id="typed")
+        yield BigText("", max_rows=16, id="typed")
         yield EntryInput(placeholder="type the words here", id="entry")
         yield Static("", id="message")
         yield TouchButton("ADJUDICATE", id="adjudicate")

@@ -65,6 +65,8 @@ def _wrap_render(words, width, font) -> tuple[str, ...] | None:
             lines.append([word])
     rows: list[str] = []
     for line in lines:
+        if rows:
+            rows.append("")  # a blank row between lines of block letters keeps them apart
         rows.extend(render_lines(" ".join(line), font))
     return tuple(rows)
 
@@ -119,7 +121,13 @@ class BigText(Widget):
         return len(self._rows(width)[1])
 
     def render(self) -> Text:
-        font, rows = self._rows(self.content_size.width)
+        if self.styles.height is not None and not self.styles.height.is_auto:
+            # A fixed or fractional height (e.g. 1fr): the largest font that fits that box.
+            budget = min(self.max_rows, max(1, self.content_size.height))
+            font, rows = layout(tuple(self._text.split()), self.content_size.width, budget,
+                                self.fonts)
+        else:
+            font, rows = self._rows(self.content_size.width)
         text = Text("\n".join(rows), no_wrap=True, overflow="crop")
         if font is None:
             text.stylize("bold")

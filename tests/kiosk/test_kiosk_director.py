@@ -205,3 +205,15 @@ async def test_saved_file_holds_only_the_hash(make_app, pinned):
     raw = open(pinned.path, "rb").read()
     assert PIN.encode() not in raw.replace(pinned.pin_hash.encode(), b"")
     assert tomllib.loads(raw.decode())["pin_hash"].startswith("scrypt$")
+
+
+async def test_smart_device_mode_keeps_the_director_door_shut(make_app, pinned):
+    """WESPA 3.11.1(b), issue 6: a device at the table has no way to another mode, even with PIN."""
+    app = make_app(config=pinned.with_changes(mode="smart-device"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f12")
+        await pilot.pause()
+        assert screen_name(app) == "ReadyScreen"
+        await pilot.press(*PIN, "enter")
+        await pilot.pause()
+        assert screen_name(app) == "ReadyScreen"

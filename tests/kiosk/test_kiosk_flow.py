@@ -263,3 +263,17 @@ async def test_journal_is_written_before_the_verdict_screen_exists(make_app, con
         await settle(pilot)
         assert seen == ["ReadyScreen"] and screen_name(app) == "VerdictScreen"
         assert Journal.open(config.journal).count() == 1
+
+
+@pytest.mark.parametrize("size", [(43, 22), (40, 20), (80, 24)])
+async def test_adjudicate_button_stays_on_screen_while_typing_on_small_screens(make_app, size):
+    """A phone with its keyboard open leaves about 40x20 cells (issue 6)."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        for typed in ("", "qi za", "qi za cat qi za cat qi za"):
+            app.screen.query_one("#entry").value = typed
+            await settle(pilot)
+            button = app.screen.query_one("#adjudicate").region
+            assert button.bottom <= size[1] and button.right <= size[0], (typed, button)
+            entry = app.screen.query_one("#entry").region
+            assert entry.bottom <= size[1]
