@@ -203,8 +203,6 @@ def test_keys_from_a_browser_keyboard_leave_the_locked_kiosk_as_it_is(server, ne
     wait_for_text(page, YES)
 
 
-@pytest.mark.xfail(strict=True, reason="kiosk: director mode must stay shut in smart-device mode "
-                   "(F12 opens the PIN box in the browser; each tab is a fresh PIN lockout)")
 def test_f12_in_a_browser_does_not_open_director_mode(server, new_device):
     """Issue 6: a smart device has no way to another mode, director mode included."""
     page = new_device(viewport=LAPTOP, device_scale_factor=1, has_touch=False, is_mobile=False)
