@@ -65,7 +65,12 @@ class KioskApp(App, inherit_bindings=False):
         return ReadyScreen()
 
     def show_verdict(self, outcome: Outcome) -> None:
-        self.push_screen(VerdictScreen(outcome))
+        """One VerdictScreen, installed once and filled in for each challenge (paints sooner)."""
+        if not self.is_screen_installed("verdict"):
+            self.install_screen(VerdictScreen(), "verdict")
+        screen = self.get_screen("verdict")
+        screen.show(outcome)
+        self.push_screen(screen)
 
     def action_director(self) -> None:
         if self.station.config.mode == "smart-device":

@@ -38,30 +38,63 @@ def describe_lines(outcome: Outcome) -> list[tuple[str, str]]:
     return lines
 
 
-class VerdictScreen(LockedScreen):
-    """Held `verdict_hold` seconds against stray keys; then any key or `verdict_clear` goes back."""
+LINE_IDS = ("recheck-of", "plain", "words", "consequence", "record", "secondary", "not-recorded")
 
-    def __init__(self, outcome: Outcome) -> None:
+
+class VerdictScreen(LockedScreen):
+    """Held `verdict_hold` seconds against stray keys; then any key or `verdict_clear` goes back.
+
+    Built once and shown again for every challenge (show() fills it in): a screen composed and
+    styled in advance paints its verdict sooner than a new one would.
+    """
+
+    def __init__(self, outcome: Outcome | None = None) -> None:
         super().__init__()
         self.outcome = outcome
         self.held = True
         self._verdict_timers: list[Timer] = []
 
     def compose(self) -> ComposeResult:
-        v = self.outcome.verdict
-        kind = "acceptable" if v.acceptable else "unacceptable"
-        with Vertical(id="verdict-box", classes=kind):
-            yield Static(MARK[v.acceptable], id="mark")
-            yield BigText(v.word, max_rows=12, reserve=14, id="big")
-            for line_id, text in describe_lines(self.outcome):
-                yield Static(text, id=line_id, classes="alarm" if line_id == "not-recorded" else "")
+        with Vertical(id="verdict-box"):
+            yield Static("", id="mark")
+            yield BigText("", max_rows=12, reserve=14, id="big")
+            for line_id in LINE_IDS:
+                yield Static("", id=line_id, classes="alarm" if line_id == "not-recorded" else "")
         yield Static("", id="hint")
         with Horizontal(id="verdict-buttons"):
             yield TouchButton("R: RECHECK", id="recheck")
             yield TouchButton("NEXT", id="next")
 
     def on_mount(self) -> None:
+        if self.outcome is not None:
+            self._fill(self.outcome)
+
+    def show(self, outcome: Outcome) -> None:
+        """Fill the screen in with OUTCOME (before it is pushed, or in place for a recheck)."""
+        self.outcome = outcome
+        if self.query("#verdict-box"):
+            self._fill(outcome)
+        # else: not composed yet; on_mount fills it in
+
+    def _fill(self, outcome: Outcome) -> None:
+        v = outcome.verdict
+        box = self.query_one("#verdict-box")
+        box.set_class(v.acceptable, "acceptable")
+        box.set_class(not v.acceptable, "unacceptable")
+        self.query_one("#mark", Static).update(MARK[v.acceptable])
+        self.query_one("#big", BigText).update(v.word)
+        lines = dict(describe_lines(outcome))
+        for line_id in LINE_IDS:
+            widget = self.query_one(f"#{line_id}", Static)
+            widget.update(lines.get(line_id, ""))
+            widget.display = line_id in lines
+        self.query_one("#hint", Static).update("")
         self._start_timers()
+
+    def on_screen_suspend(self) -> None:
+        for timer in self._verdict_timers:
+            timer.stop()
+        self._verdict_timers = []
 
     def _start_timers(self) -> None:
         for timer in self._verdict_timers:
@@ -69,10 +102,11 @@ class VerdictScreen(LockedScreen):
         timers = self.app.station.config.timers
         self.held = True
         self.query_one("#verdict-buttons").display = False
-        self._verdict_timers = [
-            self.set_timer(timers.verdict_hold, self._release),
-            self.set_timer(timers.verdict_clear, self._done),
-        ]
+        self._verdict_timers = [self.set_timer(timers.verdict_clear, self._done)]
+        if timers.verdict_hold > 0:
+            self._verdict_timers.append(self.set_timer(timers.verdict_hold, self._release))
+        else:
+            self._release()  # no hold configured (a bench or a director's choice)
 
     def _release(self) -> None:
         self.held = False
@@ -83,27 +117,25 @@ class VerdictScreen(LockedScreen):
         if self.is_current:
             self.app.pop_screen()
 
-    async def on_key(self, event: events.Key) -> None:
+    def on_key(self, event: events.Key) -> None:
         event.stop()
         event.prevent_default()
         if self.held:
             return  # stray keys (the end of a burst, a leaning elbow) never skip the verdict
         if event.key in ("r", "R", "shift+r"):
-            await self.recheck()
+            self.recheck()
         else:
             self._done()
 
-    async def on_button_pressed(self, event: Button.Pressed) -> None:
+    def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if self.held:
             return
         if event.button.id == "recheck":
-            await self.recheck()
+            self.recheck()
         else:
             self._done()
 
-    async def recheck(self) -> None:
+    def recheck(self) -> None:
         """WESPA 3.10.9; 003 4.6.7: the same words judged again and recorded as a recheck."""
-        self.outcome = self.app.station.recheck(self.outcome)  # recorded before it is shown
-        await self.recompose()
-        self._start_timers()
+        self.show(self.app.station.recheck(self.outcome))  # recorded before it is shown

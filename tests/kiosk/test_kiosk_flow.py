@@ -184,7 +184,7 @@ async def test_recheck_judges_the_same_words_again_as_a_recheck(make_app):
         row = app.station.journal.get(2)
         assert row.words == ("QI", "ZA") and row.recheck_of == 1
         assert row.secondary_agrees is None
-        assert not app.screen.query("#secondary")  # no secondary list configured
+        assert not app.screen.query_one("#secondary").display  # no secondary list configured
         await pilot.pause(0.4)
         await pilot.press("R")  # a recheck of the recheck still points at the challenge
         await settle(pilot)
@@ -202,7 +202,7 @@ async def test_recheck_reports_the_secondary_lexicon_collectively(
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press(*"qi za", "tab")
         await settle(pilot)
-        assert not app.screen.query("#secondary")  # only a recheck asks the secondary list
+        assert not app.screen.query_one("#secondary").display  # only a recheck asks the secondary list
         await pilot.pause(0.4)
         await pilot.press("r")
         await settle(pilot)
@@ -222,6 +222,7 @@ async def test_failed_journal_still_shows_the_verdict_and_says_not_recorded(
         assert screen_name(app) == "VerdictScreen"
         assert "ACCEPTABLE" in text_of(app, "#plain")
         assert text_of(app, "#not-recorded") == NOT_RECORDED
+        assert app.screen.query_one("#not-recorded").display
         assert "not numbered" in text_of(app, "#record")
 
 
@@ -277,3 +278,26 @@ async def test_adjudicate_button_stays_on_screen_while_typing_on_small_screens(m
             assert button.bottom <= size[1] and button.right <= size[0], (typed, button)
             entry = app.screen.query_one("#entry").region
             assert entry.bottom <= size[1]
+
+
+async def test_next_verdict_shows_nothing_left_over_from_the_last(make_app, make_lexicon):
+    app = make_app(secondary=make_lexicon(["QI"], name="OLDER"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*"qi xyzzy", "tab")
+        await pilot.pause(0.4)
+        await pilot.press("r")  # a recheck: RECHECK OF and the secondary line shown
+        await settle(pilot)
+        assert app.screen.query_one("#secondary").display
+        await pilot.pause(0.4)
+        await pilot.press("space")
+        await settle(pilot)
+        await pilot.press(*"za", "tab")
+        await settle(pilot)
+        assert screen_name(app) == "VerdictScreen"
+        assert text_of(app, "#words") == "Words: ZA"
+        assert "YES" in text_of(app, "#plain")
+        assert app.screen.query_one("#verdict-box").has_class("acceptable")
+        assert not app.screen.query_one("#verdict-box").has_class("unacceptable")
+        assert not app.screen.query_one("#recheck-of").display
+        assert not app.screen.query_one("#secondary").display
+        assert not app.screen.query_one("#verdict-buttons").display  # held again

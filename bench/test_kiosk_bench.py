@@ -1,0 +1,103 @@
+"""Kiosk bench on a real pseudo-terminal: cold start to first paint, TAB to verdict painted.
+
+Each is measured against a bare Textual app in the same run (bench/bare_textual.py, same markers,
+same pty). Goals (issue 3): cold start with CSW19 at most 1.15x the bare app; TAB-to-verdict p99
+at most 50 ms. Reported, never asserted (times are not test results).
+Run: python -m pytest bench/test_kiosk_bench.py -s
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+import sys
+
+import pytest
+from benchutil import csw19_path, report
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "kiosk"))
+from pty_driver import PtyApp, child_env, kiosk_argv  # noqa: E402
+
+BARE = [sys.executable, os.path.join(os.path.dirname(__file__), "bare_textual.py")]
+READY = b"press TAB."
+ROUNDS = 9
+LATENCY_ROUNDS = 150
+
+
+@pytest.fixture(scope="module")
+def station(tmp_path_factory):
+    """A config on CSW19 (compiled once, not timed) with a zero verdict hold for the loop."""
+    from adjudicator.lexicon import compile_sources
+
+    folder = tmp_path_factory.mktemp("kiosk-bench")
+    lex = folder / "CSW19.lex"
+    compile_sources([csw19_path()], str(lex))
+    config = folder / "station.toml"
+    config.write_text(
+        f'station = "Bench"\nlexicon = "{lex}"\njournal = "{folder / "journal.db"}"\n'
+        "[timers]\nverdict_hold = 0\nverdict_clear = 60\n"
+    )
+    return str(config), child_env(ADJUDICATOR_CACHE=str(folder / "cache"))
+
+
+def _first_paint(argv, env) -> float:
+    app = PtyApp(argv, env)
+    try:
+        return app.read_until(READY) - app.started
+    finally:
+        app.close()
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def test_cold_start_to_first_paint(station):
+    config, env = station
+    _first_paint(kiosk_argv(config), env)  # warm the OS file cache for both, untimed
+    _first_paint(BARE, env)
+    kiosk, bare = [], []
+    for _ in range(ROUNDS):  # interleaved, so both see the same machine load
+        kiosk.append(_first_paint(kiosk_argv(config), env))
+        bare.append(_first_paint(BARE, env))
+    k, b = statistics.median(kiosk), statistics.median(bare)
+    print(f"\ncold start to first paint: kiosk (CSW19) {_ms(k)}, bare Textual {_ms(b)}, "
+          f"ratio {k / b:.2f}x (goal <= 1.15x)")
+    report("kiosk cold start (CSW19)", f"{_ms(k)} = {k / b:.2f}x", f"bare Textual {_ms(b)}")
+
+
+def _tab_latencies(argv, env, rounds: int) -> list[float]:
+    app = PtyApp(argv, env)
+    out = []
+    try:
+        app.read_until(READY)
+        app.drain(1.5)  # steady state: the big-letter fonts load just after the first paint
+        for n in range(1, rounds + 1):
+            mark = len(app.screen)
+            before = time.perf_counter()
+            app.write(b"qi za\t")
+            out.append(app.read_until(b"the play is", start=mark) - before)
+            app.drain(0.005)
+            mark = len(app.screen)
+            app.write(b" ")
+            app.read_until(f"station: {n}".encode(), start=mark)
+    finally:
+        app.close()
+    return out
+
+
+def _p(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def test_tab_to_verdict_painted(station):
+    config, env = station
+    kiosk = _tab_latencies(kiosk_argv(config), env, LATENCY_ROUNDS)
+    bare = _tab_latencies(BARE, env, LATENCY_ROUNDS)
+    k50, k99, b50, b99 = _p(kiosk, 0.5), _p(kiosk, 0.99), _p(bare, 0.5), _p(bare, 0.99)
+    print(f"\nTAB to verdict painted: kiosk p50 {_ms(k50)} p99 {_ms(k99)} (goal p99 <= 50 ms); "
+          f"bare Textual p50 {_ms(b50)} p99 {_ms(b99)}; p99 ratio {k99 / b99:.2f}x")
+    report("kiosk TAB-to-verdict p99", f"{_ms(k99)} (p50 {_ms(k50)})",
+           f"bare Textual p99 {_ms(b99)} = {k99 / b99:.2f}x")
