@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from contextlib import contextmanager
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
@@ -119,12 +120,18 @@ class Journal:
     def _append(self, rows: Sequence[dict], *, keep_times: bool = False,
                 keep_flags: bool = False) -> list[int]:
         """Chain and insert ROWS in one IMMEDIATE transaction; merge passes times and flags."""
+        with self._write() as conn:
+            return self._insert_all(conn, rows, keep_times, keep_flags)
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One IMMEDIATE transaction under the lock: committed whole or rolled back whole."""
         with self._lock:
             conn = self.conn
             try:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    seqs = self._insert_all(conn, rows, keep_times, keep_flags)
+                    yield conn
                     conn.execute("COMMIT")
                 except BaseException:
                     if conn.in_transaction:
@@ -132,7 +139,6 @@ class Journal:
                     raise
             except sqlite3.Error as e:
                 raise JournalError(db.explain(e, self.path)) from e
-            return seqs
 
     def _insert_all(self, conn, rows, keep_times: bool, keep_flags: bool) -> list[int]:
         head = db.meta(conn)
@@ -169,24 +175,12 @@ class Journal:
         if status not in PRINT_STATUSES:
             raise JournalError(f"print status {status!r} is not one of: "
                                f"{', '.join(PRINT_STATUSES)}")
-        with self._lock:
-            conn = self.conn
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
-                    if conn.execute("SELECT 1 FROM challenges WHERE seq = ?",
-                                    (seq,)).fetchone() is None:
-                        raise JournalError(f"no challenge {seq} in the journal {self.path}")
-                    conn.execute("INSERT INTO print_log (seq, status, reason, time_utc) "
-                                 "VALUES (?, ?, ?, ?)", (seq, status, str(reason),
-                                 self._clock().astimezone(timezone.utc).isoformat()))
-                    conn.execute("COMMIT")
-                except BaseException:
-                    if conn.in_transaction:
-                        conn.execute("ROLLBACK")
-                    raise
-            except sqlite3.Error as e:
-                raise JournalError(db.explain(e, self.path)) from e
+        with self._write() as conn:
+            if conn.execute("SELECT 1 FROM challenges WHERE seq = ?", (seq,)).fetchone() is None:
+                raise JournalError(f"no challenge {seq} in the journal {self.path}")
+            conn.execute("INSERT INTO print_log (seq, status, reason, time_utc) "
+                         "VALUES (?, ?, ?, ?)", (seq, status, str(reason),
+                         self._clock().astimezone(timezone.utc).isoformat()))
 
     # -- reading ---------------------------------------------------------------------------
 
