@@ -301,3 +301,17 @@ async def test_next_verdict_shows_nothing_left_over_from_the_last(make_app, make
         assert not app.screen.query_one("#recheck-of").display
         assert not app.screen.query_one("#secondary").display
         assert not app.screen.query_one("#verdict-buttons").display  # held again
+
+
+async def test_journal_that_cannot_open_is_announced_and_verdicts_still_shown(config, tiny):
+    from kiosk.app import build_app
+
+    cfg = config.with_changes(journal_setting="/proc/no-such-dir/journal.db")
+    app = build_app(cfg, tiny)  # the factory opens the journal itself, and fails
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "JOURNAL NOT AVAILABLE: call the director" in text_of(app, "#journal-problem")
+        await pilot.press(*"qi", "tab")
+        await settle(pilot)
+        assert "YES" in text_of(app, "#plain")
+        assert text_of(app, "#not-recorded") == NOT_RECORDED
