@@ -1,4 +1,4 @@
-"""The director's PIN: a salted scrypt hash to store, a constant-time check; never the PIN itself."""
+"""The director's PIN: a salted scrypt hash to store and a constant-time check; never the PIN."""
 
 from __future__ import annotations
 

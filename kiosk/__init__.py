@@ -1,1 +1,1 @@
-"""The challenge station on a locked Textual screen (the core package `adjudicator` never imports this)."""
+"""The challenge station on a locked Textual screen (the core `adjudicator` never imports it)."""

@@ -15,8 +15,8 @@ from .station import Outcome, Station, open_station
 
 DIRECTOR_KEY = "f12"
 # App-level actions anything may start (a key, a click, markup): the director's door, and focus
-# moves, which only the director's screen binds. Everything else (quit, palette, suspend, screenshot,
-# help-quit...) is refused by check_action, whatever asks for it (WESPA 3.11.1(b)).
+# moves, which only the director's screen binds. Everything else (quit, palette, suspend,
+# screenshot, help-quit...) is refused by check_action, whatever asks (WESPA 3.11.1(b)).
 ALLOWED_APP_ACTIONS = frozenset({"director", "focus_next", "focus_previous"})
 
 

@@ -1,4 +1,4 @@
-"""One challenge station without a screen: judge, record before showing, recheck, count (no Textual)."""
+"""One challenge station without a screen: judge, record first, recheck, count (no Textual)."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ class Station:
 
     def judge(self, words: tuple[str, ...], *, recheck_of: int | None = None,
               is_recheck: bool = False) -> Outcome:
-        """Adjudicate and record BEFORE the caller shows anything; a failed record never hides it."""
+        """Adjudicate and record BEFORE the caller shows anything; a failed record hides nothing."""
         verdict = adjudicate(self.lexicon, words)
         agrees = None
         if is_recheck and self.secondary is not None:
@@ -99,7 +99,7 @@ class Station:
         )
 
     def recheck(self, previous: Outcome) -> Outcome:
-        """Re-adjudicate the same words (WESPA 3.10.9; 003 4.6.7), pointing at the first challenge."""
+        """Judge the same words again (WESPA 3.10.9; 003 4.6.7), pointing at the first challenge."""
         original = previous.recheck_of if previous.is_recheck else previous.seq
         return self.judge(previous.verdict.words, recheck_of=original, is_recheck=True)
 
@@ -122,7 +122,7 @@ class Station:
         return seq, ""
 
     def reconfigure(self, new: Config) -> None:
-        """The director's changes: load the lexicons first, then save; on any error nothing changes."""
+        """The director's changes: lexicons loaded, then saved; on any error nothing changes."""
         primary, secondary = self.lexicon, self.secondary
         if (new.lexicon, new.lexicon_dirs) != (self.config.lexicon, self.config.lexicon_dirs):
             primary = _load(new.lexicon, new)
@@ -143,7 +143,7 @@ class Station:
         return self.journal.recent(n)
 
     def export_csv(self) -> str:
-        """Write the whole journal as CSV beside it (the director's copy); returns the file's path."""
+        """Write the whole journal as CSV beside it (the director's copy); returns its path."""
         import os
 
         from adjudicator.errors import JournalError
@@ -182,7 +182,9 @@ def load_lexicons(config: Config) -> tuple[Lexicon, Lexicon | None]:
 
     dirs = list(config.lexicon_dirs)
     primary = load_lexicon(config.lexicon or None, dirs=dirs)
-    secondary = load_lexicon(config.secondary_lexicon, dirs=dirs) if config.secondary_lexicon else None
+    secondary = None
+    if config.secondary_lexicon:
+        secondary = load_lexicon(config.secondary_lexicon, dirs=dirs)
     return primary, secondary
 
 

@@ -1,4 +1,4 @@
-"""`adjudicator kiosk` (the locked challenge station) and `adjudicator set-pin` (the director's PIN)."""
+"""`adjudicator kiosk` (the locked challenge station) and `adjudicator set-pin` (director's PIN)."""
 
 from __future__ import annotations
 

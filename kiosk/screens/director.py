@@ -1,4 +1,4 @@
-"""Director: settings (lexicons, rule, station, timers, printer), the journal's view, export, quit."""
+"""Director: settings (lexicons, rule, station, timers, printer), journal view, export, quit."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ class DirectorScreen(Screen):
             handler()
 
     def form_config(self):
-        """The settings as the form holds them, checked like a config file (ConfigError names a key)."""
+        """The form's settings, checked like a config file (ConfigError names the key)."""
         cfg = self.app.station.config
         data = to_toml_dict(cfg)
         data["station"] = self.query_one("#f-station", Input).value

@@ -1,4 +1,4 @@
-"""PinModal: asks for the director's PIN; says how to set one when none is set; shows the lockout."""
+"""PinModal: asks for the director's PIN; says how to set one if none is set; shows the lockout."""
 
 from __future__ import annotations
 

@@ -45,8 +45,8 @@ class ReadyScreen(LockedScreen):
             yield Static(f"Challenge rule: {station.config.challenge_rule.label}", id="rule")
             yield Static(self._count_text(), id="count")
             if station.journal is None:
-                yield Static(f"JOURNAL NOT AVAILABLE: call the director ({station.journal_problem})",
-                             id="journal-problem", classes="alarm")
+                problem = f"JOURNAL NOT AVAILABLE: call the director ({station.journal_problem})"
+                yield Static(problem, id="journal-problem", classes="alarm")
         with Vertical(id="steps"):
             yield Static(STEP_1, id="step1")
             yield Static(STEP_2, id="step2")

@@ -1,4 +1,4 @@
-"""EntryInput: the one line players type into; TAB adjudicates, every editing chord is switched off."""
+"""EntryInput: the line players type into; TAB adjudicates, every editing chord is switched off."""
 
 from __future__ import annotations
 

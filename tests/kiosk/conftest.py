@@ -1,4 +1,4 @@
-"""Kiosk fixtures: a config in tmp, tiny lexicons, a journal, and the app built by the one factory."""
+"""Kiosk fixtures: a config in tmp, tiny lexicons, a journal, the app from the one factory."""
 
 from __future__ import annotations
 

@@ -54,7 +54,8 @@ class PtyApp:
             left = deadline - time.monotonic()
             if left <= 0 or self.proc.poll() is not None and not self._readable(0):
                 tail = bytes(self.screen[-2000:]).decode("utf-8", "replace")
-                raise AssertionError(f"{needle!r} never appeared (exit {self.proc.poll()}):\n{tail}")
+                code = self.proc.poll()
+                raise AssertionError(f"{needle!r} never appeared (exit {code}):\n{tail}")
             if self._readable(min(left, 0.5)):
                 try:
                     chunk = os.read(self.master, 65536)

@@ -66,7 +66,8 @@ async def test_five_wrong_pins_lock_director_mode_for_60_seconds(make_app, pinne
             assert text_of(app, "#pin-message").startswith(f"Wrong PIN. {tries_left} tries left")
         await pilot.press(*"0000", "enter")
         await pilot.pause()
-        assert text_of(app, "#pin-message") == f"Too many wrong PINs: locked for {LOCKOUT_SECONDS:.0f} s."
+        locked = f"Too many wrong PINs: locked for {LOCKOUT_SECONDS:.0f} s."
+        assert text_of(app, "#pin-message") == locked
         assert app.screen.query_one("#pin-input").disabled
         assert app.pin_gate.check(PIN) == "locked"  # even the right PIN, while locked
         await pilot.press("escape", "f12")  # closing and reopening resets nothing

@@ -87,7 +87,8 @@ async def test_unacceptable_play_comes_off_and_says_nothing_per_word(make_app):
         assert app.screen.query_one("#verdict-box").has_class("unacceptable")
         shown = " ".join(str(w.render()) for w in app.screen.query("Static"))
         assert "XYZZY" in shown  # the words as entered...
-        assert "not in" not in shown.lower() and "invalid" not in shown.lower()  # ...nothing per word
+        # ...and nothing per word
+        assert "not in" not in shown.lower() and "invalid" not in shown.lower()
 
 
 async def test_adjudicate_button_judges_like_tab(make_app):
@@ -202,7 +203,8 @@ async def test_recheck_reports_the_secondary_lexicon_collectively(
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press(*"qi za", "tab")
         await settle(pilot)
-        assert not app.screen.query_one("#secondary").display  # only a recheck asks the secondary list
+        # only a recheck asks the secondary list
+        assert not app.screen.query_one("#secondary").display
         await pilot.pause(0.4)
         await pilot.press("r")
         await settle(pilot)

@@ -1,4 +1,4 @@
-"""Snapshots of the main screens at 80x24 and 160x48 (pytest-textual-snapshot; --snapshot-update)."""
+"""Snapshots of the main screens at 80x24 and 160x48 (pytest-textual-snapshot)."""
 
 from __future__ import annotations
 
