@@ -6,7 +6,7 @@ import os
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
@@ -16,6 +16,9 @@ from adjudicator.resolve import available
 from adjudicator.rules import ChallengeRule
 
 TIMER_KEYS = ("entry_idle", "verdict_hold", "verdict_clear")
+TIMER_LABELS = {"entry_idle": "Unfinished entry cleared after",
+                "verdict_hold": "Verdict ignores keys for",
+                "verdict_clear": "Verdict cleared after"}
 RECENT = 30
 
 
@@ -43,9 +46,9 @@ class DirectorScreen(Screen):
             yield Label("Challenge rule")
             yield Select([(r.label, r.value) for r in ChallengeRule],
                          value=cfg.challenge_rule.value, allow_blank=False, id="f-rule")
-            with Horizontal(id="timers"):
+            with Grid(id="timers"):
                 for key in TIMER_KEYS:
-                    yield Label(f"{key} (s)")
+                    yield Label(f"{TIMER_LABELS[key]} (timers.{key}, seconds)")
                     yield Input(f"{getattr(cfg.timers, key):g}", id=f"f-{key}")
             yield Label("Printer URL (empty: no printer)")
             yield Input(cfg.printer.url, id="f-printer")
