@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..config import MODES, load_config, save_config
-from ..errors import ConfigError
+from ..errors import EXIT_IO, ConfigError
 
 
 @click.command("kiosk")
@@ -35,8 +35,9 @@ def kiosk_cmd(config_path: str | None, mode: str | None, session: str) -> None:
 
     app = build_app(config, session=session)  # LexiconError (exit 3) before any screen
     app.run()
-    if app.return_code:
-        raise click.exceptions.Exit(app.return_code)
+    if app.return_code:  # Textual reports a crash as 1: UNACCEPTABLE's code, never passed on
+        click.echo("adjudicator: the kiosk stopped unexpectedly (see above)", err=True)
+        raise click.exceptions.Exit(EXIT_IO)
 
 
 @click.command("set-pin")
