@@ -30,6 +30,7 @@ class ReadyScreen(LockedScreen):
     def __init__(self) -> None:
         super().__init__()
         self._idle: Timer | None = None
+        self._judged = False
 
     def compose(self) -> ComposeResult:
         station = self.app.station
@@ -59,6 +60,9 @@ class ReadyScreen(LockedScreen):
         self.query_one(EntryInput).focus()
 
     def on_screen_resume(self) -> None:
+        if self._judged:
+            self._judged = False
+            self.query_one(EntryInput).value = ""
         self.query_one("#count", Static).update(self._count_text())
         self.query_one(EntryInput).focus()
 
@@ -100,7 +104,7 @@ class ReadyScreen(LockedScreen):
             self._say(str(e), error=True)  # answered in place, never judged
             return
         outcome = self.app.station.judge(words)  # recorded before the verdict is shown
-        self.query_one(EntryInput).value = ""
+        self._judged = True  # the entry is cleared on the way back, not on the verdict's path
         self.app.show_verdict(outcome)
 
     def _say(self, text: str, *, error: bool) -> None:
