@@ -41,7 +41,13 @@ class KioskApp(App, inherit_bindings=False):
         self.call_after_refresh(self._warm_fonts)
 
     def _warm_fonts(self) -> None:
-        # After the first paint: load the big-letter fonts so the first verdict paints at once.
+        # After the first paint: open a deferred journal, show its count (or its problem)...
+        if self.station.journal_pending:
+            self.station.journal  # noqa: B018 - opens it
+            show = getattr(self.screen, "show_journal_state", None)
+            if show is not None:
+                show()
+        # ...and load the big-letter fonts so the first verdict paints at once.
         from .widgets.bigtext import warm
 
         self.run_worker(warm, thread=True, exclusive=True, group="warm")
@@ -119,8 +125,12 @@ class KioskApp(App, inherit_bindings=False):
 
 def build_app(config: Config, lexicon: Lexicon | None = None, journal=None, *,
               secondary: Lexicon | None = None, session: str = "", clock=None,
-              pin_clock=None) -> KioskApp:
-    """The one factory, for production and tests: loads what the config names unless given."""
+              pin_clock=None, defer_journal: bool = False) -> KioskApp:
+    """The one factory, for production and tests: loads what the config names unless given.
+
+    DEFER_JOURNAL: open the journal just after the first paint (a shorter cold start); it is
+    still open before anything is judged.
+    """
     station = open_station(config, lexicon, journal, secondary=secondary, session=session,
-                           clock=clock)
+                           clock=clock, defer_journal=defer_journal)
     return KioskApp(station, pin_clock=pin_clock)

@@ -46,15 +46,38 @@ class Station:
         secondary: Lexicon | None = None,
         session: str = "",
         journal_problem: str = "",
+        journal_opener=None,
         clock=None,
     ):
+        """JOURNAL_OPENER: () -> (journal, problem), called on first use of the journal (so the
+        kiosk can paint before it imports and opens SQLite; it is open before any judgement)."""
         self.config = config
         self.lexicon = lexicon
         self.secondary = secondary
-        self.journal = journal
+        self._journal = journal
+        self._opener = journal_opener if journal is None else None
         self.session = session
         self.journal_problem = journal_problem if journal is None else ""
         self._clock = clock or (lambda: dt.datetime.now().astimezone())
+
+    @property
+    def journal(self):
+        """The open journal (opened now if that was deferred), or None with journal_problem."""
+        if self._opener is not None:
+            opener, self._opener = self._opener, None
+            self._journal, problem = opener()
+            self.journal_problem = problem if self._journal is None else ""
+        return self._journal
+
+    @journal.setter
+    def journal(self, value) -> None:
+        self._opener = None
+        self._journal = value
+
+    @property
+    def journal_pending(self) -> bool:
+        """True until a deferred journal has been opened."""
+        return self._opener is not None
 
     @property
     def station_name(self) -> str:
@@ -163,9 +186,10 @@ class Station:
         return out
 
     def close(self) -> None:
-        if self.journal is not None:
+        self._opener = None  # never opened: nothing to close
+        if self._journal is not None:
             try:
-                self.journal.close()
+                self._journal.close()
             except Exception:  # noqa: BLE001 - closing at exit must not raise over the screen
                 pass
 
@@ -203,7 +227,8 @@ def open_journal(config: Config):
 
 
 def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *,
-                 secondary: Lexicon | None = None, session: str = "", clock=None) -> Station:
+                 secondary: Lexicon | None = None, session: str = "", clock=None,
+                 defer_journal: bool = False) -> Station:
     """Everything the kiosk needs, loaded before any screen is drawn."""
     if lexicon is None:
         lexicon, loaded_secondary = load_lexicons(config)
@@ -212,8 +237,10 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
         from adjudicator.resolve import load_lexicon
 
         secondary = load_lexicon(config.secondary_lexicon, dirs=list(config.lexicon_dirs))
-    problem = ""
-    if journal is None:
+    problem, opener = "", None
+    if journal is None and defer_journal:
+        opener = lambda: open_journal(config)  # noqa: E731 - opened just after the first paint
+    elif journal is None:
         journal, problem = open_journal(config)
     return Station(config, lexicon, journal, secondary=secondary, session=session,
-                   journal_problem=problem, clock=clock)
+                   journal_problem=problem, journal_opener=opener, clock=clock)

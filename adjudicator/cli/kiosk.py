@@ -33,7 +33,7 @@ def kiosk_cmd(config_path: str | None, mode: str | None, session: str) -> None:
         config = config.with_changes(mode=mode)
     from kiosk.app import build_app  # Textual only here: the core never imports it
 
-    app = build_app(config, session=session)  # LexiconError (exit 3) before any screen
+    app = build_app(config, session=session, defer_journal=True)  # LexiconError: exit 3
     app.run()
     if app.return_code:  # Textual reports a crash as 1: UNACCEPTABLE's code, never passed on
         click.echo("adjudicator: the kiosk stopped unexpectedly (see above)", err=True)

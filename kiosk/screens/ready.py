@@ -45,9 +45,9 @@ class ReadyScreen(LockedScreen):
             yield lexicon
             yield Static(f"Challenge rule: {station.config.challenge_rule.label}", id="rule")
             yield Static(self._count_text(), id="count")
-            if station.journal is None:
-                problem = f"JOURNAL NOT AVAILABLE: call the director ({station.journal_problem})"
-                yield Static(problem, id="journal-problem", classes="alarm")
+            problem = Static("", id="journal-problem", classes="alarm")
+            problem.display = False
+            yield problem
         with Vertical(id="steps"):
             yield Static(STEP_1, id="step1")
             yield Static(STEP_2, id="step2")
@@ -58,6 +58,17 @@ class ReadyScreen(LockedScreen):
 
     def on_mount(self) -> None:
         self.query_one(EntryInput).focus()
+        self.show_journal_state()
+
+    def show_journal_state(self) -> None:
+        """The count of challenges, and a loud line when the journal cannot record."""
+        station = self.app.station
+        self.query_one("#count", Static).update(self._count_text())
+        banner = self.query_one("#journal-problem", Static)
+        broken = not station.journal_pending and station.journal is None
+        if broken:
+            banner.update(f"JOURNAL NOT AVAILABLE: call the director ({station.journal_problem})")
+        banner.display = broken
 
     def on_screen_resume(self) -> None:
         if self._judged:
@@ -67,6 +78,8 @@ class ReadyScreen(LockedScreen):
         self.query_one(EntryInput).focus()
 
     def _count_text(self) -> str:
+        if self.app.station.journal_pending:
+            return "Challenges judged at this station: …"
         count = self.app.station.judged_count()
         shown = "unknown" if count is None else f"{count:,}"
         return f"Challenges judged at this station: {shown}"

@@ -317,3 +317,30 @@ async def test_journal_that_cannot_open_is_announced_and_verdicts_still_shown(co
         await settle(pilot)
         assert "YES" in text_of(app, "#plain")
         assert text_of(app, "#not-recorded") == NOT_RECORDED
+
+
+async def test_deferred_journal_is_open_before_anything_is_judged(config, tiny):
+    """The command paints first and opens the journal just after; nothing is judged unrecorded."""
+    from kiosk.app import build_app
+
+    app = build_app(config, tiny, defer_journal=True)
+    assert app.station.journal_pending
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*"qi", "tab")  # as early as a key can come
+        await settle(pilot)
+        assert not app.station.journal_pending
+        assert text_of(app, "#record").startswith("Challenge #1")
+    with Journal.open(config.journal) as journal:
+        assert journal.get(1).words == ("QI",)
+
+
+async def test_deferred_journal_that_cannot_open_is_announced(config, tiny):
+    from kiosk.app import build_app
+
+    cfg = config.with_changes(journal_setting="/proc/no-such-dir/journal.db")
+    app = build_app(cfg, tiny, defer_journal=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one("#journal-problem").display
+        assert "JOURNAL NOT AVAILABLE" in text_of(app, "#journal-problem")
+        assert text_of(app, "#count").endswith("unknown")
