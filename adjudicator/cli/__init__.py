@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
@@ -12,6 +13,16 @@ from ..errors import EXIT_ENTRY, EXIT_IO, AdjudicatorError
 
 class Main(click.Group):
     """Maps every error to one stderr line and a fixed exit code (never 1: 1 is UNACCEPTABLE)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        module_name = COMMAND_MODULES.get(name)
+        if module_name is None:
+            return None
+        module = importlib.import_module(f"{__name__}.{module_name}")
+        return next(c for c in module.COMMANDS if c.name == name)
 
     def main(self, *args, **kwargs):
         kwargs["standalone_mode"] = False
@@ -45,12 +56,15 @@ def main() -> None:
     """
 
 
-def _register() -> None:
-    from . import journal, judge, kiosk, lexicons, printer, serve
-
-    for module in (judge, lexicons, journal, kiosk, serve, printer):
-        for command in module.COMMANDS:
-            main.add_command(command)
-
-
-_register()
+# Each command's module is imported only when that command runs (or help lists them all), so
+# `adjudicator kiosk` does not pay for the printer's or the server's imports at start-up.
+COMMAND_MODULES = {
+    "judge": "judge",
+    "compile": "lexicons",
+    "info": "lexicons",
+    "journal": "journal",
+    "kiosk": "kiosk",
+    "set-pin": "kiosk",
+    "serve": "serve",
+    "printer": "printer",
+}
