@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 import tomllib
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -174,6 +173,8 @@ def save_config(cfg: Config, path: str | None = None) -> str:
     folder = os.path.dirname(os.path.abspath(where))
     try:
         os.makedirs(folder, exist_ok=True)
+        import tempfile
+
         fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=folder)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:

@@ -6,15 +6,17 @@ import hashlib
 import json
 import os
 import struct
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import marisa_trie
 
 from .errors import LexiconError
 from .known import LexiconIdentity, identify
-from .wordlist import SourceReport, read_source
+
+if TYPE_CHECKING:
+    from .wordlist import SourceReport
 
 FORMAT_VERSION = 1
 MAGIC = b"ADJLEX\x00\x01"
@@ -51,7 +53,7 @@ class CompileReport:
     name: str
     word_count: int
     fingerprint: str
-    sources: list[SourceReport]
+    sources: list["SourceReport"]
 
 
 def compile_sources(
@@ -60,6 +62,8 @@ def compile_sources(
     """Read and union one or more word lists (NASPA III.A.1: OWL2 plus the Long List), write OUT."""
     if not sources:
         raise LexiconError("compile needs at least one source word list")
+    from .wordlist import read_source  # only compiling reads word lists
+
     reports = [read_source(p, skip_invalid=skip_invalid) for p in sources]
     words: set[str] = set()
     for report in reports:
@@ -93,6 +97,8 @@ def write_compiled(out: str, trie_bytes: bytes, header: dict) -> None:
     header_bytes = json.dumps(header, sort_keys=True, separators=(",", ":")).encode("utf-8")
     digest = hashlib.sha256(trie_bytes + header_bytes).digest()
     folder = os.path.dirname(os.path.abspath(out))
+    import tempfile
+
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".lexicon-", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:

@@ -5,12 +5,11 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
-import uuid
 from urllib.parse import quote
 
+from ..config import default_journal_path  # noqa: F401  (one definition, re-exported)
 from ..errors import JournalError
 
-JOURNAL_ENV = "ADJUDICATOR_JOURNAL"
 FORMAT = "adjudicator-journal"
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT = 2.0  # seconds to wait for another program's lock before saying "locked"
@@ -60,16 +59,6 @@ def schema_statements() -> list[str]:
     """SCHEMA as single statements (executescript would commit the open transaction)."""
     bare = re.sub(r"--[^\n]*", "", SCHEMA)
     return [s.strip() for s in bare.split(";") if s.strip()]
-
-
-def default_journal_path() -> str:
-    """$ADJUDICATOR_JOURNAL, else platformdirs user_data_dir("adjudicator")/journal.db."""
-    path = os.environ.get(JOURNAL_ENV)
-    if path:
-        return path
-    import platformdirs
-
-    return os.path.join(platformdirs.user_data_dir("adjudicator"), "journal.db")
 
 
 def explain(error: BaseException, path: str) -> str:
@@ -154,6 +143,8 @@ def _ensure_schema(conn: sqlite3.Connection, path: str) -> None:
         if conn.execute("PRAGMA user_version").fetchone()[0] == 0:  # nobody beat us to it
             if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
                 raise JournalError(f"{path} is an SQLite file but not an adjudicator journal")
+            import uuid  # only when a journal is created
+
             for statement in schema_statements():
                 conn.execute(statement)
             conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", [
