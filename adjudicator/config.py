@@ -156,7 +156,7 @@ def parse_config(data: dict[str, Any], where: str = "") -> Config:
         flow=p.choice("flow", "none", FLOWS),
         write_timeout=p.number("write_timeout", 5.0, minimum=0.1),
         paper=p.choice("paper", "80mm", PAPERS),
-        columns=p.integer("columns", 48, 16, 80),
+        columns=p.integer("columns", 48, 24, 80),  # the tick and cross are 24 wide
     )
     p.refuse_unknown()
     journal = _resolve_journal(cfg["journal_setting"], where)

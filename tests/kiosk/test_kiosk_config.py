@@ -100,6 +100,7 @@ def test_explicit_missing_file_is_an_error_not_defaults(tmp_path):
     ('[printer]\nflow = "hardware"', "key printer.flow"),
     ('[printer]\npaper = "A4"', "key printer.paper"),
     ('[printer]\ncolumns = 300', "key printer.columns"),
+    ('[printer]\ncolumns = 20', "key printer.columns"),  # slips need 24 (the tick and cross)
     ('[printer]\nbaudrate = 9600.5', "key printer.baudrate"),
 ])
 def test_bad_key_is_named(tmp_path, text, key):
