@@ -27,7 +27,7 @@ from adjudicator.verdict import adjudicate
 
 from ..station import NOT_RECORDED, Outcome
 from ..widgets.bigtext import BigText
-from ..widgets.entry_input import EntryInput
+from ..widgets.entry_input import EDITING_BINDINGS, EntryInput
 from .base import LockedScreen
 
 MARK = {True: "✔", False: "✘"}
@@ -42,10 +42,7 @@ class NumberInput(Input, inherit_bindings=False):
     BINDINGS = [
         Binding("tab", "next", show=False),
         Binding("enter", "next", show=False),
-        Binding("backspace", "delete_left", show=False),
-        Binding("delete", "delete_right", show=False),
-        Binding("left", "cursor_left", show=False),
-        Binding("right", "cursor_right", show=False),
+        *EDITING_BINDINGS,
     ]
 
     class Next(Message):

@@ -7,6 +7,17 @@ from textual.message import Message
 from textual.widgets import Input
 
 
+# The only editing keys an entry box keeps (inherit_bindings=False drops Input's chords).
+EDITING_BINDINGS = [
+    Binding("backspace", "delete_left", show=False),
+    Binding("delete", "delete_right", show=False),
+    Binding("left", "cursor_left", show=False),
+    Binding("right", "cursor_right", show=False),
+    Binding("home", "home", show=False),
+    Binding("end", "end", show=False),
+]
+
+
 class EntryInput(Input, inherit_bindings=False):
     """Letters, spaces, backspace, delete and arrows only; TAB asks for the adjudication.
 
@@ -19,12 +30,7 @@ class EntryInput(Input, inherit_bindings=False):
     BINDINGS = [
         Binding("tab", "adjudicate", "Adjudicate", show=False),
         Binding("enter", "press_tab_hint", show=False),
-        Binding("backspace", "delete_left", show=False),
-        Binding("delete", "delete_right", show=False),
-        Binding("left", "cursor_left", show=False),
-        Binding("right", "cursor_right", show=False),
-        Binding("home", "home", show=False),
-        Binding("end", "end", show=False),
+        *EDITING_BINDINGS,
     ]
 
     class Adjudicate(Message):
