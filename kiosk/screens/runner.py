@@ -33,7 +33,7 @@ from .base import LockedScreen
 MARK = {True: "✔", False: "✘"}
 HAND_MARK = {True: "a single TICK", False: "a single CROSS"}
 STEPS = ("Table, ENTER · Round, ENTER · the words from the slip, TAB · "
-         "P in Table: reprint the last slip")
+         "P in Table: reprint the last slip · R in Table: recheck the last challenge")
 
 
 class NumberInput(Input, inherit_bindings=False):
@@ -59,14 +59,18 @@ class NumberInput(Input, inherit_bindings=False):
     class Reprint(Message):
         """P was pressed: reprint the last slip."""
 
+    class Recheck(Message):
+        """R was pressed: re-adjudicate the last challenge (WESPA 3.10.9; 003 4.6.7)."""
+
     def __init__(self, **kwargs):
         super().__init__(restrict=r"[0-9]*", max_length=4, **kwargs)
 
     async def _on_key(self, event: events.Key) -> None:
-        if event.character in ("p", "P"):
+        message = {"p": self.Reprint, "r": self.Recheck}.get((event.character or "").lower())
+        if message is not None:
             event.stop()
             event.prevent_default()  # Input's own handler does not run: nothing is typed
-            self.post_message(self.Reprint())
+            self.post_message(message())
 
     def action_next(self) -> None:
         self.post_message(self.Next(self))
@@ -75,7 +79,8 @@ class NumberInput(Input, inherit_bindings=False):
         return action in {"next", "delete_left", "delete_right", "cursor_left", "cursor_right"}
 
 
-def judge_for_runner(station, words: tuple[str, ...], table: str, round_: str) -> Outcome:
+def judge_for_runner(station, words: tuple[str, ...], table: str, round_: str,
+                     recheck_of: int | None = None) -> Outcome:
     """Adjudicate and record (mode runner, with table and round) BEFORE anything is shown."""
     verdict = adjudicate(station.lexicon, words)
     seq, problem = None, ""
@@ -86,14 +91,15 @@ def judge_for_runner(station, words: tuple[str, ...], table: str, round_: str) -
             seq = station.journal.record(
                 verdict, station=station.station_name, mode="runner",
                 rule=station.config.challenge_rule.value, table=table or None,
-                round=round_ or None)
+                round=round_ or None, recheck_of=recheck_of)
         except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
             problem = str(e) if isinstance(e, AdjudicatorError) else f"{type(e).__name__}: {e}"
     clock = getattr(station, "_clock", None)
     return Outcome(
         verdict=verdict, seq=seq,
         consequence=consequence(station.config.challenge_rule, verdict.acceptable, len(words)),
-        time=clock() if clock else dt.datetime.now().astimezone(), problem=problem)
+        time=clock() if clock else dt.datetime.now().astimezone(), problem=problem,
+        recheck_of=recheck_of)
 
 
 def slip_for(station, outcome: Outcome, table: str, round_: str) -> Slip:
@@ -102,7 +108,7 @@ def slip_for(station, outcome: Outcome, table: str, round_: str) -> Slip:
                 time=f"{outcome.time:%Y-%m-%d %H:%M:%S}", words=v.words,
                 acceptable=v.acceptable, consequence=outcome.consequence,
                 lexicon_name=v.lexicon.name, short_fingerprint=v.lexicon.short_fingerprint,
-                table=table or None, round=round_ or None)
+                table=table or None, round=round_ or None, recheck_of=outcome.recheck_of)
 
 
 def print_queue(app) -> PrintQueue | None:
@@ -156,6 +162,7 @@ class RunnerScreen(LockedScreen):
         super().__init__()
         self.last_seq: int | None = None
         self.last_outcome: Outcome | None = None
+        self.last_place: tuple[str, str] = ("", "")
 
     def compose(self) -> ComposeResult:
         station = self.app.station
@@ -235,6 +242,8 @@ class RunnerScreen(LockedScreen):
         self.query_one("#last-mark", Static).update(f"{MARK[v.acceptable]} {v.word}")
         self.query_one("#last-big", BigText).update(v.word)
         number = f"Challenge #{outcome.seq}" if outcome.recorded else NOT_RECORDED
+        if outcome.recheck_of is not None:
+            number += f" · RECHECK OF #{outcome.recheck_of}"
         where = f"Table {table}" + (f" · Round {round_}" if round_ else "")
         self.query_one("#last-record", Static).update(
             f"{number} · {where} · {' '.join(v.words)} · {outcome.time:%H:%M:%S}")
@@ -244,6 +253,7 @@ class RunnerScreen(LockedScreen):
             "(WESPA 3.11.2(a)(vii)).")
         self.query_one("#last-hand", Static).update(hand)
         self.last_outcome = outcome
+        self.last_place = (table, round_)
 
     def _print(self, outcome: Outcome, table: str, round_: str) -> None:
         try:
@@ -283,6 +293,20 @@ class RunnerScreen(LockedScreen):
             else:
                 self._print_note(f"Reprinting the slip for challenge #{self.last_seq}...",
                                  error=False)
+
+    def on_number_input_recheck(self, event: NumberInput.Recheck) -> None:
+        """Judge the last challenge's words again, recorded and printed as its recheck."""
+        event.stop()
+        last = self.last_outcome
+        if last is None or last.seq is None:
+            self._say("No recorded challenge to recheck yet.", error=True)
+            return
+        table, round_ = self.last_place
+        original = last.recheck_of if last.recheck_of is not None else last.seq
+        outcome = judge_for_runner(self.app.station, last.verdict.words, table, round_,
+                                   recheck_of=original)
+        self._show(outcome, table, round_)
+        self._print(outcome, table, round_)
 
     def on_runner_screen_printed(self, event: Printed) -> None:
         self._print_note(event.message, error=not event.ok)

@@ -153,3 +153,27 @@ async def test_refused_printer_settings_never_hide_the_verdict(runner, fake_prin
         assert "a single TICK" in note
         assert journal.get(1).mode == "runner"
     assert fake_printer.take() == b""
+
+
+async def test_r_rechecks_the_last_challenge_and_the_slip_says_recheck_of(runner, fake_printer):
+    # WESPA 3.10.9, 003 4.6.7: a recheck judges the same words again, marked as a recheck.
+    app, journal = runner(PrinterSettings(url=fake_printer.path, write_timeout=1, columns=32))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("r")  # nothing to recheck yet: said in place, nothing judged
+        await pilot.pause()
+        assert "No recorded challenge" in text(app, "#runner-message")
+        assert journal.count() == 0
+        await slip(pilot, "12", "4", "cat xyzzy")
+        await until(pilot, lambda: "#1 printed" in text(app, "#runner-print"))
+        await pilot.press("r")
+        await until(pilot, lambda: "#2 printed" in text(app, "#runner-print"))
+        assert "Challenge #2 · RECHECK OF #1 · Table 12 · Round 4" in text(app, "#last-record")
+        assert app.screen.query_one("#table").value == ""  # R typed nothing
+        await pilot.press("r")  # a recheck of the recheck still names the original challenge
+        await until(pilot, lambda: "#3 printed" in text(app, "#runner-print"))
+        rows = {r.seq: r for r in journal.recent(3)}
+        assert [(rows[n].recheck_of, rows[n].table, rows[n].words) for n in (2, 3)] == [
+            (1, "12", ("CAT", "XYZZY")), (1, "12", ("CAT", "XYZZY"))]
+    out = decode(fake_printer.take(), 32)
+    assert out.find("RECHECK OF #1") and out.find("CHALLENGE #2") and out.find("Table 12")
