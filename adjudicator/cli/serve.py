@@ -41,8 +41,8 @@ def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
       adjudicator serve --rotate-token --config event.toml   # new round, new code
     """
     from ..config import load_config
-    from ..serve.announce import base_url, print_url, token_url
-    from ..serve.token import TokenStore, token_path
+    from kiosk.web.announce import base_url, print_url, token_url
+    from kiosk.web.token import TokenStore, token_path
 
     cfg = load_config(config_path)
     tokens = TokenStore(os.path.abspath(token_file) if token_file else token_path(cfg.path))
@@ -55,7 +55,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
                   heading="New token: old links no longer open the judge. New link:")
         return
     tokens.ensure()
-    from ..serve.server import KioskServer
+    from kiosk.web.server import KioskServer
 
     kiosk_config = os.path.abspath(cfg.path) if (config_path or os.path.exists(cfg.path)) else None
     KioskServer(config_path=kiosk_config, tokens=tokens, host=host, port=port,

@@ -16,7 +16,7 @@ import aiohttp
 import pytest
 from web_helpers import REPO, URL_LINE
 
-from adjudicator.serve.token import TokenStore, token_path
+from kiosk.web.token import TokenStore, token_path
 
 PATHS = ["/", "/ws", "/static/js/textual.js", "/static/css/xterm.css",
          "/static/fonts/RobotoMono-VariableFont_wght.ttf", "/no-such-page", "/download/x"]
@@ -171,7 +171,7 @@ def test_rotate_token_prints_the_url_for_the_address_given(tmp_path, token_file)
 
 
 def test_the_server_and_its_command_do_not_import_textual():
-    code = ("import sys, adjudicator.cli, adjudicator.serve.server; "
+    code = ("import sys, adjudicator.cli, kiosk.web.server; "
             "print(sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.')))")
     result = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
                             text=True, timeout=60)
@@ -180,7 +180,7 @@ def test_the_server_and_its_command_do_not_import_textual():
 
 
 def test_a_wildcard_bind_is_announced_with_an_address_phones_can_reach():
-    from adjudicator.serve.announce import base_url, token_url
+    from kiosk.web.announce import base_url, token_url
 
     for host in ("0.0.0.0", ""):
         base = base_url(host, 8000)
@@ -190,7 +190,7 @@ def test_a_wildcard_bind_is_announced_with_an_address_phones_can_reach():
 
 
 def test_a_browser_cannot_ask_for_a_giant_terminal():
-    from adjudicator.serve.sessions import MAX_COLUMNS, MAX_ROWS, clamp_size
+    from kiosk.web.sessions import MAX_COLUMNS, MAX_ROWS, clamp_size
 
     assert clamp_size(41, 39) == (41, 39)
     assert clamp_size(10**9, 10**9) == (MAX_COLUMNS, MAX_ROWS)

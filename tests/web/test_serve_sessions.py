@@ -9,8 +9,8 @@ import sys
 import psutil
 from textual_serve.download_manager import DownloadManager
 
-from adjudicator.serve import sessions
-from adjudicator.serve.sessions import KioskSession, SessionLabels, kiosk_argv
+from kiosk.web import sessions
+from kiosk.web.sessions import KioskSession, SessionLabels, kiosk_argv
 
 STUBBORN = """
 import signal, sys, time

@@ -15,7 +15,7 @@ import jinja2
 from aiohttp import web
 from textual_serve.server import Server, to_int
 
-from ..errors import AdjudicatorError
+from adjudicator.errors import AdjudicatorError
 from .announce import base_url, print_url, token_url
 from .sessions import KioskSession, SessionLabels, kiosk_argv
 from .token import TokenStore

@@ -7,7 +7,7 @@ import os
 import secrets
 import tempfile
 
-from ..errors import AdjudicatorError
+from adjudicator.errors import AdjudicatorError
 
 TOKEN_BYTES = 16  # 22 URL-safe characters: unguessable, still a small QR code
 
