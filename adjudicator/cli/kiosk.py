@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import click
 
 from ..config import MODES, load_config, save_config
@@ -31,10 +33,16 @@ def kiosk_cmd(config_path: str | None, mode: str | None, session: str) -> None:
     config = load_config(config_path)  # ConfigError (exit 6) names the key; nothing starts
     if mode:
         config = config.with_changes(mode=mode)
-    from kiosk.app import build_app  # Textual only here: the core never imports it
+    # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector
+    # would walk them again and again before the first paint. The app collects once, after it.
+    gc.disable()
+    try:
+        from kiosk.app import build_app  # Textual only here: the core never imports it
 
-    app = build_app(config, session=session, defer_journal=True)  # LexiconError: exit 3
-    app.run()
+        app = build_app(config, session=session, defer_journal=True)  # LexiconError: exit 3
+        app.run()
+    finally:
+        gc.enable()
     if app.return_code:  # Textual reports a crash as 1: UNACCEPTABLE's code, never passed on
         click.echo("adjudicator: the kiosk stopped unexpectedly (see above)", err=True)
         raise click.exceptions.Exit(EXIT_IO)
