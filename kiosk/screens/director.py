@@ -15,6 +15,8 @@ from adjudicator.errors import AdjudicatorError
 from adjudicator.resolve import available
 from adjudicator.rules import ChallengeRule
 
+from .base import screen_css
+
 TIMER_KEYS = ("entry_idle", "verdict_hold", "verdict_clear")
 TIMER_LABELS = {"entry_idle": "Unfinished entry cleared after",
                 "verdict_hold": "Verdict ignores keys for",
@@ -25,6 +27,7 @@ RECENT = 30
 class DirectorScreen(Screen):
     """Behind the PIN (WESPA 3.11.1(b)): TAB moves between fields here; ESCAPE goes back."""
 
+    DEFAULT_CSS = screen_css("director.tcss")
     BINDINGS = [Binding("escape", "back", show=False)]
 
     def compose(self) -> ComposeResult:

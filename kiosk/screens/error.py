@@ -27,7 +27,7 @@ class ErrorModal(LockedModal):
             yield Static(self.message, id="error-message")
             yield TouchButton("OK", id="error-ok")
 
-    def on_button_pressed(self, event) -> None:
+    def on_touch_button_pressed(self, event: TouchButton.Pressed) -> None:
         event.stop()
         self.action_close()
 

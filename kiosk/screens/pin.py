@@ -64,7 +64,7 @@ class PinModal(LockedModal):
         message.update(text)
         message.set_class(alarm, "alarm")
 
-    def on_button_pressed(self, event) -> None:
+    def on_touch_button_pressed(self, event: TouchButton.Pressed) -> None:
         event.stop()
         self.action_cancel()
 

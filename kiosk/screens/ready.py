@@ -9,7 +9,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.timer import Timer
-from textual.widgets import Button, Static
+from textual.widgets import Static
 
 from adjudicator.entry import parse_entry
 from adjudicator.errors import EntryError
@@ -105,7 +105,7 @@ class ReadyScreen(LockedScreen):
     def on_entry_input_hint(self, event: EntryInput.Hint) -> None:
         self._say(TAB_HINT, error=False)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    def on_touch_button_pressed(self, event: TouchButton.Pressed) -> None:
         if event.button.id == "adjudicate":
             event.stop()
             self.query_one(EntryInput).action_adjudicate()

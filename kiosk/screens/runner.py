@@ -28,7 +28,7 @@ from adjudicator.verdict import adjudicate
 from ..station import NOT_RECORDED, Outcome
 from ..widgets.bigtext import BigText
 from ..widgets.entry_input import EDITING_BINDINGS, EntryInput
-from .base import LockedScreen
+from .base import LockedScreen, screen_css
 
 MARK = {True: "✔", False: "✘"}
 HAND_MARK = {True: "a single TICK", False: "a single CROSS"}
@@ -137,19 +137,7 @@ def print_queue(app) -> PrintQueue | None:
 class RunnerScreen(LockedScreen):
     """The external adjudicator's desk: one slip after another, never a word on its own."""
 
-    DEFAULT_CSS = """
-    RunnerScreen { layout: vertical; padding: 0 1; }
-    #runner-boxes { height: auto; }
-    #runner-boxes Static { width: auto; padding: 1 1 0 0; }
-    #table, #round { width: 12; }
-    #runner-steps, #runner-identity { height: auto; }
-    #runner-last { height: 1fr; padding: 0 1; }
-    #runner-last.acceptable { background: #1f4e9c; color: white; }
-    #runner-last.unacceptable { background: #c05a00; color: white; }
-    #runner-print, #runner-message { height: auto; min-height: 1; }
-    #runner-print.error, #runner-message.error { background: #c05a00; color: white;
-        text-style: bold; }
-    """
+    DEFAULT_CSS = screen_css("runner.tcss")
 
     class Printed(Message):
         """The print worker's report for one slip."""

@@ -6,12 +6,12 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import Button, Static
+from textual.widgets import Static
 
 from ..station import NOT_RECORDED, Outcome
 from ..widgets.bigtext import BigText
 from ..widgets.touch_button import TouchButton
-from .base import LockedScreen
+from .base import LockedScreen, screen_css
 
 MARK = {True: "✔", False: "✘"}
 PLAIN = {True: "YES: the play is ACCEPTABLE", False: "NO: the play is UNACCEPTABLE"}
@@ -47,6 +47,8 @@ class VerdictScreen(LockedScreen):
     Built once and shown again for every challenge (show() fills it in): a screen composed and
     styled in advance paints its verdict sooner than a new one would.
     """
+
+    DEFAULT_CSS = screen_css("verdict.tcss")
 
     def __init__(self, outcome: Outcome | None = None) -> None:
         super().__init__()
@@ -127,7 +129,7 @@ class VerdictScreen(LockedScreen):
         else:
             self._done()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    def on_touch_button_pressed(self, event: TouchButton.Pressed) -> None:
         event.stop()
         if self.held:
             return

@@ -54,6 +54,22 @@ async def test_without_a_pin_director_mode_says_how_to_set_one_and_stays_shut(ma
         assert screen_name(app) == "ReadyScreen"
 
 
+async def test_pin_box_cancel_button_closes_it_without_opening_anything(make_app, pinned):
+    app = make_app(config=pinned)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f12")
+        await pilot.pause()
+        await pilot.press(*PIN)  # typed but not sent: Cancel must not open director mode
+        await pilot.click("#pin-cancel")
+        for _ in range(3):
+            await pilot.pause()
+        assert screen_name(app) == "ReadyScreen"
+        assert app.focused is app.screen.query_one("#entry")
+        await pilot.press("f12")  # the door still opens again afterwards
+        await pilot.pause()
+        assert screen_name(app) == "PinModal"
+
+
 async def test_five_wrong_pins_lock_director_mode_for_60_seconds(make_app, pinned):
     clock = FakeClock()
     app = make_app(config=pinned, pin_clock=clock)

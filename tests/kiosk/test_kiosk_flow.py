@@ -101,6 +101,27 @@ async def test_adjudicate_button_judges_like_tab(make_app):
         assert app.station.journal.get(1).words == ("CAT",)
 
 
+async def test_verdict_buttons_recheck_and_next_by_touch_only_after_the_hold(make_app):
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press(*"qi za", "tab")
+        await settle(pilot)
+        assert not app.screen.query_one("#verdict-buttons").display  # held: nothing to tap
+        await pilot.pause(0.4)
+        await settle(pilot)
+        await pilot.click("#recheck")  # WESPA 3.10.9: the same words, recorded as a recheck
+        await settle(pilot)
+        assert text_of(app, "#recheck-of") == "RECHECK OF #1"
+        assert app.station.journal.get(2).recheck_of == 1
+        await pilot.pause(0.4)
+        await settle(pilot)
+        await pilot.click("#next")
+        await settle(pilot)
+        assert screen_name(app) == "ReadyScreen"
+        assert app.station.journal.count() == 2  # NEXT judged nothing
+        assert app.focused is app.screen.query_one("#entry")  # the keyboard never left the entry
+
+
 @pytest.mark.parametrize("typed, fragment", [
     ("cat5", "'5' is not a letter"),
     ("q", "has 1 letter"),
