@@ -7,7 +7,6 @@ so no keystroke can fall between two screens (typing on Ready *is* the start of 
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.timer import Timer
 from textual.widgets import Static
 
@@ -24,6 +23,11 @@ STEP_2 = "2. OPPONENT: check them, then press TAB."
 TAB_HINT = "Press TAB (or ADJUDICATE) to judge: the opponent checks the words first."
 
 
+def steps_text(*, entering: bool) -> str:
+    """The two steps at rest; only the opponent's step once the challenger has typed."""
+    return STEP_2 if entering else f"{STEP_1}\n{STEP_2}"
+
+
 class ReadyScreen(LockedScreen):
     """The station at rest and while the challenger types (WESPA 3.10.8; NASPA IV.J.1 a)."""
 
@@ -33,24 +37,19 @@ class ReadyScreen(LockedScreen):
         self._judged = False
 
     def compose(self) -> ComposeResult:
+        # Few widgets on purpose: each one costs the cold start to first paint (issue 3).
         station = self.app.station
         identity = station.lexicon.identity
-        with Vertical(id="identity"):
-            yield Static(f"{station.config.event} · {station.station_name}", id="station")
-            lexicon = Static(f"Lexicon: {identity.describe()}", id="lexicon")
-            if not identity.recognised:
-                lexicon.add_class("unrecognised")
-            elif not identity.known.tournament:
-                lexicon.add_class("not-tournament")
-            yield lexicon
-            yield Static(f"Challenge rule: {station.config.challenge_rule.label}", id="rule")
-            yield Static(self._count_text(), id="count")
-            problem = Static("", id="journal-problem", classes="alarm")
-            problem.display = False
-            yield problem
-        with Vertical(id="steps"):
-            yield Static(STEP_1, id="step1")
-            yield Static(STEP_2, id="step2")
+        yield Static(f"{station.config.event} · {station.station_name}", id="station")
+        lexicon = Static(f"Lexicon: {identity.describe()}", id="lexicon")
+        if not identity.recognised:
+            lexicon.add_class("unrecognised")
+        elif not identity.known.tournament:
+            lexicon.add_class("not-tournament")
+        yield lexicon
+        yield Static(f"Challenge rule: {station.config.challenge_rule.label}", id="rule")
+        yield Static(self._count_text(), id="count")
+        yield Static(steps_text(entering=False), id="steps")
         yield BigText("", max_rows=16, id="typed")
         yield EntryInput(placeholder="type the words here", id="entry")
         yield Static("", id="message")
@@ -64,11 +63,15 @@ class ReadyScreen(LockedScreen):
         """The count of challenges, and a loud line when the journal cannot record."""
         station = self.app.station
         self.query_one("#count", Static).update(self._count_text())
-        banner = self.query_one("#journal-problem", Static)
         broken = not station.journal_pending and station.journal is None
-        if broken:
-            banner.update(f"JOURNAL NOT AVAILABLE: call the director ({station.journal_problem})")
-        banner.display = broken
+        banners = self.query("#journal-problem")
+        if broken and not banners:  # built only when needed: rare, and not on the cold start
+            self.mount(Static("", id="journal-problem", classes="alarm"), after="#count")
+        for banner in self.query("#journal-problem").results(Static):
+            if broken:
+                banner.update(
+                    f"JOURNAL NOT AVAILABLE: call the director ({station.journal_problem})")
+            banner.display = broken
 
     def on_screen_resume(self) -> None:
         if self._judged:
@@ -89,7 +92,10 @@ class ReadyScreen(LockedScreen):
     def on_input_changed(self, event: EntryInput.Changed) -> None:
         text = event.value
         self.query_one("#typed", BigText).update(text.upper())
-        self.set_class(bool(text.strip()), "entering")
+        entering = bool(text.strip())
+        if entering != self.has_class("entering"):
+            self.set_class(entering, "entering")
+            self.query_one("#steps", Static).update(steps_text(entering=entering))
         self.query_one("#message", Static).update("")
         self.query_one("#message", Static).remove_class("error")
         if self._idle is not None:

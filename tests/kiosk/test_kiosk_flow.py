@@ -31,7 +31,8 @@ async def test_ready_shows_identity_rule_count_and_the_two_steps(make_app):
         assert "Station 7" in text_of(app, "#station")
         assert "5 points per word challenged" in text_of(app, "#rule")
         assert text_of(app, "#count").endswith(": 0")
-        assert text_of(app, "#step1") == STEP_1 and text_of(app, "#step2") == STEP_2
+        assert text_of(app, "#steps") == f"{STEP_1}\n{STEP_2}"
+        assert not app.screen.query("#journal-problem")  # built only when the journal fails
         assert app.focused is app.screen.query_one("#entry")
 
 
@@ -52,6 +53,8 @@ async def test_typing_starts_the_entry_and_shows_the_words_large(make_app):
         await settle(pilot)
         assert screen_name(app) == "ReadyScreen"
         assert app.screen.has_class("entering")
+        assert text_of(app, "#steps") == STEP_2  # the challenger's step is done
+        assert not app.screen.query_one("#station").display
         big = app.screen.query_one("#typed")
         assert big.text == "QI ZA"
         assert big.size.height >= 3  # block letters, not a plain line
@@ -162,6 +165,7 @@ async def test_unfinished_entry_clears_after_idle_time(make_app, config):
         await settle(pilot)
         assert app.screen.query_one("#entry").value == ""
         assert not app.screen.has_class("entering")
+        assert text_of(app, "#steps") == f"{STEP_1}\n{STEP_2}"  # Ready again, both steps
         assert app.station.journal.count() == 0
 
 
