@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-from importlib import resources
 
 from .errors import LexiconError
+from .known import SHIPPED
 from .lexicon import FORMAT_VERSION, Lexicon, compile_sources, is_compiled
 
 LEXICON_DIRS_ENV = "ADJUDICATOR_LEXICONS"
@@ -17,7 +17,7 @@ _SOURCE_SUFFIXES = (".txt", ".lst", ".dic", "")
 
 def default_path() -> str:
     """The shipped, compiled ENABLE list (public domain; not a tournament word list)."""
-    return str(resources.files("adjudicator.lexicons").joinpath("enable.lex"))
+    return os.path.join(SHIPPED, "enable.lex")
 
 
 def lexicon_dirs(extra: list[str] | None = None) -> list[str]:
