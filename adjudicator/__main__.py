@@ -1,5 +1,5 @@
 """`python -m adjudicator`: the same as the `adjudicator` command."""
 
-from .cli import main
+from .launch import main
 
-main(prog_name="adjudicator")
+main()

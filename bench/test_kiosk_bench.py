@@ -21,7 +21,7 @@ from pty_driver import REPO, PtyApp, child_env, kiosk_argv  # noqa: E402
 
 BARE = [sys.executable, os.path.join(os.path.dirname(__file__), "bare_textual.py")]
 READY = b"press TAB."
-ROUNDS = 9
+ROUNDS = 15
 LATENCY_ROUNDS = 150
 
 

@@ -10,7 +10,6 @@ from adjudicator.lexicon import Lexicon
 
 from .pin_gate import PinGate
 from .screens.ready import ReadyScreen
-from .screens.verdict import VerdictScreen
 from .station import Outcome, Station, open_station
 
 DIRECTOR_KEY = "f12"
@@ -47,7 +46,10 @@ class KioskApp(App, inherit_bindings=False):
             show = getattr(self.screen, "show_journal_state", None)
             if show is not None:
                 show()
-        # ...and load the big-letter fonts so the first verdict paints at once.
+        # ...build the verdict screen, and load the big-letter fonts so the first verdict paints
+        # at once.
+        if self.station.config.mode != "runner":  # the runners' desk shows its own result
+            self._verdict_screen()
         from .widgets.bigtext import warm
 
         self.run_worker(warm, thread=True, exclusive=True, group="warm")
@@ -83,11 +85,16 @@ class KioskApp(App, inherit_bindings=False):
 
     def show_verdict(self, outcome: Outcome) -> None:
         """One VerdictScreen, installed once and filled in for each challenge (paints sooner)."""
-        if not self.is_screen_installed("verdict"):
-            self.install_screen(VerdictScreen(), "verdict")
-        screen = self.get_screen("verdict")
+        screen = self._verdict_screen()
         screen.show(outcome)
         self.push_screen(screen)
+
+    def _verdict_screen(self):
+        if not self.is_screen_installed("verdict"):
+            from .screens.verdict import VerdictScreen  # after the first paint (_warm_fonts)
+
+            self.install_screen(VerdictScreen(), "verdict")
+        return self.get_screen("verdict")
 
     def action_director(self) -> None:
         if self.station.config.mode == "smart-device":

@@ -9,6 +9,7 @@ import click
 
 from .. import __version__
 from ..errors import EXIT_ENTRY, EXIT_IO, AdjudicatorError
+from ..launch import fail
 
 
 class Main(click.Group):
@@ -29,20 +30,15 @@ class Main(click.Group):
         try:
             code = super().main(*args, **kwargs)
         except AdjudicatorError as e:
-            _fail(str(e), e.exit_code)
+            fail(str(e), e.exit_code)
         except click.UsageError as e:
             hint = f" (see '{e.ctx.command_path} --help')" if e.ctx else ""
-            _fail(e.format_message() + hint, EXIT_ENTRY)
+            fail(e.format_message() + hint, EXIT_ENTRY)
         except click.ClickException as e:
-            _fail(e.format_message(), EXIT_IO)
+            fail(e.format_message(), EXIT_IO)
         except click.Abort:
-            _fail("interrupted", EXIT_IO)
+            fail("interrupted", EXIT_IO)
         sys.exit(code if isinstance(code, int) else 0)
-
-
-def _fail(message: str, code: int) -> None:
-    click.echo(f"adjudicator: {' '.join(message.split())}", err=True)
-    sys.exit(code)
 
 
 @click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})

@@ -2,21 +2,33 @@
 
 from __future__ import annotations
 
-import gc
-
 import click
 
 from ..config import MODES, load_config, save_config
-from ..errors import EXIT_IO, ConfigError
+from ..errors import ConfigError
+from ..launch import KIOSK_OPTIONS, run_kiosk
+
+
+# Settings of the options named in launch.KIOSK_OPTIONS (the table the click-free start reads).
+KIOSK_OPTION_SETTINGS = {
+    "config_path": dict(
+        metavar="PATH",
+        help="Config file (default: $ADJUDICATOR_CONFIG, else the user config folder)."),
+    "mode": dict(type=click.Choice(MODES), default=None,
+                 help="Override the config's mode: station, runner or smart-device."),
+    "session": dict(default="", metavar="LABEL",
+                    help="Label appended to the station name (one browser session, one phone)."),
+}
+
+
+def kiosk_options(command):
+    for option, name in reversed(KIOSK_OPTIONS):
+        command = click.option(option, name, **KIOSK_OPTION_SETTINGS[name])(command)
+    return command
 
 
 @click.command("kiosk")
-@click.option("--config", "config_path", metavar="PATH",
-              help="Config file (default: $ADJUDICATOR_CONFIG, else the user config folder).")
-@click.option("--mode", type=click.Choice(MODES), default=None,
-              help="Override the config's mode: station, runner or smart-device.")
-@click.option("--session", default="", metavar="LABEL",
-              help="Label appended to the station name (one browser session, one phone).")
+@kiosk_options
 def kiosk_cmd(config_path: str | None, mode: str | None, session: str) -> None:
     """Run the locked challenge station full-screen (WESPA 3.11.1; NASPA IV.J.1).
 
@@ -30,22 +42,11 @@ def kiosk_cmd(config_path: str | None, mode: str | None, session: str) -> None:
       adjudicator kiosk --config /etc/adjudicator/station1.toml
       adjudicator kiosk --mode smart-device --session table-12
     """
-    config = load_config(config_path)  # ConfigError (exit 6) names the key; nothing starts
-    if mode:
-        config = config.with_changes(mode=mode)
-    # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector
-    # would walk them again and again before the first paint. The app collects once, after it.
-    gc.disable()
-    try:
-        from kiosk.app import build_app  # Textual only here: the core never imports it
-
-        app = build_app(config, session=session, defer_journal=True)  # LexiconError: exit 3
-        app.run()
-    finally:
-        gc.enable()
-    if app.return_code:  # Textual reports a crash as 1: UNACCEPTABLE's code, never passed on
-        click.echo("adjudicator: the kiosk stopped unexpectedly (see above)", err=True)
-        raise click.exceptions.Exit(EXIT_IO)
+    # The `adjudicator` command starts a plain `kiosk` line without click (launch.py); this is
+    # the same start for every other way in (`--config` after a mistake, CliRunner, scripts).
+    code = run_kiosk(config_path, mode, session)
+    if code:
+        raise click.exceptions.Exit(code)
 
 
 @click.command("set-pin")

@@ -1,0 +1,98 @@
+"""The `adjudicator` command's entry: a plain `kiosk` start skips click; all else goes to click."""
+
+from __future__ import annotations
+
+import sys
+
+from .errors import EXIT_IO, AdjudicatorError
+
+# `adjudicator kiosk`'s options: (option, parameter name). The click command in cli/kiosk.py is
+# built from this table, and a test proves both parsers read every command line the same way.
+KIOSK_OPTIONS = (("--config", "config_path"), ("--mode", "mode"), ("--session", "session"))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command line ARGV (default: sys.argv[1:]) and exit with the command's code.
+
+    A station boots straight into `adjudicator kiosk [--config P] [--mode M] [--session S]`;
+    that line starts the kiosk without importing click (about 15 ms of its cold start, issue 3).
+    Anything else (help, a mistake, every other command) is click's to parse and answer.
+    """
+    args = sys.argv[1:] if argv is None else list(argv)
+    kiosk_args = plain_kiosk_args(args)
+    if kiosk_args is None:
+        from .cli import main as cli
+
+        cli.main(args, prog_name="adjudicator")
+        return
+    try:
+        code = run_kiosk(**kiosk_args)
+    except AdjudicatorError as e:
+        fail(str(e), e.exit_code)
+    except KeyboardInterrupt:
+        fail("interrupted", EXIT_IO)
+    sys.exit(code)
+
+
+def plain_kiosk_args(args: list[str]) -> dict[str, str | None] | None:
+    """The kiosk's parameters when ARGS is `kiosk` with plain, valid options; else None.
+
+    Plain: each option once, as `--name value` or `--name=value`, with a value that is not empty
+    and does not start with '-', and a mode click would accept. Nothing else is guessed at.
+    """
+    from .config import MODES
+
+    if not args or args[0] != "kiosk":
+        return None
+    names = dict(KIOSK_OPTIONS)
+    found: dict[str, str] = {}
+    rest = args[1:]
+    i = 0
+    while i < len(rest):
+        option, equals, value = rest[i].partition("=")
+        if option not in names or names[option] in found:
+            return None
+        if not equals:
+            if i + 1 == len(rest):
+                return None
+            i += 1
+            value = rest[i]
+        if not value or value.startswith("-"):
+            return None
+        found[names[option]] = value
+        i += 1
+    if found.get("mode", MODES[0]) not in MODES:
+        return None
+    return {"config_path": found.get("config_path"), "mode": found.get("mode"),
+            "session": found.get("session", "")}
+
+
+def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
+    """Start the locked kiosk full-screen; its exit code. Errors raise AdjudicatorError."""
+    import gc
+
+    from .config import load_config
+
+    config = load_config(config_path)  # ConfigError (exit 6) names the key; nothing starts
+    if mode:
+        config = config.with_changes(mode=mode)
+    # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector
+    # would walk them again and again before the first paint. The app collects once, after it.
+    gc.disable()
+    try:
+        from kiosk.app import build_app  # Textual only here: the core never imports it
+
+        app = build_app(config, session=session, defer_journal=True)  # LexiconError: exit 3
+        app.run()
+    finally:
+        gc.enable()
+    if app.return_code:  # Textual reports a crash as 1: UNACCEPTABLE's code, never passed on
+        print("adjudicator: the kiosk stopped unexpectedly (see above)", file=sys.stderr)
+        return EXIT_IO
+    return 0
+
+
+def fail(message: str, code: int) -> None:
+    """One line on stderr, then exit CODE (never 1: 1 is UNACCEPTABLE)."""
+    print(f"adjudicator: {' '.join(message.split())}", file=sys.stderr)
+    sys.exit(code)

@@ -1,0 +1,91 @@
+"""The `adjudicator` entry: a plain kiosk line starts without click, and reads exactly as click would."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import click
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adjudicator.cli.kiosk import kiosk_cmd
+from adjudicator.errors import EXIT_CONFIG, EXIT_ENTRY
+from adjudicator.launch import KIOSK_OPTIONS, plain_kiosk_args
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OPTIONS = [option for option, _ in KIOSK_OPTIONS]
+TOKENS = OPTIONS + ["station", "runner", "smart-device", "Runner", "a.toml", "table 12", "",
+                    "-", "-x", "--help", "-h", "--mode=runner", "--config=c.toml",
+                    "--session=", "--sess", "--", "kiosk"]
+
+
+def click_params(args: list[str]) -> dict | None:
+    """What click's kiosk command would be called with, or None when click refuses the line."""
+    try:
+        with kiosk_cmd.make_context("kiosk", list(args), resilient_parsing=False) as ctx:
+            return dict(ctx.params)
+    except (click.exceptions.Exit, click.UsageError):
+        return None
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=7))
+def test_a_line_taken_without_click_means_what_click_would_make_of_it(rest):
+    fast = plain_kiosk_args(["kiosk", *rest])
+    if fast is not None:
+        assert fast == click_params(rest)
+
+
+@pytest.mark.parametrize("rest", [
+    [],
+    ["--config", "/etc/adjudicator/station1.toml"],
+    ["--config=/etc/station.toml", "--mode", "runner"],
+    ["--mode", "smart-device", "--session", "table-12", "--config", "c.toml"],
+    ["--session", "phone 3"],
+])
+def test_the_lines_a_station_boots_with_are_taken_without_click(rest):
+    fast = plain_kiosk_args(["kiosk", *rest])
+    assert fast is not None and fast == click_params(rest)
+
+
+@pytest.mark.parametrize("args", [
+    [], ["judge", "qi"], ["--version"], ["kiosk", "--help"], ["kiosk", "-h"],
+    ["kiosk", "--config"], ["kiosk", "--mode", "bogus"], ["kiosk", "--mode", "Runner"],
+    ["kiosk", "--config", "a", "--config", "b"], ["kiosk", "--conf", "a"], ["kiosk", "extra"],
+    ["kiosk", "--config", "--mode"], ["kiosk", "--session="],
+])
+def test_everything_else_is_left_to_click(args):
+    assert plain_kiosk_args(args) is None
+
+
+def _run(code: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=REPO)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, cwd=REPO, timeout=60)
+
+
+def test_plain_kiosk_line_never_loads_click_and_keeps_the_exit_codes(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('mode = "x"\n')
+    out = _run(
+        "import sys\n"
+        "from adjudicator.launch import main\n"
+        "try:\n"
+        f"    main(['kiosk', '--config', {str(bad)!r}])\n"
+        "except SystemExit as e:\n"
+        "    print(e.code, 'click' in sys.modules)\n"
+    )
+    assert out.stdout.split() == [str(EXIT_CONFIG), "False"], out.stderr
+    assert out.stderr.startswith("adjudicator: ") and "key mode" in out.stderr
+    assert out.stderr.count("\n") == 1  # one line, as from click's commands
+
+
+def test_a_mistaken_kiosk_line_gets_clicks_answer(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "adjudicator", "kiosk", "--mode", "bogus"],
+                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=REPO),
+                         timeout=60)
+    assert out.returncode == EXIT_ENTRY
+    assert "Invalid value for '--mode'" in out.stderr and "adjudicator kiosk --help" in out.stderr
