@@ -54,6 +54,17 @@ def load_lexicon(spec: str | None = None, *, dirs: list[str] | None = None) -> L
     return _load_path(found)
 
 
+def load_configured(spec: str | None = None) -> Lexicon:
+    """load_lexicon for the command line: a name is also looked up in the configuration file's
+    lexicon_dirs, as the kiosk does. The configuration is read only when SPEC is such a name."""
+    dirs = None
+    if spec and spec.lower() not in DEFAULT_NAMES and not os.path.exists(spec):
+        from .config import load_config
+
+        dirs = list(load_config().lexicon_dirs)  # ConfigError (exit 6) names the bad key
+    return load_lexicon(spec, dirs=dirs)
+
+
 def find_by_name(name: str, dirs: list[str] | None = None) -> str | None:
     """A compiled NAME.lex, or a source list NAME.txt (any case), in the lexicon folders."""
     wanted = name.lower()

@@ -117,6 +117,26 @@ def test_lexicon_by_name_from_the_lexicon_folders(run, tmp_path, tiny_source, mo
     assert os.listdir(os.environ["ADJUDICATOR_CACHE"]) == cached
 
 
+def test_lexicon_by_name_from_the_config_files_folders_as_the_kiosk_finds_it(run, tmp_path):
+    folder = tmp_path / "hall-lexicons"
+    folder.mkdir()
+    (folder / "CLUB.txt").write_text("QI\nZA\n")
+    with open(os.environ["ADJUDICATOR_CONFIG"], "w") as f:
+        f.write(f'lexicon_dirs = ["{folder}"]\n')
+    assert run("judge", "--lexicon", "club", "qi", "za").exit_code == 0
+    assert run("judge", "--lexicon", "club", "cat").exit_code == 1
+    assert "CLUB" in run("info", "club").stdout
+
+
+def test_a_broken_config_names_its_key_only_when_a_name_must_be_looked_up(run, tiny_source):
+    with open(os.environ["ADJUDICATOR_CONFIG"], "w") as f:
+        f.write('lexicon_dirs = [3]\n')
+    assert run("judge", "--lexicon", tiny_source, "qi").exit_code == 0  # a file: no lookup
+    assert run("judge", "cat").exit_code == 0  # the embedded default: no lookup
+    result = CliRunner().invoke(main, ["judge", "--lexicon", "club", "qi"])
+    assert result.exit_code == 6 and "lexicon_dirs" in result.stderr
+
+
 def test_damaged_cache_is_rebuilt_not_used(run, tiny_source):
     assert run("judge", "--lexicon", tiny_source, "qi").exit_code == 0
     cache = os.environ["ADJUDICATOR_CACHE"]

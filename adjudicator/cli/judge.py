@@ -10,7 +10,7 @@ import click
 
 from ..entry import parse_entry
 from ..errors import EXIT_ENTRY, EXIT_NOT_RECORDED, AdjudicatorError, LexiconError
-from ..resolve import load_lexicon
+from ..resolve import load_configured
 from ..verdict import adjudicate, all_found
 
 ACCEPTABLE, UNACCEPTABLE = "ACCEPTABLE\n", "UNACCEPTABLE\n"
@@ -18,8 +18,8 @@ ACCEPTABLE, UNACCEPTABLE = "ACCEPTABLE\n", "UNACCEPTABLE\n"
 
 @click.command("judge")
 @click.argument("words", nargs=-1)
-@click.option("-l", "--lexicon", help="Compiled file, word list, or name in "
-              "$ADJUDICATOR_LEXICONS (default: the embedded ENABLE list).")
+@click.option("-l", "--lexicon", help="Compiled file, word list, or name in the "
+              "config's lexicon_dirs or $ADJUDICATOR_LEXICONS (default: the embedded ENABLE list).")
 @click.option("--batch", "batch", metavar="FILE", help="Judge one challenge a line from FILE "
               "('-' for standard input); prints one line per input line.")
 @click.option("--journal", "journal", metavar="PATH", help="Record every adjudication in this "
@@ -57,14 +57,14 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
     if batch is not None:
         if words:
             raise click.UsageError("give either WORDS or --batch, not both")
-        lex = load_lexicon(lexicon)
+        lex = load_configured(lexicon)
         if fields is not None:
             from .journal import run_batch_recorded
 
             raise click.exceptions.Exit(run_batch_recorded(lex, batch, journal, fields))
         raise click.exceptions.Exit(run_batch(lex, batch))
     entry = parse_entry(" ".join(words))  # EntryError -> exit 2 before the lexicon is loaded
-    verdict = adjudicate(load_lexicon(lexicon), entry)
+    verdict = adjudicate(load_configured(lexicon), entry)
     if fields is not None:
         from .journal import NOT_RECORDED, record_single
 

@@ -8,7 +8,7 @@ import click
 
 from ..known import LexiconIdentity, identify
 from ..lexicon import compile_sources
-from ..resolve import load_lexicon
+from ..resolve import load_configured
 
 
 @click.command("compile")
@@ -55,14 +55,15 @@ def compile_cmd(sources: tuple[str, ...], out: str, name: str | None, skip_inval
 def info_cmd(lexicon: str | None) -> None:
     """Say what a lexicon is: name, edition, words, fingerprint, whether it is official.
 
-    LEXICON is a compiled file, a word list, or a name in $ADJUDICATOR_LEXICONS; without it,
-    the embedded default. The fingerprint is recomputed from the words themselves.
+    LEXICON is a compiled file, a word list, or a name in the config's lexicon_dirs or
+    $ADJUDICATOR_LEXICONS; without it, the embedded default. The fingerprint is recomputed from
+    the words themselves.
 
     \b
     Example:
       adjudicator info csw19.lex
     """
-    lex = load_lexicon(lexicon)
+    lex = load_configured(lexicon)
     ident = lex.identity
     content_ok = lex.verify_fingerprint()
     known = ident.known if content_ok else None
