@@ -11,10 +11,12 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from adjudicator.config import parse_config, to_toml_dict
+from adjudicator.docket import reprint_from_journal
 from adjudicator.errors import AdjudicatorError
 from adjudicator.resolve import available
 from adjudicator.rules import ChallengeRule
 
+from ..printing import Printed, print_queue
 from .base import screen_css
 
 TIMER_KEYS = ("entry_idle", "verdict_hold", "verdict_clear")
@@ -60,6 +62,11 @@ class DirectorScreen(Screen):
                 yield Button("Export journal (CSV)", id="export")
                 yield Button("Back to the station", id="back")
                 yield Button("Quit the kiosk", id="quit", variant="warning")
+            yield Label("Reprint the slip of challenge number (from the journal, marked REPRINT, "
+                        "on the saved printer)")
+            with Horizontal(classes="director-buttons"):
+                yield Input(id="f-reprint", restrict=r"[0-9]*", max_length=9, placeholder="#")
+                yield Button("Reprint slip", id="reprint")
             yield Static("", id="director-status")
             yield Static("Last challenges (newest first)", classes="director-heading")
             yield DataTable(id="recent", cursor_type="row", zebra_stripes=True)
@@ -111,8 +118,8 @@ class DirectorScreen(Screen):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        handler = {"save": self.save, "export": self.export, "back": self.action_back,
-                   "quit": self.quit_kiosk}.get(event.button.id or "")
+        handler = {"save": self.save, "export": self.export, "reprint": self.reprint,
+                   "back": self.action_back, "quit": self.quit_kiosk}.get(event.button.id or "")
         if handler:
             handler()
 
@@ -150,6 +157,35 @@ class DirectorScreen(Screen):
             self.app.show_error(str(e))
             return
         self._status(f"Journal exported to {path}")
+
+    def reprint(self) -> None:
+        """The director's pick: any challenge's slip again, rebuilt from the journal."""
+        text = self.query_one("#f-reprint", Input).value.strip()
+        if not text.isdigit():
+            self._status("Type the number of the challenge whose slip to reprint.")
+            return
+        seq, station = int(text), self.app.station
+        try:
+            queue = print_queue(self.app)
+        except AdjudicatorError as e:
+            self._status(f"Cannot reprint: {e}")
+            return
+        if queue is None:
+            self._status("No printer is configured (set the Printer URL and save): "
+                         "nothing to reprint.")
+        elif station.journal is None:
+            self._status(f"Cannot reprint: the journal is not available "
+                         f"({station.journal_problem}).")
+        else:
+            try:
+                reprint_from_journal(station.journal, seq, station.config.event, queue)
+            except AdjudicatorError as e:
+                self._status(f"Cannot reprint #{seq}: {e}")
+            else:
+                self._status(f"Reprinting the slip for challenge #{seq}...")
+
+    def on_printed(self, event: Printed) -> None:
+        self._status(event.message)
 
     def action_back(self) -> None:
         self.dismiss(None)

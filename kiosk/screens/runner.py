@@ -19,12 +19,13 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from adjudicator.docket import PrintQueue, Slip, journal_on_done, reprint_from_journal
+from adjudicator.docket import reprint_from_journal
 from adjudicator.entry import parse_entry
 from adjudicator.errors import AdjudicatorError, EntryError
 from adjudicator.rules import consequence
 from adjudicator.verdict import adjudicate
 
+from ..printing import Printed, print_queue, slip_for
 from ..station import NOT_RECORDED, Outcome
 from ..widgets.bigtext import BigText
 from ..widgets.entry_input import EDITING_BINDINGS, EntryInput
@@ -102,49 +103,10 @@ def judge_for_runner(station, words: tuple[str, ...], table: str, round_: str,
         recheck_of=recheck_of)
 
 
-def slip_for(station, outcome: Outcome, table: str, round_: str) -> Slip:
-    v = outcome.verdict
-    return Slip(event=station.config.event, station=station.station_name, number=outcome.seq,
-                time=f"{outcome.time:%Y-%m-%d %H:%M:%S}", words=v.words,
-                acceptable=v.acceptable, consequence=outcome.consequence,
-                lexicon_name=v.lexicon.name, short_fingerprint=v.lexicon.short_fingerprint,
-                table=table or None, round=round_ or None, recheck_of=outcome.recheck_of)
-
-
-def print_queue(app) -> PrintQueue | None:
-    """The app's one PrintQueue, made on first use; None when no printer is configured."""
-    settings = app.station.config.printer
-    if not settings.enabled:
-        return None
-    queue = getattr(app, "print_queue", None)
-    if queue is None:
-        def deliver(seq: int, ok: bool, message: str) -> None:
-            for screen in app.screen_stack:  # under the director's screen too
-                if isinstance(screen, RunnerScreen):
-                    screen.post_message(RunnerScreen.Printed(seq, ok, message))
-
-        def notify(seq: int, ok: bool, message: str) -> None:
-            try:  # on the print worker's thread: hop back to the UI thread
-                app.call_from_thread(deliver, seq, ok, message)
-            except RuntimeError:
-                pass  # the app is closing
-        journal = app.station.journal
-        on_done = journal_on_done(journal, notify) if journal is not None else notify
-        queue = app.print_queue = PrintQueue(settings, on_done)
-    return queue
-
-
 class RunnerScreen(LockedScreen):
     """The external adjudicator's desk: one slip after another, never a word on its own."""
 
     DEFAULT_CSS = screen_css("runner.tcss")
-
-    class Printed(Message):
-        """The print worker's report for one slip."""
-
-        def __init__(self, seq: int, ok: bool, message: str):
-            super().__init__()
-            self.seq, self.ok, self.message = seq, ok, message
 
     def __init__(self) -> None:
         super().__init__()
@@ -296,7 +258,7 @@ class RunnerScreen(LockedScreen):
         self._show(outcome, table, round_)
         self._print(outcome, table, round_)
 
-    def on_runner_screen_printed(self, event: Printed) -> None:
+    def on_printed(self, event: Printed) -> None:
         self._print_note(event.message, error=not event.ok)
 
     def _print_note(self, text: str, *, error: bool) -> None:

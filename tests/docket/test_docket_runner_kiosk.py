@@ -6,9 +6,11 @@ import datetime as dt
 
 import pytest
 from escpos_decode import decode
+from fake_printer import FakePrinter
 
 from adjudicator.config import Config, PrinterSettings, Timers
 from adjudicator.journal import Journal
+from adjudicator.pin import hash_pin
 from kiosk.app import build_app
 
 pytestmark = pytest.mark.asyncio
@@ -22,8 +24,8 @@ def runner(tmp_path, make_lexicon):
     """runner(printer=None) -> (app, journal): the kiosk in runner mode on a tiny list."""
     made = []
 
-    def make(printer: PrinterSettings | None = None):
-        config = Config(event="Test Open", station="Runner desk", mode="runner",
+    def make(printer: PrinterSettings | None = None, pin_hash: str = ""):
+        config = Config(event="Test Open", station="Runner desk", mode="runner", pin_hash=pin_hash,
                         journal=str(tmp_path / "journal.db"),
                         journal_setting=str(tmp_path / "journal.db"),
                         path=str(tmp_path / "config.toml"),
@@ -177,3 +179,72 @@ async def test_r_rechecks_the_last_challenge_and_the_slip_says_recheck_of(runner
             (1, "12", ("CAT", "XYZZY")), (1, "12", ("CAT", "XYZZY"))]
     out = decode(fake_printer.take(), 32)
     assert out.find("RECHECK OF #1") and out.find("CHALLENGE #2") and out.find("Table 12")
+
+
+async def open_director(pilot, pin: str = "2468") -> None:
+    await pilot.press("f12")
+    await pilot.pause()
+    await pilot.press(*pin, "enter")
+    for _ in range(3):
+        await pilot.pause()
+
+
+async def click_reprint(app, pilot) -> None:
+    """Scroll the director's screen to the Reprint button, as the director would, and click it."""
+    await pilot.pause(0.3)  # a Button ignores clicks while it shows the last one (0.2 s)
+    app.screen.query_one("#reprint").scroll_visible(animate=False)
+    await pilot.pause()
+    await pilot.click("#reprint")
+
+
+async def test_director_reprints_any_challenge_by_number(runner, fake_printer):
+    app, journal = runner(PrinterSettings(url=fake_printer.path, write_timeout=1, columns=32),
+                          pin_hash=hash_pin("2468"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await slip(pilot, "14", "3", "qi za")
+        await slip(pilot, "9", "3", "cat xyzzy")
+        await until(pilot, lambda: "#2 printed" in text(app, "#runner-print"))
+        fake_printer.take()
+        await open_director(pilot)
+        assert type(app.screen).__name__ == "DirectorScreen"
+        await click_reprint(app, pilot)  # no number yet: said, nothing printed
+        await pilot.pause()
+        assert "Type the number" in text(app, "#director-status")
+        app.screen.query_one("#f-reprint").value = "7"
+        await click_reprint(app, pilot)
+        await pilot.pause()
+        assert text(app, "#director-status").startswith("Cannot reprint #7:")
+        app.screen.query_one("#f-reprint").value = "1"
+        await click_reprint(app, pilot)
+        await until(pilot, lambda: "printed" in text(app, "#director-status"))
+        assert text(app, "#director-status") == "Reprint for challenge #1 printed."
+        assert journal.get(1).print_status == "reprinted"
+        assert journal.get(2).print_status == "printed"
+    out = decode(fake_printer.take(), 32)
+    assert "REPRINT" in out.text and out.find("CHALLENGE #1") and out.find("Table 14")
+    assert "QI ZA" in out.text and "XYZZY" not in out.text
+
+
+async def test_a_new_printer_saved_by_the_director_prints_the_next_slip(runner, fake_printer):
+    app, journal = runner(PrinterSettings(url=fake_printer.path, write_timeout=1, columns=32),
+                          pin_hash=hash_pin("2468"))
+    other = FakePrinter()
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await slip(pilot, "14", "3", "qi")
+            await until(pilot, lambda: "#1 printed" in text(app, "#runner-print"))
+            await open_director(pilot)
+            app.screen.query_one("#f-printer").value = other.path
+            app.screen.save()
+            await pilot.pause()
+            await pilot.press("escape")
+            for _ in range(3):
+                await pilot.pause()
+            await slip(pilot, "15", "3", "za")
+            await until(pilot, lambda: "#2 printed" in text(app, "#runner-print"))
+        assert decode(other.take(), 32).find("CHALLENGE #2")
+        assert "CHALLENGE #2" not in decode(fake_printer.take(), 32).text
+    finally:
+        other.close()
