@@ -11,6 +11,7 @@ from ..errors import JournalError
 from . import chain, db
 from .chain import ChainBroken, ChainReport
 from .db import default_journal_path
+from .export import parse_since, render
 from .flags import DEFAULT_SPLIT_WINDOW, RECHECKS_DIFFER, SPLIT_LOOKUP
 from .rows import MODES, PRINT_STATUSES, JournalRow
 from .store import Journal
@@ -32,7 +33,20 @@ def verify(path: str | None = None) -> ChainReport:
         conn.close()
 
 
+def export_journal(path: str | None, fmt: str, since: str | int | None = None) -> str:
+    """Read the journal at PATH read-only and render it; see render() and parse_since()."""
+    path = str(path) if path else db.default_journal_path()
+    if isinstance(since, str):
+        since = parse_since(since)
+    journal = Journal(db.connect_ro(path), path, 0, lambda: None)  # read-only: never records
+    try:
+        return render(journal.rows(since), fmt)
+    finally:
+        journal.close()
+
+
 __all__ = [
     "Journal", "JournalRow", "MODES", "PRINT_STATUSES", "ChainBroken", "ChainReport",
     "DEFAULT_SPLIT_WINDOW", "SPLIT_LOOKUP", "RECHECKS_DIFFER", "default_journal_path", "verify",
+    "export_journal",
 ]

@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable
 
 from ..errors import JournalError
-from .rows import JournalRow
+from .rows import JournalRow, to_utc_text
 
 FORMATS = ("csv", "json")
 FIELDS = (
@@ -64,22 +64,5 @@ def parse_since(text: str | None) -> int | str | None:
     text = str(text).strip()
     if text.isdigit():
         return int(text)
-    from .store import to_utc_text
-
     to_utc_text(text)  # JournalError with an example when it is neither
     return text
-
-
-def export_journal(path: str | None, fmt: str, since: str | int | None = None) -> str:
-    """Read the journal at PATH read-only and render it; see render() and parse_since()."""
-    from . import db
-    from .store import Journal
-
-    path = str(path) if path else db.default_journal_path()
-    if isinstance(since, str):
-        since = parse_since(since)
-    journal = Journal(db.connect_ro(path), path, 0, lambda: None)  # read-only: never records
-    try:
-        return render(journal.rows(since), fmt)
-    finally:
-        journal.close()

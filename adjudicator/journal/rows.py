@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from ..errors import JournalError
 
 MODES = ("station", "smart device", "runner", "director")
 PRINT_STATUSES = ("printed", "failed", "reprinted")
@@ -68,3 +71,16 @@ def row_from_sql(r: sqlite3.Row | tuple) -> JournalRow:
         print_status=print_status or "", print_reason=print_reason or "", flags=flag_list,
         origin_journal=origin_journal, origin_seq=origin_seq, hash=hash_,
     )
+
+
+def to_utc_text(when: str | datetime) -> str:
+    """An ISO time (naive = local time) as the journal's UTC text, for comparisons."""
+    if isinstance(when, str):
+        try:
+            when = datetime.fromisoformat(when.strip().replace("Z", "+00:00"))
+        except ValueError:
+            raise JournalError(f"{when!r} is not a time like 2026-11-22T14:00 "
+                               "or a challenge number") from None
+    if when.tzinfo is None:
+        when = when.astimezone()
+    return when.astimezone(timezone.utc).isoformat(timespec="microseconds")

@@ -12,8 +12,9 @@ from typing import Any
 
 from ..errors import JournalError
 from . import chain, db
+from .export import parse_since, render
 from .flags import DEFAULT_SPLIT_WINDOW, flags_for
-from .rows import MODES, PRINT_STATUSES, SELECT_ROWS, JournalRow, row_from_sql
+from .rows import MODES, PRINT_STATUSES, SELECT_ROWS, JournalRow, row_from_sql, to_utc_text
 
 Clock = Callable[[], datetime]
 
@@ -222,8 +223,6 @@ class Journal:
 
     def export(self, fmt: str = "csv", since: int | str | None = None) -> str:
         """The rows as CSV or JSON text for the director (see export.py); flags included."""
-        from .export import parse_since, render
-
         return render(self.rows(parse_since(since) if isinstance(since, str) else since), fmt)
 
     def journal_id(self) -> str:
@@ -236,16 +235,3 @@ class Journal:
                 return chain.check_connection(self.conn, self.path)
             except sqlite3.Error as e:
                 raise JournalError(db.explain(e, self.path)) from e
-
-
-def to_utc_text(when: str | datetime) -> str:
-    """An ISO time (naive = local time) as the journal's UTC text, for comparisons."""
-    if isinstance(when, str):
-        try:
-            when = datetime.fromisoformat(when.strip().replace("Z", "+00:00"))
-        except ValueError:
-            raise JournalError(f"{when!r} is not a time like 2026-11-22T14:00 "
-                               "or a challenge number") from None
-    if when.tzinfo is None:
-        when = when.astimezone()
-    return when.astimezone(timezone.utc).isoformat(timespec="microseconds")

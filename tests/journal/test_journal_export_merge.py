@@ -13,7 +13,8 @@ from journal_helpers import Clock, fill, raw, verdict
 from adjudicator.cli import main
 from adjudicator.errors import EXIT_ENTRY, EXIT_NOT_RECORDED, JournalError
 from adjudicator.journal import RECHECKS_DIFFER, SPLIT_LOOKUP, Journal, verify
-from adjudicator.journal.export import FIELDS, export_journal
+from adjudicator.journal import export_journal
+from adjudicator.journal.export import FIELDS
 from adjudicator.journal.merge import merge
 
 
