@@ -7,9 +7,12 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 
-# The shipped data (known.toml, the embedded ENABLE list). pip installs it as plain files, so a
-# path is enough; importlib.resources would cost every kiosk start about a millisecond.
-SHIPPED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicons")
+# The shipped data (known.toml, the embedded ENABLE list): the top-level lexicons/ folder, which the
+# wheel installs as adjudicator/lexicons. A path is enough; importlib.resources would cost every
+# kiosk start about a millisecond.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+SHIPPED = next((p for p in (os.path.join(_HERE, "lexicons"), os.path.join(_HERE, "..", "lexicons"))
+                if os.path.isfile(os.path.join(p, "known.toml"))), os.path.join(_HERE, "lexicons"))
 NOT_FOR_TOURNAMENTS = "not a tournament word list"
 
 

@@ -1,13 +1,14 @@
 """The shipped default: ENABLE (public domain), 2-15 letters, equal to a fresh compile of its source."""
 
-from importlib import resources
+import pathlib
 
+from adjudicator.known import SHIPPED
 from adjudicator.lexicon import Lexicon, compile_sources
 from adjudicator.resolve import default_path, load_lexicon
 
 
 def test_shipped_file_equals_a_fresh_compile(tmp_path):
-    source = str(resources.files("adjudicator.lexicons").joinpath("enable1.txt"))
+    source = str(pathlib.Path(SHIPPED, "enable1.txt"))
     out = tmp_path / "enable.lex"
     compile_sources([source], str(out), name="ENABLE", skip_invalid=True)
     assert out.read_bytes() == open(default_path(), "rb").read()
@@ -27,12 +28,12 @@ def test_default_matches_the_shared_copy_when_present():
     from realdata import real_list
 
     shared = real_list("enable1.txt")
-    shipped = resources.files("adjudicator.lexicons").joinpath("enable1.txt").read_bytes()
+    shipped = pathlib.Path(SHIPPED, "enable1.txt").read_bytes()
     assert open(shared, "rb").read() == shipped
 
 
 def test_licence_file_is_shipped():
-    text = resources.files("adjudicator.lexicons").joinpath("README.md").read_text()
+    text = pathlib.Path(SHIPPED, "README.md").read_text()
     assert "public domain" in text.lower()
 
 
