@@ -54,3 +54,13 @@ def consequence(rule: ChallengeRule, acceptable: bool, word_count: int) -> str:
     if rule is ChallengeRule.DOUBLE:
         return "The play stands. The challenger loses the next turn."
     return "The play stands. No penalty (free challenge)."
+
+
+def consequence_under(rule: str | ChallengeRule | None, acceptable: bool, word_count: int) -> str:
+    """consequence() under RULE given as a value or text; '' for an acceptable play under an
+    unknown rule (an unacceptable play comes off the board under every rule, WESPA 3.10.13)."""
+    if rule is None or rule == "":
+        return "" if acceptable else consequence(ChallengeRule.FREE, False, word_count)
+    if not isinstance(rule, ChallengeRule):
+        rule = ChallengeRule.parse(rule)
+    return consequence(rule, acceptable, word_count)

@@ -7,10 +7,11 @@ from textual.binding import Binding
 
 from adjudicator.config import Config
 from adjudicator.lexicon import Lexicon
+from adjudicator.protocol import Protocol
 
-from .pin_gate import PinGate
+from adjudicator.pin_gate import PinGate
 from .screens.ready import ReadyScreen
-from .station import Outcome, Station, open_station
+from adjudicator.station import Outcome, Station, open_station
 
 DIRECTOR_KEY = "f12"
 # App-level actions anything may start (a key, a click, markup): the director's door, and focus
@@ -31,6 +32,7 @@ class KioskApp(App, inherit_bindings=False):
     def __init__(self, station: Station, *, pin_clock=None) -> None:
         super().__init__()
         self.station = station
+        self.protocol = Protocol(station.config.timers)  # where the players are (adjudicator/)
         self.pin_gate = PinGate(lambda: self.station.config.pin_hash,
                                 **({"clock": pin_clock} if pin_clock else {}))
         self._director_open = False
@@ -119,6 +121,7 @@ class KioskApp(App, inherit_bindings=False):
 
     def _director_closed(self, _result=None) -> None:
         self._director_open = False
+        self.protocol.timers = self.station.config.timers  # the director may have changed them
         self.switch_screen(self.home_screen())  # redrawn: lexicon, rule, station may have changed
 
     def show_error(self, message: str, title: str = "NOT DONE") -> None:
@@ -127,8 +130,8 @@ class KioskApp(App, inherit_bindings=False):
         self.push_screen(ErrorModal(message, title))
 
     def on_unmount(self) -> None:
-        if getattr(self, "print_queue", None) is not None:  # runner mode's slips (issue 5)
-            self.print_queue.close(wait=1.0)
+        if getattr(self, "print_desk", None) is not None:  # runner mode's slips (issue 5)
+            self.print_desk.close(wait=1.0)
         self.station.close()
 
 

@@ -11,12 +11,11 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from adjudicator.config import parse_config, to_toml_dict
-from adjudicator.docket import reprint_from_journal
 from adjudicator.errors import AdjudicatorError
 from adjudicator.resolve import available
 from adjudicator.rules import ChallengeRule
 
-from ..printing import Printed, print_queue
+from ..printing import Printed, print_desk
 from .base import screen_css
 
 TIMER_KEYS = ("entry_idle", "verdict_hold", "verdict_clear")
@@ -164,25 +163,8 @@ class DirectorScreen(Screen):
         if not text.isdigit():
             self._status("Type the number of the challenge whose slip to reprint.")
             return
-        seq, station = int(text), self.app.station
-        try:
-            queue = print_queue(self.app)
-        except AdjudicatorError as e:
-            self._status(f"Cannot reprint: {e}")
-            return
-        if queue is None:
-            self._status("No printer is configured (set the Printer URL and save): "
-                         "nothing to reprint.")
-        elif station.journal is None:
-            self._status(f"Cannot reprint: the journal is not available "
-                         f"({station.journal_problem}).")
-        else:
-            try:
-                reprint_from_journal(station.journal, seq, station.config.event, queue)
-            except AdjudicatorError as e:
-                self._status(f"Cannot reprint #{seq}: {e}")
-            else:
-                self._status(f"Reprinting the slip for challenge #{seq}...")
+        note = print_desk(self.app).reprint(int(text))
+        self._status(note.text)
 
     def on_printed(self, event: Printed) -> None:
         self._status(event.message)

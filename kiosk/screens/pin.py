@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
-from ..pin_gate import MAX_TRIES, NO_PIN
+from adjudicator.pin_gate import MAX_TRIES, NO_PIN
 from ..widgets.touch_button import TouchButton
 from .base import LockedModal
 

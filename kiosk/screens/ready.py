@@ -10,22 +10,15 @@ from textual.app import ComposeResult
 from textual.timer import Timer
 from textual.widgets import Static
 
-from adjudicator.entry import parse_entry
 from adjudicator.errors import EntryError
+from adjudicator.protocol import KEYBOARD, State, steps_text
 
 from ..widgets.bigtext import BigText
 from ..widgets.entry_input import EntryInput
 from ..widgets.touch_button import TouchButton
 from .base import LockedScreen
 
-STEP_1 = "1. CHALLENGER: type the words of the play, separated by spaces."
-STEP_2 = "2. OPPONENT: check them, then press TAB."
-TAB_HINT = "Press TAB (or ADJUDICATE) to judge: the opponent checks the words first."
-
-
-def steps_text(*, entering: bool) -> str:
-    """The two steps at rest; only the opponent's step once the challenger has typed."""
-    return STEP_2 if entering else f"{STEP_1}\n{STEP_2}"
+STEP_1, STEP_2 = KEYBOARD.step_1, KEYBOARD.step_2
 
 
 class ReadyScreen(LockedScreen):
@@ -74,6 +67,7 @@ class ReadyScreen(LockedScreen):
             banner.display = broken
 
     def on_screen_resume(self) -> None:
+        self.app.protocol.next_challenge()
         if self._judged:
             self._judged = False
             self.query_one(EntryInput).value = ""
@@ -92,7 +86,8 @@ class ReadyScreen(LockedScreen):
     def on_input_changed(self, event: EntryInput.Changed) -> None:
         text = event.value
         self.query_one("#typed", BigText).update(text.upper())
-        entering = bool(text.strip())
+        protocol = self.app.protocol
+        entering = protocol.typed(text) is State.ENTRY
         if entering != self.has_class("entering"):
             self.set_class(entering, "entering")
             self.query_one("#steps", Static).update(steps_text(entering=entering))
@@ -101,15 +96,19 @@ class ReadyScreen(LockedScreen):
         if self._idle is not None:
             self._idle.stop()
             self._idle = None
-        if text:
-            self._idle = self.set_timer(self.app.station.config.timers.entry_idle, self.clear_entry)
+        if protocol.deadline is not None:
+            self._idle = self.set_timer(protocol.remaining(), self._expire)
+
+    def _expire(self) -> None:
+        if self.app.protocol.expire() is State.READY:
+            self.clear_entry()
 
     def clear_entry(self) -> None:
         """Idle too long: the unfinished entry is cleared and the station is Ready again."""
         self.query_one(EntryInput).value = ""
 
     def on_entry_input_hint(self, event: EntryInput.Hint) -> None:
-        self._say(TAB_HINT, error=False)
+        self._say(KEYBOARD.hint, error=False)
 
     def on_touch_button_pressed(self, event: TouchButton.Pressed) -> None:
         if event.button.id == "adjudicate":
@@ -117,12 +116,11 @@ class ReadyScreen(LockedScreen):
             self.query_one(EntryInput).action_adjudicate()
 
     def on_entry_input_adjudicate(self, event: EntryInput.Adjudicate) -> None:
-        try:
-            words = parse_entry(event.text)
+        try:  # recorded before the verdict is shown
+            outcome = self.app.station.submit(event.text)
         except EntryError as e:
             self._say(str(e), error=True)  # answered in place, never judged
             return
-        outcome = self.app.station.judge(words)  # recorded before the verdict is shown
         self._judged = True  # the entry is cleared on the way back, not on the verdict's path
         self.app.show_verdict(outcome)
 

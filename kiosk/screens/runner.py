@@ -10,8 +10,6 @@ P in the Table or Round box reprints the last slip, marked REPRINT.
 
 from __future__ import annotations
 
-import datetime as dt
-
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,20 +17,16 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from adjudicator.docket import reprint_from_journal
-from adjudicator.entry import parse_entry
-from adjudicator.errors import AdjudicatorError, EntryError
-from adjudicator.rules import consequence
-from adjudicator.verdict import adjudicate
+from adjudicator.errors import EntryError
+from adjudicator.printdesk import HAND_MARK
+from adjudicator.station import NOT_RECORDED, Outcome
 
-from ..printing import Printed, print_queue, slip_for
-from ..station import NOT_RECORDED, Outcome
+from ..printing import Printed, print_desk
 from ..widgets.bigtext import BigText
 from ..widgets.entry_input import EDITING_BINDINGS, EntryInput
 from .base import LockedScreen, screen_css
 
 MARK = {True: "✔", False: "✘"}
-HAND_MARK = {True: "a single TICK", False: "a single CROSS"}
 STEPS = ("Table, ENTER · Round, ENTER · the words from the slip, TAB · "
          "P in Table: reprint the last slip · R in Table: recheck the last challenge")
 
@@ -78,29 +72,6 @@ class NumberInput(Input, inherit_bindings=False):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return action in {"next", "delete_left", "delete_right", "cursor_left", "cursor_right"}
-
-
-def judge_for_runner(station, words: tuple[str, ...], table: str, round_: str,
-                     recheck_of: int | None = None) -> Outcome:
-    """Adjudicate and record (mode runner, with table and round) BEFORE anything is shown."""
-    verdict = adjudicate(station.lexicon, words)
-    seq, problem = None, ""
-    if station.journal is None:
-        problem = station.journal_problem or "no journal is open"
-    else:
-        try:
-            seq = station.journal.record(
-                verdict, station=station.station_name, mode="runner",
-                rule=station.config.challenge_rule.value, table=table or None,
-                round=round_ or None, recheck_of=recheck_of)
-        except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
-            problem = str(e) if isinstance(e, AdjudicatorError) else f"{type(e).__name__}: {e}"
-    clock = getattr(station, "_clock", None)
-    return Outcome(
-        verdict=verdict, seq=seq,
-        consequence=consequence(station.config.challenge_rule, verdict.acceptable, len(words)),
-        time=clock() if clock else dt.datetime.now().astimezone(), problem=problem,
-        recheck_of=recheck_of)
 
 
 class RunnerScreen(LockedScreen):
@@ -172,12 +143,11 @@ class RunnerScreen(LockedScreen):
             self._say("Type the table number from the slip first.", error=True)
             self.query_one("#table").focus()
             return
-        try:
-            words = parse_entry(event.text)
+        try:  # recorded before it is shown
+            outcome = self.app.station.submit(event.text, table=table, round=round_)
         except EntryError as e:
             self._say(str(e), error=True)  # answered in place, never judged
             return
-        outcome = judge_for_runner(self.app.station, words, table, round_)  # recorded first
         self._show(outcome, table, round_)
         self.query_one("#entry", EntryInput).value = ""
         self.query_one("#table", NumberInput).value = ""  # the round stays: it rarely changes
@@ -194,6 +164,9 @@ class RunnerScreen(LockedScreen):
         number = f"Challenge #{outcome.seq}" if outcome.recorded else NOT_RECORDED
         if outcome.recheck_of is not None:
             number += f" · RECHECK OF #{outcome.recheck_of}"
+        if outcome.secondary_agrees is not None:
+            number += (f" · {outcome.secondary_name} "
+                       f"{'agrees' if outcome.secondary_agrees else 'DISAGREES'}")
         where = f"Table {table}" + (f" · Round {round_}" if round_ else "")
         self.query_one("#last-record", Static).update(
             f"{number} · {where} · {' '.join(v.words)} · {outcome.time:%H:%M:%S}")
@@ -206,43 +179,15 @@ class RunnerScreen(LockedScreen):
         self.last_place = (table, round_)
 
     def _print(self, outcome: Outcome, table: str, round_: str) -> None:
-        try:
-            queue = print_queue(self.app)
-        except AdjudicatorError as e:  # printer settings refused: the verdict stands regardless
-            self._print_note(f"No slip printed: {e}. Mark the handwritten slip with "
-                             f"{HAND_MARK[outcome.verdict.acceptable]}.", error=True)
-            return
-        if queue is None:
-            self._print_note("", error=False)
-            return
-        if not outcome.recorded:
-            self._print_note(f"No slip printed: {NOT_RECORDED}. Mark the handwritten slip with "
-                             f"{HAND_MARK[outcome.verdict.acceptable]}.", error=True)
-            return
-        self.last_seq = outcome.seq
-        self._print_note(f"Printing the slip for challenge #{outcome.seq}...", error=False)
-        queue.submit(outcome.seq, slip_for(self.app.station, outcome, table, round_))
+        if outcome.recorded:
+            self.last_seq = outcome.seq
+        note = print_desk(self.app).print_outcome(outcome)
+        self._print_note(note.text, error=note.error)
 
     def on_number_input_reprint(self, event: NumberInput.Reprint) -> None:
         event.stop()
-        station = self.app.station
-        try:
-            queue = print_queue(self.app)
-        except AdjudicatorError as e:
-            self._print_note(f"Cannot reprint: {e}", error=True)
-            return
-        if queue is None:
-            self._print_note("No printer is configured: nothing to reprint.", error=True)
-        elif self.last_seq is None or station.journal is None:
-            self._print_note("No slip to reprint yet.", error=True)
-        else:
-            try:
-                reprint_from_journal(station.journal, self.last_seq, station.config.event, queue)
-            except AdjudicatorError as e:
-                self._print_note(f"Cannot reprint #{self.last_seq}: {e}", error=True)
-            else:
-                self._print_note(f"Reprinting the slip for challenge #{self.last_seq}...",
-                                 error=False)
+        note = print_desk(self.app).reprint(self.last_seq)
+        self._print_note(note.text, error=note.error)
 
     def on_number_input_recheck(self, event: NumberInput.Recheck) -> None:
         """Judge the last challenge's words again, recorded and printed as its recheck."""
@@ -252,9 +197,7 @@ class RunnerScreen(LockedScreen):
             self._say("No recorded challenge to recheck yet.", error=True)
             return
         table, round_ = self.last_place
-        original = last.recheck_of if last.recheck_of is not None else last.seq
-        outcome = judge_for_runner(self.app.station, last.verdict.words, table, round_,
-                                   recheck_of=original)
+        outcome = self.app.station.recheck(last)  # the secondary lexicon is asked too
         self._show(outcome, table, round_)
         self._print(outcome, table, round_)
 

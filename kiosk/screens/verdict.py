@@ -8,14 +8,15 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Static
 
-from ..station import NOT_RECORDED, Outcome
+from adjudicator.protocol import KEYBOARD, Action, State
+from adjudicator.station import NOT_RECORDED, Outcome
 from ..widgets.bigtext import BigText
 from ..widgets.touch_button import TouchButton
 from .base import LockedScreen, screen_css
 
 MARK = {True: "✔", False: "✘"}
 PLAIN = {True: "YES: the play is ACCEPTABLE", False: "NO: the play is UNACCEPTABLE"}
-NEXT_HINT = "R: check the same words again (recheck) · any other key: next challenge"
+NEXT_HINT = KEYBOARD.next_hint
 
 
 def describe_lines(outcome: Outcome) -> list[tuple[str, str]]:
@@ -53,8 +54,12 @@ class VerdictScreen(LockedScreen):
     def __init__(self, outcome: Outcome | None = None) -> None:
         super().__init__()
         self.outcome = outcome
-        self.held = True
-        self._verdict_timers: list[Timer] = []
+        self._verdict_timer: Timer | None = None
+
+    @property
+    def held(self) -> bool:
+        """True while the verdict ignores keys (timers.verdict_hold)."""
+        return self.app.protocol.state is State.VERDICT_HELD
 
     def compose(self) -> ComposeResult:
         with Vertical(id="verdict-box"):
@@ -94,26 +99,32 @@ class VerdictScreen(LockedScreen):
         self._start_timers()
 
     def on_screen_suspend(self) -> None:
-        for timer in self._verdict_timers:
-            timer.stop()
-        self._verdict_timers = []
+        if self._verdict_timer is not None:
+            self._verdict_timer.stop()
+            self._verdict_timer = None
 
     def _start_timers(self) -> None:
-        for timer in self._verdict_timers:
-            timer.stop()
-        timers = self.app.station.config.timers
-        self.held = True
-        self.query_one("#verdict-buttons").display = False
-        self._verdict_timers = [self.set_timer(timers.verdict_clear, self._done)]
-        if timers.verdict_hold > 0:
-            self._verdict_timers.append(self.set_timer(timers.verdict_hold, self._release))
-        else:
-            self._release()  # no hold configured (a bench or a director's choice)
+        self.app.protocol.judged()
+        self._follow_protocol()
 
-    def _release(self) -> None:
-        self.held = False
-        self.query_one("#hint", Static).update(NEXT_HINT)
-        self.query_one("#verdict-buttons").display = True
+    def _follow_protocol(self) -> None:
+        """Show what the protocol's state says, and wait for its next timer."""
+        if self._verdict_timer is not None:
+            self._verdict_timer.stop()
+            self._verdict_timer = None
+        protocol = self.app.protocol
+        if protocol.state is State.READY:
+            self._done()
+            return
+        released = protocol.state is State.VERDICT
+        self.query_one("#hint", Static).update(NEXT_HINT if released else "")
+        self.query_one("#verdict-buttons").display = released
+        self._verdict_timer = self.set_timer(protocol.remaining() or 0, self._expire)
+
+    def _expire(self) -> None:
+        self._verdict_timer = None
+        self.app.protocol.expire()
+        self._follow_protocol()
 
     def _done(self) -> None:
         if self.is_current:
@@ -122,21 +133,20 @@ class VerdictScreen(LockedScreen):
     def on_key(self, event: events.Key) -> None:
         event.stop()
         event.prevent_default()
-        if self.held:
-            return  # stray keys (the end of a burst, a leaning elbow) never skip the verdict
-        if event.key in ("r", "R", "shift+r"):
+        self._act(self.app.protocol.key_on_verdict(event.key))
+
+    def _act(self, action: Action) -> None:
+        if action is Action.RECHECK:
             self.recheck()
-        else:
+        elif action is Action.NEXT:
+            self.app.protocol.next_challenge()
             self._done()
 
     def on_touch_button_pressed(self, event: TouchButton.Pressed) -> None:
         event.stop()
         if self.held:
             return
-        if event.button.id == "recheck":
-            self.recheck()
-        else:
-            self._done()
+        self._act(Action.RECHECK if event.button.id == "recheck" else Action.NEXT)
 
     def recheck(self) -> None:
         """WESPA 3.10.9; 003 4.6.7: the same words judged again and recorded as a recheck."""

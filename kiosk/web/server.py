@@ -16,9 +16,9 @@ from aiohttp import web
 from textual_serve.server import Server, to_int
 
 from adjudicator.errors import AdjudicatorError
-from .announce import base_url, print_url, token_url
+from adjudicator.net.announce import base_url, print_url, token_url
 from .sessions import KioskSession, SessionLabels, kiosk_argv
-from .token import TokenStore
+from adjudicator.net.token import TokenStore
 
 COOKIE = "adjudicator_token"
 TEMPLATES = Path(__file__).with_name("templates")

@@ -7,9 +7,8 @@ import threading
 import pytest
 from escpos_decode import decode
 
-from adjudicator.docket import (
-    PrintQueue, Slip, journal_on_done, reprint_from_journal, slip_from_row,
-)
+from adjudicator.docket import PrintQueue, Slip
+from adjudicator.printdesk import journal_on_done, reprint_from_journal, slip_from_row
 from adjudicator.journal import Journal
 from adjudicator.rules import ChallengeRule, consequence
 from adjudicator.verdict import adjudicate

@@ -11,7 +11,7 @@ from kiosk_helpers import screen_name, text_of
 from adjudicator.config import load_config
 from adjudicator.pin import hash_pin
 from adjudicator.rules import ChallengeRule
-from kiosk.pin_gate import LOCKOUT_SECONDS, NO_PIN
+from adjudicator.pin_gate import LOCKOUT_SECONDS, NO_PIN
 
 pytestmark = pytest.mark.asyncio
 

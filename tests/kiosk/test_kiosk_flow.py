@@ -7,7 +7,7 @@ from kiosk_helpers import screen_name, text_of
 
 from adjudicator.config import Timers
 from adjudicator.journal import Journal
-from kiosk.station import NOT_RECORDED
+from adjudicator.station import NOT_RECORDED
 from kiosk.screens.ready import STEP_1, STEP_2
 
 pytestmark = pytest.mark.asyncio

@@ -11,7 +11,7 @@ from adjudicator.cli import main
 from adjudicator.config import load_config
 from adjudicator.errors import EXIT_CONFIG
 from adjudicator.pin import hash_pin, is_set, verify_pin
-from kiosk.pin_gate import LOCKOUT_SECONDS, MAX_TRIES, PinGate
+from adjudicator.pin_gate import LOCKOUT_SECONDS, MAX_TRIES, PinGate
 
 
 def test_hash_verifies_only_the_right_pin_and_is_salted():

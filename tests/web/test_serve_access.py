@@ -16,7 +16,7 @@ import aiohttp
 import pytest
 from web_helpers import REPO, URL_LINE
 
-from kiosk.web.token import TokenStore, token_path
+from adjudicator.net.token import TokenStore, token_path
 
 PATHS = ["/", "/ws", "/static/js/textual.js", "/static/css/xterm.css",
          "/static/fonts/RobotoMono-VariableFont_wght.ttf", "/no-such-page", "/download/x"]
@@ -180,7 +180,7 @@ def test_the_server_and_its_command_do_not_import_textual():
 
 
 def test_a_wildcard_bind_is_announced_with_an_address_phones_can_reach():
-    from kiosk.web.announce import base_url, token_url
+    from adjudicator.net.announce import base_url, token_url
 
     for host in ("0.0.0.0", ""):
         base = base_url(host, 8000)

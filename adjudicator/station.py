@@ -1,4 +1,10 @@
-"""One challenge station without a screen: judge, record first, recheck, count (no Textual)."""
+"""The station service: every challenge becomes a verdict and a journal row here, and only here.
+
+Every surface (the kiosk, the runner's desk, the phone page, `adjudicator judge --journal`) is a
+renderer of this one behaviour: validate the entry, judge the play as a whole, record it BEFORE
+anything is shown (a failed record hides nothing: the verdict is shown with NOT_RECORDED), recheck
+with the secondary lexicon (WESPA 3.10.9), and hand the printer a slip (printdesk.py).
+"""
 
 from __future__ import annotations
 
@@ -6,9 +12,10 @@ import datetime as dt
 from dataclasses import dataclass
 
 from adjudicator.config import Config
+from adjudicator.entry import parse_entry
 from adjudicator.errors import AdjudicatorError
 from adjudicator.lexicon import Lexicon
-from adjudicator.rules import consequence
+from adjudicator.rules import consequence_under
 from adjudicator.verdict import Verdict, adjudicate
 
 NOT_RECORDED = "NOT RECORDED: call the director"
@@ -17,7 +24,7 @@ JOURNAL_MODES = {"station": "station", "smart-device": "smart device", "runner":
 
 @dataclass(frozen=True)
 class Outcome:
-    """What the verdict screen shows: the collective verdict and its record, never a single word."""
+    """What a surface shows: the collective verdict and its record, never a single word."""
 
     verdict: Verdict
     seq: int | None  # the challenge number in the journal; None when not recorded
@@ -28,14 +35,21 @@ class Outcome:
     secondary_name: str = ""
     secondary_agrees: bool | None = None
     problem: str = ""  # NOT_RECORDED and why, for the director
+    table: str = ""
+    round: str = ""
 
     @property
     def recorded(self) -> bool:
         return self.seq is not None
 
+    @property
+    def first_seq(self) -> int | None:
+        """The challenge a recheck of this outcome points at: the first one, never a recheck."""
+        return self.recheck_of if self.is_recheck else self.seq
+
 
 class Station:
-    """The kiosk's state that is not on screen: config, lexicons, journal, session label."""
+    """One station's service: config, lexicons, journal, session label; judges and records."""
 
     def __init__(
         self,
@@ -48,6 +62,7 @@ class Station:
         journal_problem: str = "",
         journal_opener=None,
         clock=None,
+        rule_known: bool = True,
     ):
         """JOURNAL_OPENER: () -> (journal, problem), called on first use of the journal (so the
         kiosk can paint before it imports and opens SQLite; it is open before any judgement)."""
@@ -59,6 +74,7 @@ class Station:
         self.session = session
         self.journal_problem = journal_problem if journal is None else ""
         self._clock = clock or (lambda: dt.datetime.now().astimezone())
+        self._rule_known = rule_known  # False: no event rule given (a bare terminal judge)
 
     @property
     def journal(self):
@@ -87,6 +103,11 @@ class Station:
         return self.config.station
 
     @property
+    def rule(self) -> str | None:
+        """The event's challenge rule as recorded, or None when none was configured."""
+        return self.config.challenge_rule.value if self._rule_known else None
+
+    @property
     def journal_mode(self) -> str:
         return JOURNAL_MODES.get(self.config.mode, self.config.mode)
 
@@ -99,49 +120,83 @@ class Station:
         except AdjudicatorError:
             return None
 
-    def judge(self, words: tuple[str, ...], *, recheck_of: int | None = None,
-              is_recheck: bool = False) -> Outcome:
-        """Adjudicate and record BEFORE the caller shows anything; a failed record hides nothing."""
+    def submit(self, text: str, *, table: str = "", round: str = "") -> Outcome:
+        """Validate typed TEXT (EntryError: never judged, nothing recorded), then judge() it."""
+        return self.judge(parse_entry(text), table=table, round=round)
+
+    def judge(self, words: tuple[str, ...], *, table: str = "", round: str = "",
+              recheck_of: int | None = None, is_recheck: bool = False) -> Outcome:
+        """Adjudicate and record BEFORE the caller shows anything; a failed record hides nothing.
+
+        Every word is looked up, always (adjudicator.verdict): neither the result nor its timing
+        says which word failed (WESPA 3.11.2(a)(viii)).
+        """
         verdict = adjudicate(self.lexicon, words)
         agrees = None
         if is_recheck and self.secondary is not None:
             # WESPA 3.10.9: a recheck during a lexicon transition also asks the secondary list,
             # collectively: whether it agrees, never which word differs.
             agrees = adjudicate(self.secondary, words).acceptable == verdict.acceptable
-        seq, problem = self._record(verdict, recheck_of, agrees)
+        seq, problem = self._record(verdict, recheck_of, agrees, table, round)
+        return self._outcome(verdict, seq, problem, table=table, round=round,
+                             recheck_of=recheck_of, is_recheck=is_recheck, agrees=agrees)
+
+    def recheck(self, previous: Outcome) -> Outcome:
+        """Judge the same words again (WESPA 3.10.9; 003 4.6.7), pointing at the first challenge.
+
+        The same table and round; the secondary lexicon, when configured, is asked too.
+        """
+        return self.judge(previous.verdict.words, table=previous.table, round=previous.round,
+                          recheck_of=previous.first_seq, is_recheck=True)
+
+    def judge_group(self, entries: list[tuple[str, ...]], *, table: str = "",
+                    round: str = "") -> list[Outcome]:
+        """Judge several entries and record them in ONE transaction (a batch), all before any is
+        shown; when that transaction fails, every outcome carries the problem, none a number."""
+        verdicts = [adjudicate(self.lexicon, words) for words in entries]
+        seqs: list[int | None] = [None] * len(verdicts)
+        problem = ""
+        if self.journal is None:
+            problem = self.journal_problem or "no journal is open"
+        elif verdicts:
+            fields = self._fields(None, None, table, round)
+            try:
+                seqs = list(self.journal.record_many([(v, fields) for v in verdicts]))
+            except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
+                problem = _reason(e)
+        return [self._outcome(v, seq, problem, table=table, round=round)
+                for v, seq in zip(verdicts, seqs)]
+
+    def _outcome(self, verdict: Verdict, seq: int | None, problem: str, *, table: str,
+                 round: str, recheck_of: int | None = None, is_recheck: bool = False,
+                 agrees: bool | None = None) -> Outcome:
         return Outcome(
             verdict=verdict,
             seq=seq,
-            consequence=consequence(self.config.challenge_rule, verdict.acceptable, len(words)),
+            consequence=consequence_under(self.rule, verdict.acceptable, len(verdict.words)),
             time=self._clock(),
             recheck_of=recheck_of,
             is_recheck=is_recheck,
             secondary_name=self.secondary.name if (is_recheck and self.secondary) else "",
             secondary_agrees=agrees,
             problem=problem,
+            table=table,
+            round=round,
         )
 
-    def recheck(self, previous: Outcome) -> Outcome:
-        """Judge the same words again (WESPA 3.10.9; 003 4.6.7), pointing at the first challenge."""
-        original = previous.recheck_of if previous.is_recheck else previous.seq
-        return self.judge(previous.verdict.words, recheck_of=original, is_recheck=True)
+    def _fields(self, recheck_of, agrees, table: str, round: str) -> dict:
+        return dict(station=self.station_name, mode=self.journal_mode,
+                    rule=self.rule, table=table or None,
+                    round=round or None, recheck_of=recheck_of, secondary_agrees=agrees)
 
-    def _record(self, verdict: Verdict, recheck_of, agrees) -> tuple[int | None, str]:
+    def _record(self, verdict: Verdict, recheck_of, agrees, table: str,
+                round: str) -> tuple[int | None, str]:
         if self.journal is None:
             return None, self.journal_problem or "no journal is open"
         try:
-            seq = self.journal.record(
-                verdict,
-                station=self.station_name,
-                mode=self.journal_mode,
-                rule=self.config.challenge_rule.value,
-                recheck_of=recheck_of,
-                secondary_agrees=agrees,
-            )
-        except AdjudicatorError as e:
-            return None, str(e)
+            seq = self.journal.record(verdict, **self._fields(recheck_of, agrees, table, round))
         except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
-            return None, f"{type(e).__name__}: {e}"
+            return None, _reason(e)
         return seq, ""
 
     def reconfigure(self, new: Config) -> None:
@@ -194,6 +249,11 @@ class Station:
                 pass
 
 
+def _reason(e: Exception) -> str:
+    """Why a record failed, in one line for the director."""
+    return str(e) if isinstance(e, AdjudicatorError) else f"{type(e).__name__}: {e}"
+
+
 def _load(spec: str, config: Config) -> Lexicon:
     from adjudicator.resolve import load_lexicon
 
@@ -228,8 +288,8 @@ def open_journal(config: Config):
 
 def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *,
                  secondary: Lexicon | None = None, session: str = "", clock=None,
-                 defer_journal: bool = False) -> Station:
-    """Everything the kiosk needs, loaded before any screen is drawn."""
+                 defer_journal: bool = False, rule_known: bool = True) -> Station:
+    """Everything a station needs, loaded before any screen is drawn."""
     if lexicon is None:
         lexicon, loaded_secondary = load_lexicons(config)
         secondary = secondary or loaded_secondary
@@ -243,4 +303,5 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
     elif journal is None:
         journal, problem = open_journal(config)
     return Station(config, lexicon, journal, secondary=secondary, session=session,
-                   journal_problem=problem, journal_opener=opener, clock=clock)
+                   journal_problem=problem, journal_opener=opener, clock=clock,
+                   rule_known=rule_known)

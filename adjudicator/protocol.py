@@ -1,0 +1,141 @@
+"""The self-adjudication protocol as data: a station's states, its timers, and the words it shows.
+
+WESPA 3.10.8 and NASPA IV.J.1 a: the challenger types the words, may add or remove words until the
+opponent executes the adjudication (on a keyboard station, TAB: NASPA IV.J.1). The verdict is
+held briefly against stray keys, then any key (or its timer) brings the station back to Ready.
+Every surface (the kiosk, the runner's desk, the phone page) renders this one behaviour: it asks
+the Protocol what state it is in and when the next timer runs out, and tells it what happened.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+class State(enum.Enum):
+    """Where the players are in the protocol."""
+
+    READY = "ready"  # nothing typed: the two steps are shown
+    ENTRY = "entry"  # the challenger is typing; the opponent checks, then adjudicates
+    VERDICT_HELD = "verdict-held"  # the verdict, ignoring keys for timers.verdict_hold
+    VERDICT = "verdict"  # the verdict; any key, NEXT, or timers.verdict_clear: back to Ready
+
+
+class Action(enum.Enum):
+    """What a key pressed on the verdict means."""
+
+    IGNORE = "ignore"  # held: the end of a burst or a leaning elbow never skips the verdict
+    RECHECK = "recheck"  # WESPA 3.10.9; 003 4.6.7
+    NEXT = "next"
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a surface says at each step; keyboard and touch surfaces name their own key."""
+
+    step_1: str
+    step_2: str
+    hint: str  # ENTER pressed where TAB adjudicates (keyboard), or a reminder (touch)
+    next_hint: str
+
+
+KEYBOARD = Words(
+    step_1="1. CHALLENGER: type the words of the play, separated by spaces.",
+    step_2="2. OPPONENT: check them, then press TAB.",
+    hint="Press TAB (or ADJUDICATE) to judge: the opponent checks the words first.",
+    next_hint="R: check the same words again (recheck) · any other key: next challenge",
+)
+TOUCH = Words(
+    step_1="1. CHALLENGER: type the words of the play, separated by spaces.",
+    step_2="2. OPPONENT: check them, then tap ADJUDICATE.",
+    hint="Tap ADJUDICATE to judge: the opponent checks the words first.",
+    next_hint="RECHECK: the same words again · NEXT: the next challenge",
+)
+
+
+def steps_text(words: Words = KEYBOARD, *, entering: bool) -> str:
+    """The two steps at rest; only the opponent's step once the challenger has typed."""
+    return words.step_2 if entering else f"{words.step_1}\n{words.step_2}"
+
+
+def timer_value(value: object) -> float | None:
+    """A timer's seconds when usable (finite, not negative); None otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    seconds = float(value)
+    return seconds if math.isfinite(seconds) and seconds >= 0 else None
+
+
+class Protocol:
+    """One station's (or one table's) place in the protocol, with its one running timer.
+
+    TIMERS has entry_idle, verdict_hold and verdict_clear in seconds (adjudicator.config.Timers).
+    Nothing here sleeps or schedules: a surface reads `deadline` (on CLOCK's scale) and calls
+    `expire()` when it has passed; `remaining()` says how long until then.
+    """
+
+    def __init__(self, timers, clock: Callable[[], float] = time.monotonic):
+        self.timers = timers
+        self._clock = clock
+        self.state = State.READY
+        self.deadline: float | None = None
+        self._verdict_shown_at: float | None = None
+
+    def remaining(self) -> float | None:
+        """Seconds until the running timer runs out (0 when overdue); None when none runs."""
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - self._clock())
+
+    def typed(self, text: str) -> State:
+        """The entry now reads TEXT: Entry while anything is typed (its idle timer restarted)."""
+        if self.state in (State.VERDICT_HELD, State.VERDICT):
+            return self.state  # keys on a verdict are the verdict's (see key_on_verdict)
+        if text.strip():
+            self.state = State.ENTRY
+            self.deadline = self._clock() + self.timers.entry_idle
+        else:
+            self.state, self.deadline = State.READY, None
+        return self.state
+
+    def judged(self) -> State:
+        """A verdict is shown (first judgement or recheck): held, then waiting for the players."""
+        now = self._clock()
+        self._verdict_shown_at = now
+        if self.timers.verdict_hold > 0:
+            self.state, self.deadline = State.VERDICT_HELD, now + self.timers.verdict_hold
+        else:
+            self.state, self.deadline = State.VERDICT, now + self.timers.verdict_clear
+        return self.state
+
+    def key_on_verdict(self, key: str) -> Action:
+        """What KEY means on the verdict: ignored while held, R rechecks, anything else: next."""
+        if self.state is State.VERDICT_HELD:
+            return Action.IGNORE
+        if self.state is not State.VERDICT:
+            return Action.IGNORE
+        return Action.RECHECK if key.lower() in ("r", "shift+r") else Action.NEXT
+
+    def next_challenge(self) -> State:
+        """The players are done with the verdict: Ready, the entry cleared."""
+        self.state, self.deadline, self._verdict_shown_at = State.READY, None, None
+        return self.state
+
+    def expire(self) -> State:
+        """Apply a timer that has run out: idle entry cleared, hold released, verdict cleared."""
+        if self.deadline is None or self._clock() < self.deadline:
+            return self.state
+        if self.state is State.ENTRY:
+            return self.next_challenge()  # unfinished entry cleared: Ready again
+        if self.state is State.VERDICT_HELD:
+            shown = self._verdict_shown_at if self._verdict_shown_at is not None else self._clock()
+            self.state = State.VERDICT
+            self.deadline = shown + self.timers.verdict_clear
+            if self.deadline <= self._clock():
+                return self.next_challenge()
+            return self.state
+        return self.next_challenge()

@@ -1,0 +1,213 @@
+"""The station service, headless: validate, judge, record before showing, recheck, print desk.
+
+No Textual and no Pilot here: this is the one behaviour every surface renders (issue 14).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from adjudicator.config import Config, PrinterSettings, Timers
+from adjudicator.errors import EntryError, JournalError
+from adjudicator.journal import Journal
+from adjudicator.printdesk import PrintDesk
+from adjudicator.protocol import Action, Protocol, State
+from adjudicator.station import NOT_RECORDED, open_station
+
+WHEN = dt.datetime(2026, 11, 22, 14, 3, 12, tzinfo=dt.timezone.utc)
+
+
+@pytest.fixture
+def config(tmp_path) -> Config:
+    return Config(event="Test Open", station="Desk 2", mode="runner",
+                  journal=str(tmp_path / "journal.db"))
+
+
+@pytest.fixture
+def station(config, make_lexicon):
+    service = open_station(config, make_lexicon(["QI", "ZA", "CAT"]), clock=lambda: WHEN)
+    yield service
+    service.close()
+
+
+class SpyJournal:
+    """Records what the station asked, and what a reader of the journal saw at that moment."""
+
+    def __init__(self, fail: bool = False):
+        self.rows, self.fail = [], fail
+
+    def record(self, verdict, **fields):
+        if self.fail:
+            raise JournalError("disk full")
+        self.rows.append((verdict, fields))
+        return len(self.rows)
+
+    def record_many(self, items):
+        return [self.record(v, **f) for v, f in items]
+
+    def close(self):
+        pass
+
+
+def test_submit_validates_first_and_a_malformed_entry_is_never_recorded(station):
+    with pytest.raises(EntryError):
+        station.submit("CAT5 QI")
+    assert station.journal.count() == 0
+
+
+def test_the_row_is_committed_before_the_outcome_reaches_the_caller(station, config):
+    outcome = station.submit("qi, za", table="12", round="3")
+    with Journal.open(config.journal) as reader:  # another connection, as the director's
+        row = reader.get(outcome.seq)
+    assert (row.words, row.acceptable, row.table, row.round, row.mode) == (
+        ("QI", "ZA"), True, "12", "3", "runner")
+    assert outcome.verdict.word == "ACCEPTABLE" and outcome.recorded and not outcome.problem
+
+
+def test_a_failing_journal_never_hides_the_verdict(config, make_lexicon):
+    service = open_station(config, make_lexicon(["QI"]), SpyJournal(fail=True))
+    outcome = service.submit("qi zzz")
+    assert outcome.verdict.word == "UNACCEPTABLE"
+    assert not outcome.recorded and outcome.problem == "disk full"
+    assert NOT_RECORDED.startswith("NOT RECORDED")
+
+
+def test_no_journal_at_all_says_why(config, make_lexicon, tmp_path):
+    (tmp_path / "blocker").write_text("x")
+    service = open_station(config.with_changes(journal=str(tmp_path / "blocker" / "j.db")),
+                           make_lexicon(["QI"]))
+    outcome = service.submit("qi")
+    assert outcome.verdict.acceptable and not outcome.recorded
+    assert "a file is in the way" in outcome.problem
+
+
+def test_recheck_points_at_the_first_challenge_and_asks_the_secondary_list(config,
+                                                                           make_lexicon):
+    # WESPA 3.10.9: during a lexicon transition a recheck also asks the secondary list. The
+    # runner's desk used to skip it; every surface now goes through this one path.
+    spy = SpyJournal()
+    service = open_station(config, make_lexicon(["QI", "ZA"]), spy,
+                           secondary=make_lexicon(["QI"], name="NEXT"))
+    first = service.submit("qi za", table="4", round="1")
+    again = service.recheck(first)
+    third = service.recheck(again)
+    assert (again.recheck_of, third.recheck_of) == (first.seq, first.seq)
+    assert again.secondary_agrees is False and again.secondary_name == "NEXT"
+    assert first.secondary_agrees is None  # a first judgement never asks the secondary list
+    assert (again.table, again.round) == ("4", "1")
+    fields = spy.rows[1][1]
+    assert fields["recheck_of"] == 1 and fields["secondary_agrees"] is False
+    assert fields["table"] == "4" and fields["mode"] == "runner"
+
+
+def test_a_group_is_recorded_in_one_transaction(config, make_lexicon):
+    calls = []
+
+    class Counting(SpyJournal):
+        def record_many(self, items):
+            calls.append(len(items))
+            return super().record_many(items)
+
+    service = open_station(config, make_lexicon(["QI", "ZA"]), Counting())
+    outcomes = service.judge_group([("QI",), ("ZA", "XX"), ("QI", "ZA")])
+    assert calls == [3]
+    assert [o.verdict.acceptable for o in outcomes] == [True, False, True]
+    assert [o.seq for o in outcomes] == [1, 2, 3]
+
+
+def test_a_failed_group_numbers_none_and_says_why(config, make_lexicon):
+    service = open_station(config, make_lexicon(["QI"]), SpyJournal(fail=True))
+    outcomes = service.judge_group([("QI",), ("QI", "QI")])
+    assert [o.recorded for o in outcomes] == [False, False]
+    assert {o.problem for o in outcomes} == {"disk full"}
+
+
+def test_a_terminal_station_records_no_rule_it_was_not_given(config, make_lexicon):
+    spy = SpyJournal()
+    service = open_station(config, make_lexicon(["QI"]), spy, rule_known=False)
+    accepted, refused = service.submit("qi"), service.submit("qi zz")
+    assert spy.rows[0][1]["rule"] is None
+    assert accepted.consequence == ""  # no penalty is invented
+    assert "comes off the board" in refused.consequence  # the same under every rule
+
+
+def test_outcomes_never_name_a_word_that_failed(station):
+    outcome = station.submit("qi zzz cat")
+    exposed = {k: v for k, v in vars(outcome).items() if k != "verdict"}
+    assert "ZZZ" not in repr(exposed)
+    assert set(vars(outcome.verdict)) == {"words", "acceptable", "lexicon"}
+
+
+# -- the print desk ----------------------------------------------------------------------------
+
+
+def test_print_desk_without_a_printer_prints_nothing_and_says_nothing(station):
+    desk = PrintDesk(station)
+    assert desk.print_outcome(station.submit("qi")).text == ""
+    assert desk.reprint(1).error and "No printer" in desk.reprint(1).text
+
+
+def test_print_desk_refuses_to_print_an_unrecorded_verdict(config, make_lexicon):
+    cfg = config.with_changes(printer=PrinterSettings(url="loop://"))
+    service = open_station(cfg, make_lexicon(["QI"]), SpyJournal(fail=True))
+    note = PrintDesk(service).print_outcome(service.submit("qi"))
+    assert note.error and NOT_RECORDED in note.text and "a single TICK" in note.text
+
+
+def test_print_desk_says_there_is_nothing_to_reprint_yet(config, station):
+    station.config = config.with_changes(printer=PrinterSettings(url="loop://"))
+    desk = PrintDesk(station)
+    try:
+        assert desk.reprint(None).text == "No slip to reprint yet."
+        assert "Cannot reprint #99" in desk.reprint(99).text
+    finally:
+        desk.close(wait=0)
+
+
+# -- the protocol as data ----------------------------------------------------------------------
+
+
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_protocol_entry_idle_clears_an_unfinished_entry():
+    clock = Clock()
+    protocol = Protocol(Timers(entry_idle=30, verdict_hold=2, verdict_clear=15), clock)
+    assert protocol.typed("qi") is State.ENTRY and protocol.remaining() == 30
+    clock.now += 29
+    assert protocol.expire() is State.ENTRY
+    protocol.typed("qi za")  # each key restarts the idle timer
+    clock.now += 29
+    assert protocol.expire() is State.ENTRY
+    clock.now += 1
+    assert protocol.expire() is State.READY and protocol.deadline is None
+    assert protocol.typed("   ") is State.READY  # only spaces: nothing typed yet
+
+
+def test_protocol_holds_the_verdict_then_clears_it_from_when_it_was_shown():
+    clock = Clock()
+    protocol = Protocol(Timers(entry_idle=30, verdict_hold=2, verdict_clear=15), clock)
+    protocol.typed("qi")
+    assert protocol.judged() is State.VERDICT_HELD
+    assert protocol.key_on_verdict("x") is Action.IGNORE  # the end of a burst skips nothing
+    assert protocol.typed("late letters") is State.VERDICT_HELD  # typing cannot leave it
+    clock.now += 2
+    assert protocol.expire() is State.VERDICT and protocol.remaining() == 13
+    assert protocol.key_on_verdict("r") is Action.RECHECK
+    assert protocol.key_on_verdict("space") is Action.NEXT
+    clock.now += 13
+    assert protocol.expire() is State.READY
+
+
+def test_protocol_without_a_hold_takes_keys_at_once():
+    protocol = Protocol(Timers(entry_idle=30, verdict_hold=0, verdict_clear=15), Clock())
+    assert protocol.judged() is State.VERDICT
+    assert protocol.key_on_verdict("R") is Action.RECHECK
+    assert protocol.next_challenge() is State.READY
