@@ -1,5 +1,5 @@
 """`python -m adjudicator`: the same as the `adjudicator` command."""
 
-from .launch import main
+from .command import main
 
 main()

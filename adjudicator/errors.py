@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 # Exit codes (0 ACCEPTABLE and 1 UNACCEPTABLE belong to verdicts; errors are 2 or more so no
 # script can mistake an error for UNACCEPTABLE).
 EXIT_ENTRY = 2  # malformed entry, invalid batch line, bad command-line usage
@@ -59,3 +61,9 @@ class PrinterError(AdjudicatorError):
     """The docket printer cannot be reached or reports a fault."""
 
     exit_code = EXIT_PRINTER
+
+
+def fail(message: str, code: int) -> None:
+    """One line on stderr, then exit CODE (never 1: 1 is UNACCEPTABLE)."""
+    print(f"adjudicator: {' '.join(message.split())}", file=sys.stderr)
+    sys.exit(code)

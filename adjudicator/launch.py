@@ -1,37 +1,14 @@
-"""The `adjudicator` command's entry: a plain `kiosk` start skips click; all else goes to click."""
+"""`adjudicator kiosk` without click: read a plain kiosk command line, start the locked kiosk."""
 
 from __future__ import annotations
 
 import sys
 
-from .errors import EXIT_IO, AdjudicatorError
+from .errors import EXIT_IO
 
 # `adjudicator kiosk`'s options: (option, parameter name). The click command in cli/kiosk.py is
 # built from this table, and a test proves both parsers read every command line the same way.
 KIOSK_OPTIONS = (("--config", "config_path"), ("--mode", "mode"), ("--session", "session"))
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Run the command line ARGV (default: sys.argv[1:]) and exit with the command's code.
-
-    A station boots straight into `adjudicator kiosk [--config P] [--mode M] [--session S]`;
-    that line starts the kiosk without importing click (about 15 ms of its cold start, issue 3).
-    Anything else (help, a mistake, every other command) is click's to parse and answer.
-    """
-    args = sys.argv[1:] if argv is None else list(argv)
-    kiosk_args = plain_kiosk_args(args)
-    if kiosk_args is None:
-        from .cli import main as cli
-
-        cli.main(args, prog_name="adjudicator")
-        return
-    try:
-        code = run_kiosk(**kiosk_args)
-    except AdjudicatorError as e:
-        fail(str(e), e.exit_code)
-    except KeyboardInterrupt:
-        fail("interrupted", EXIT_IO)
-    sys.exit(code)
 
 
 def plain_kiosk_args(args: list[str]) -> dict[str, str | None] | None:
@@ -90,9 +67,3 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
         print("adjudicator: the kiosk stopped unexpectedly (see above)", file=sys.stderr)
         return EXIT_IO
     return 0
-
-
-def fail(message: str, code: int) -> None:
-    """One line on stderr, then exit CODE (never 1: 1 is UNACCEPTABLE)."""
-    print(f"adjudicator: {' '.join(message.split())}", file=sys.stderr)
-    sys.exit(code)

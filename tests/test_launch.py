@@ -72,7 +72,7 @@ def test_plain_kiosk_line_never_loads_click_and_keeps_the_exit_codes(tmp_path):
     bad.write_text('mode = "x"\n')
     out = _run(
         "import sys\n"
-        "from adjudicator.launch import main\n"
+        "from adjudicator.command import main\n"
         "try:\n"
         f"    main(['kiosk', '--config', {str(bad)!r}])\n"
         "except SystemExit as e:\n"

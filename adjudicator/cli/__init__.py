@@ -8,8 +8,7 @@ import sys
 import click
 
 from .. import __version__
-from ..errors import EXIT_ENTRY, EXIT_IO, AdjudicatorError
-from ..launch import fail
+from ..errors import EXIT_ENTRY, EXIT_IO, AdjudicatorError, fail
 
 
 class Main(click.Group):

@@ -60,7 +60,7 @@ def export_cmd(path: str | None, fmt: str, since: str | None, out: str | None) -
     """
     from ..errors import JournalError
     from ..journal import default_journal_path, verify
-    from ..journal.export import export_journal, parse_since
+    from ..journal import export_journal, parse_since
 
     path = path or default_journal_path()
     try:
@@ -109,108 +109,3 @@ def merge_cmd(inputs: tuple[str, ...], out: str, force: bool) -> None:
 
 
 COMMANDS = [journal_group]
-
-
-# -- recording from `adjudicator judge --journal PATH` (runner-style use from a terminal) ------
-
-NOT_RECORDED = "NOT RECORDED: call the director"
-BATCH_GROUP = 256  # lines judged, then recorded in one transaction, then written
-
-
-def judge_station() -> str:
-    """The station name `judge` records under when --station is not given: the host name."""
-    import socket
-
-    return socket.gethostname() or "terminal"
-
-
-def record_single(journal_path: str, verdict, fields: dict) -> str | None:
-    """Record one verdict before it is shown; returns None, or the reason it was not recorded."""
-    from ..errors import JournalError
-    from ..journal import Journal
-
-    try:
-        with Journal.open(journal_path) as journal:
-            journal.record(verdict, mode="runner", **fields)
-    except JournalError as e:
-        return str(e)
-    return None
-
-
-def run_batch_recorded(lex, source: str, journal_path: str, fields: dict) -> int:
-    """`judge --batch` with a journal: no verdict line is written before its row is committed.
-
-    Lines are judged in groups, each group recorded in one transaction, then written (one line
-    at a time when a runner types at a pipe). A line that cannot be recorded still gets its
-    verdict, plus "NOT RECORDED: call the director (line N: reason)" on stderr; exit 5 then.
-    """
-    import io
-    import sys
-
-    from ..entry import parse_entry
-    from ..errors import (EXIT_ENTRY, EXIT_NOT_RECORDED, AdjudicatorError, JournalError,
-                          LexiconError)
-    from ..journal import Journal
-    from ..verdict import Verdict, all_found
-    from .judge import ACCEPTABLE, UNACCEPTABLE, _is_regular_file
-
-    if source == "-":
-        stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
-    else:
-        try:
-            stream = open(source, encoding="utf-8", errors="replace")
-        except OSError as e:
-            raise LexiconError(f"cannot read {source}: {e.strerror or e}") from e
-    out, err = sys.stdout, sys.stderr
-    interactive = source == "-" and not _is_regular_file(sys.stdin)
-    group = 1 if interactive else BATCH_GROUP
-    try:
-        journal, open_error = Journal.open(journal_path), None
-    except JournalError as e:
-        journal, open_error = None, str(e)
-    invalid = failed = 0
-    lines: list[str] = []
-    pending: list[tuple[int, Verdict]] = []
-
-    def flush() -> None:
-        nonlocal failed
-        reason = open_error
-        if pending and journal is not None:
-            try:
-                journal.record_many([(v, dict(mode="runner", **fields)) for _, v in pending])
-            except JournalError as e:
-                reason = str(e)
-        out.writelines(lines)
-        out.flush()
-        if pending and reason is not None:
-            failed += len(pending)
-            for line_no, _ in pending:
-                err.write(f"{NOT_RECORDED} (line {line_no}: {reason})\n")
-            err.flush()
-        lines.clear()
-        pending.clear()
-
-    try:
-        for line_no, line in enumerate(stream, 1):
-            try:
-                words = parse_entry(line)
-            except AdjudicatorError as e:
-                invalid += 1
-                lines.append(f"INVALID: {e}\n")
-            else:
-                acceptable = all_found(lex, words)
-                pending.append((line_no, Verdict(words, acceptable, lex.identity)))
-                lines.append(ACCEPTABLE if acceptable else UNACCEPTABLE)
-            if len(lines) >= group:
-                flush()
-        flush()
-    finally:
-        if source == "-":
-            stream.detach()  # leave the process's stdin open
-        else:
-            stream.close()
-        if journal is not None:
-            journal.close()
-    if failed:
-        return EXIT_NOT_RECORDED
-    return EXIT_ENTRY if invalid else 0

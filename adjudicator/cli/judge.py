@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import io
 import sys
-from typing import TextIO
 
 import click
 
 from ..entry import parse_entry
-from ..errors import EXIT_ENTRY, EXIT_NOT_RECORDED, AdjudicatorError, LexiconError
+from ..errors import EXIT_ENTRY, AdjudicatorError
 from ..resolve import load_configured
 from ..verdict import adjudicate, all_found
-
-ACCEPTABLE, UNACCEPTABLE = "ACCEPTABLE\n", "UNACCEPTABLE\n"
+from .streams import ACCEPTABLE, UNACCEPTABLE, close_source, interactive, open_source
 
 
 @click.command("judge")
@@ -46,48 +43,38 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
       adjudicator judge --lexicon CSW19 --batch challenges.txt
       adjudicator judge --journal event.db --station "Runner desk" --table 12 qi za
     """
-    fields = None
     if not journal and (station or table or round_ or recheck_of is not None):
         raise click.UsageError("--station, --table, --round and --recheck-of need --journal PATH")
-    if journal:
-        from .journal import judge_station
+    if batch is not None and words:
+        raise click.UsageError("give either WORDS or --batch, not both")
+    if batch is not None and recheck_of is not None:
+        raise click.UsageError("--recheck-of names one challenge: give WORDS, not --batch")
+    entry = parse_entry(" ".join(words)) if batch is None else None  # EntryError: exit 2 first
+    lex = load_configured(lexicon)
+    if journal:  # through the station service: recorded before any verdict is shown
+        from .recorded import judge_recorded, run_batch_recorded, terminal_station
 
-        fields = dict(station=station or judge_station(), table=table, round=round_,
-                      recheck_of=recheck_of)
+        service = terminal_station(lex, journal, station)
+        if batch is not None:
+            raise click.exceptions.Exit(run_batch_recorded(service, batch, table or "",
+                                                           round_ or ""))
+        try:
+            code = judge_recorded(service, entry, table or "", round_ or "", recheck_of)
+        finally:
+            service.close()
+        raise click.exceptions.Exit(code)
     if batch is not None:
-        if words:
-            raise click.UsageError("give either WORDS or --batch, not both")
-        lex = load_configured(lexicon)
-        if fields is not None:
-            from .journal import run_batch_recorded
-
-            raise click.exceptions.Exit(run_batch_recorded(lex, batch, journal, fields))
         raise click.exceptions.Exit(run_batch(lex, batch))
-    entry = parse_entry(" ".join(words))  # EntryError -> exit 2 before the lexicon is loaded
-    verdict = adjudicate(load_configured(lexicon), entry)
-    if fields is not None:
-        from .journal import NOT_RECORDED, record_single
-
-        reason = record_single(journal, verdict, fields)  # written before the verdict is shown
-        if reason is not None:
-            click.echo(verdict.word)
-            click.echo(f"{NOT_RECORDED} ({reason})", err=True)
-            raise click.exceptions.Exit(EXIT_NOT_RECORDED)
+    verdict = adjudicate(lex, entry)
     click.echo(verdict.word)
     raise click.exceptions.Exit(0 if verdict.acceptable else 1)
 
 
 def run_batch(lex, source: str) -> int:
     """Stream challenges from SOURCE; one output line per input line; exit 0, or 2 if any invalid."""
-    if source == "-":
-        stream: TextIO = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
-    else:
-        try:
-            stream = open(source, encoding="utf-8", errors="replace")
-        except OSError as e:
-            raise LexiconError(f"cannot read {source}: {e.strerror or e}") from e
+    stream = open_source(source)
     out = sys.stdout
-    interactive = source == "-" and not _is_regular_file(sys.stdin)
+    flush_each = interactive(source)
     invalid = 0
     try:
         for line in stream:
@@ -98,25 +85,12 @@ def run_batch(lex, source: str) -> int:
                 out.write(f"INVALID: {e}\n")
             else:
                 out.write(ACCEPTABLE if all_found(lex, words) else UNACCEPTABLE)
-            if interactive:
+            if flush_each:
                 out.flush()  # a runner at a pipe sees each verdict as soon as it is judged
     finally:
-        if source == "-":
-            stream.detach()  # leave the process's stdin open
-        else:
-            stream.close()
+        close_source(source, stream)
     out.flush()
     return EXIT_ENTRY if invalid else 0
-
-
-def _is_regular_file(stream) -> bool:
-    import os
-    import stat
-
-    try:
-        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
-    except (OSError, ValueError):
-        return False
 
 
 COMMANDS = [judge_cmd]

@@ -6,8 +6,7 @@ import click
 
 from ..config import load_config
 from ..docket import (
-    FLOWS, Connection, encode_slip, encode_test_slip, job_message, journal_print_status,
-    open_printer, print_job, slip_from_row,
+    FLOWS, Connection, encode_test_slip, open_printer, print_job,
 )
 from ..docket.status import ADVICE, NO_ANSWER, explain
 from ..errors import PrinterError
@@ -126,15 +125,12 @@ def reprint_cmd(seq, url, journal_path, config_path, columns, baudrate, flow,
       adjudicator printer reprint 12 --config /etc/adjudicator/runners.toml
     """
     from ..journal import Journal
+    from ..printdesk import reprint_and_wait
 
     config = load_config(config_path)
     conn = _connection(url, config_path, columns, baudrate, flow, write_timeout, config)
     with Journal.open(journal_path or config.journal) as journal:  # JournalError: exit 5
-        slip = slip_from_row(journal.get(seq), config.event, reprint=True)
-        result = print_job(conn, encode_slip(slip, conn.columns))
-        message = job_message(seq, result, reprint=True, reprint_hint="run this command again")
-        journal.set_print_status(seq, journal_print_status(result.ok, True),
-                                 "" if result.ok else message)
+        result, message = reprint_and_wait(journal, seq, config.event, conn)
     if not result.ok:
         raise PrinterError(message)
     click.echo(message)

@@ -41,8 +41,8 @@ def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
       adjudicator serve --rotate-token --config event.toml   # new round, new code
     """
     from ..config import load_config
-    from kiosk.web.announce import base_url, print_url, token_url
-    from kiosk.web.token import TokenStore, token_path
+    from adjudicator.net.announce import base_url, print_url, token_url
+    from adjudicator.net.token import TokenStore, token_path
 
     cfg = load_config(config_path)
     tokens = TokenStore(os.path.abspath(token_file) if token_file else token_path(cfg.path))

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli import main
-from adjudicator.cli import journal as journal_cli
+from adjudicator.cli import recorded as journal_cli
 from adjudicator.errors import EXIT_ENTRY, EXIT_NOT_RECORDED
 from adjudicator.journal import Journal, verify
 
@@ -63,7 +63,7 @@ def test_single_judge_that_cannot_record_still_shows_the_verdict(run, tiny, tmp_
     result = run("judge", "-l", tiny, "--journal", str(tmp_path / "blocker" / "j.db"), "qi")
     assert result.exit_code == EXIT_NOT_RECORDED
     assert result.stdout == "ACCEPTABLE\n"
-    assert result.stderr.startswith("NOT RECORDED: call the director (")
+    assert result.stderr.startswith("adjudicator: NOT RECORDED: call the director (")
     assert result.stderr.count("\n") == 1
 
 
@@ -96,8 +96,8 @@ def test_batch_that_cannot_record_streams_verdicts_and_reports_each_line(run, ti
     assert result.exit_code == EXIT_NOT_RECORDED
     assert result.stdout.splitlines()[0::2] == ["ACCEPTABLE", "UNACCEPTABLE"]
     errors = result.stderr.splitlines()
-    assert [e.split(":")[0:2] for e in errors] == [["NOT RECORDED", " call the director (line 1"],
-                                                  ["NOT RECORDED", " call the director (line 3"]]
+    assert [e.split(":")[1:3] for e in errors] == [[" NOT RECORDED", " call the director (line 1"],
+                                                  [" NOT RECORDED", " call the director (line 3"]]
 
 
 def test_no_verdict_line_is_written_before_its_row_is_committed(run, tiny, jpath, monkeypatch,

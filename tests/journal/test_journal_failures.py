@@ -128,5 +128,5 @@ def test_cli_judge_shows_the_verdict_even_when_the_journal_is_locked(jpath, cloc
         other.close()
     assert result.exit_code == EXIT_NOT_RECORDED
     assert result.stdout == "ACCEPTABLE\n"
-    assert result.stderr.startswith("NOT RECORDED: call the director (")
+    assert result.stderr.startswith("adjudicator: NOT RECORDED: call the director (")
     assert "locked by another program" in result.stderr
