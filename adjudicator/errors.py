@@ -20,6 +20,12 @@ class AdjudicatorError(Exception):
     exit_code = EXIT_IO
 
 
+class FileAccessError(AdjudicatorError):
+    """A file (or standard output) that cannot be read or written: exit 4."""
+
+    exit_code = EXIT_IO
+
+
 class EntryError(AdjudicatorError):
     """A typed entry that cannot be judged; `code` names the rejection."""
 
@@ -65,5 +71,9 @@ class PrinterError(AdjudicatorError):
 
 def fail(message: str, code: int) -> None:
     """One line on stderr, then exit CODE (never 1: 1 is UNACCEPTABLE)."""
-    print(f"adjudicator: {' '.join(message.split())}", file=sys.stderr)
+    if sys.stderr is not None:  # with stderr closed, the exit code alone must tell
+        try:
+            print(f"adjudicator: {' '.join(message.split())}", file=sys.stderr, flush=True)
+        except OSError:
+            pass
     sys.exit(code)

@@ -7,8 +7,13 @@ import sys
 import click
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adjudicator.cli import main
+from plain_entry import reference_parse
+
+TINY = frozenset(["QI", "ZA", "CAT", "XU"])
 
 
 @pytest.fixture
@@ -19,6 +24,16 @@ def run():
         return runner.invoke(main, list(args), input=input, catch_exceptions=False)
 
     return invoke
+
+
+@pytest.fixture(scope="module")
+def tiny_batch(tmp_path_factory):
+    """A tiny list and a runner shared by a property test's examples."""
+    path = tmp_path_factory.mktemp("batch") / "tiny.txt"
+    path.write_text("\n".join(sorted(TINY)) + "\n")
+    runner = CliRunner()
+    return str(path), lambda *a, input=None: runner.invoke(main, list(a), input=input,
+                                                         catch_exceptions=False)
 
 
 @pytest.fixture
@@ -51,7 +66,7 @@ def test_malformed_entry_is_never_judged(run):
     [
         (["judge", "--lexicon", "no-such-list", "cat"], 3),
         (["judge", "--no-such-option"], 2),
-        (["judge", "--batch", "/no/such/file"], 3),
+        (["judge", "--batch", "/no/such/file"], 4),
         (["info", "no-such-list"], 3),
         (["compile", "/no/such.txt", "-o", "x.lex"], 3),
     ],
@@ -205,3 +220,47 @@ def test_every_command_has_help_with_an_example(run):
         assert result.exit_code == 0, path
         assert "Example" in result.stdout, f"'adjudicator {' '.join(path)} --help' shows no example"
         assert "adjudicator " in result.stdout.split("Example", 1)[1], path
+
+
+def test_batch_lines_end_only_at_lf_or_crlf_and_a_bom_is_skipped(run, tmp_path, tiny_source):
+    """Issue 12: U+001C, a lone CR, U+2028 or NEL inside a line is named, never a line end."""
+    data = ("\ufeffqi za\r\nqi\x1cza\nqi\rza\nqi\u2028za\nqi\u0085za\nqi\x0cza\nxu").encode()
+    expected = ["ACCEPTABLE"] + [f"INVALID: U+{c:04X}" for c in (0x1C, 0x0D, 0x2028, 0x85, 0x0C)]
+    expected.append("ACCEPTABLE")
+    challenges = tmp_path / "c.txt"
+    challenges.write_bytes(data)
+    for result in (run("judge", "--lexicon", tiny_source, "--batch", str(challenges)),
+                   run("judge", "--lexicon", tiny_source, "--batch", "-", input=data)):
+        lines = result.stdout.splitlines()  # splitlines is safe here: the output is ours
+        assert len(lines) == len(expected), lines
+        assert [line[:len(e)] for line, e in zip(lines, expected)] == expected
+        assert result.exit_code == 2
+
+
+def test_a_bom_before_the_first_word_is_not_a_character_of_it(run, tiny_source):
+    result = run("judge", "--lexicon", tiny_source, "--batch", "-", input="\ufeffqi za\n".encode())
+    assert (result.stdout, result.exit_code) == ("ACCEPTABLE\n", 0)
+    result = run("judge", "--lexicon", tiny_source, "--batch", "-", input="qi\n\ufeffza\n".encode())
+    assert result.stdout.splitlines()[1].startswith("INVALID: U+FEFF")  # only at the start
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(["qi", "za", "xu", "cat", "q"]),
+                          st.sampled_from([" ", ",", "\t", "\n", "\r\n", "\r", "\x1c", "\u2028",
+                                           "\x85", "\x0b", "\x00", "\ufeff", "é"])),
+                max_size=30).map("".join))
+def test_batch_matches_a_plain_line_splitter_and_a_plain_set(tiny_batch, text):
+    """Property: one output line per LF-ended line, each the plain reading's verdict."""
+    source, run = tiny_batch
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    expected = []
+    for line in (ln[:-1] if ln.endswith("\r") else ln for ln in lines):
+        words = reference_parse(line)
+        expected.append("INVALID" if isinstance(words, str) else
+                        "ACCEPTABLE" if all(w in TINY for w in words) else "UNACCEPTABLE")
+    result = run("judge", "--lexicon", source, "--batch", "-", input=text.encode())
+    got = [line.split(":")[0] for line in result.stdout.split("\n")[:-1]]
+    assert got == expected
+    assert result.exit_code == (2 if "INVALID" in expected else 0)

@@ -10,7 +10,7 @@ from ..entry import parse_entry
 from ..errors import EXIT_ENTRY, AdjudicatorError
 from ..resolve import load_configured
 from ..verdict import adjudicate, all_found
-from .streams import ACCEPTABLE, UNACCEPTABLE, close_source, interactive, open_source
+from .streams import ACCEPTABLE, UNACCEPTABLE, close_source, open_source
 
 
 @click.command("judge")
@@ -71,25 +71,32 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
 
 
 def run_batch(lex, source: str) -> int:
-    """Stream challenges from SOURCE; one output line per input line; exit 0, or 2 if any invalid."""
+    """Stream challenges from SOURCE; one output line per input line; exit 0, or 2 if any invalid.
+
+    Lines end only at LF or CRLF (streams.BatchLines). A file is read and answered a block at a
+    time; from a pipe or terminal each verdict is written as soon as its line is judged.
+    """
     stream = open_source(source)
-    out = sys.stdout
-    flush_each = interactive(source)
+    write, flush = sys.stdout.writelines, sys.stdout.flush
+    streaming = stream.streaming
     invalid = 0
     try:
-        for line in stream:
-            try:
-                words = parse_entry(line)
-            except AdjudicatorError as e:
-                invalid += 1
-                out.write(f"INVALID: {e}\n")
-            else:
-                out.write(ACCEPTABLE if all_found(lex, words) else UNACCEPTABLE)
-            if flush_each:
-                out.flush()  # a runner at a pipe sees each verdict as soon as it is judged
+        for block in stream.blocks():
+            answers = []
+            for line in block:
+                try:
+                    words = parse_entry(line)
+                except AdjudicatorError as e:
+                    invalid += 1
+                    answers.append(f"INVALID: {e}\n")
+                else:
+                    answers.append(ACCEPTABLE if all_found(lex, words) else UNACCEPTABLE)
+            write(answers)
+            if streaming:
+                flush()  # a runner at a pipe sees each verdict as soon as it is judged
     finally:
         close_source(source, stream)
-    out.flush()
+    flush()
     return EXIT_ENTRY if invalid else 0
 
 

@@ -1,33 +1,81 @@
-"""What `judge --batch` reads and writes: the verdict lines, the input stream, pipe or file."""
+"""What `judge --batch` reads and writes: the verdict lines, the input's lines, pipe or file."""
 
 from __future__ import annotations
 
-import io
+import codecs
 import os
 import stat
 import sys
-from typing import TextIO
+from collections.abc import Iterator
+from typing import BinaryIO
 
-from ..errors import LexiconError
+from ..errors import FileAccessError
 
 ACCEPTABLE, UNACCEPTABLE = "ACCEPTABLE\n", "UNACCEPTABLE\n"
+_CHUNK = 1 << 20
 
 
-def open_source(source: str) -> TextIO:
+class BatchLines:
+    """The lines of a batch, without their ends. A line ends only at LF or CRLF; any other
+    character (a lone CR, U+2028, NEL, FF...) stays in its line, for parse_entry to name. A
+    UTF-8 byte-order mark at the very start is skipped; bytes that are not UTF-8 become U+FFFD
+    (refused, named). Iterating gives one line at a time; `blocks()` gives lists of lines."""
+
+    def __init__(self, raw: BinaryIO, owned: bool, streaming: bool):
+        self.raw, self.owned, self.streaming = raw, owned, streaming
+        self._decode = codecs.getincrementaldecoder("utf-8-sig")(errors="replace").decode
+
+    def __iter__(self) -> Iterator[str]:
+        for block in self.blocks():
+            yield from block
+
+    def blocks(self) -> Iterator[list[str]]:
+        """Lists of lines; one line a list when STREAMING (a runner waits for each verdict)."""
+        if self.streaming:
+            readline, decode = self.raw.readline, self._decode
+            while data := readline():
+                line = decode(data)
+                if line.endswith("\n"):
+                    line = line[:-2] if line.endswith("\r\n") else line[:-1]
+                yield [line]
+            tail = decode(b"", True)
+            if tail:
+                yield [tail]
+            return
+        read, decode, rest = self.raw.read, self._decode, ""
+        while data := read(_CHUNK):
+            text = rest + decode(data)
+            end = text.rfind("\n")
+            if end < 0:
+                rest = text
+                continue
+            rest, text = text[end + 1:], text[:end]
+            if "\r" in text:
+                text = text.replace("\r\n", "\n")
+            yield text.split("\n")
+        rest += decode(b"", True)
+        if rest:
+            yield [rest]
+
+    def close(self) -> None:
+        if self.owned:
+            self.raw.close()
+
+
+def open_source(source: str) -> BatchLines:
     """The batch's lines: SOURCE's file, or standard input for '-'."""
     if source == "-":
-        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+        raw = sys.stdin.buffer
+        return BatchLines(raw, owned=False, streaming=not is_regular_file(raw))
     try:
-        return open(source, encoding="utf-8", errors="replace")
+        raw = open(source, "rb")
     except OSError as e:
-        raise LexiconError(f"cannot read {source}: {e.strerror or e}") from e
+        raise FileAccessError(f"cannot read {source}: {e.strerror or e}") from e
+    return BatchLines(raw, owned=True, streaming=not is_regular_file(raw))  # a FIFO streams
 
 
-def close_source(source: str, stream: TextIO) -> None:
-    if source == "-":
-        stream.detach()  # leave the process's stdin open
-    else:
-        stream.close()
+def close_source(source: str, stream: BatchLines) -> None:
+    stream.close()  # standard input is left open
 
 
 def interactive(source: str) -> bool:
