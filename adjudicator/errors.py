@@ -63,6 +63,12 @@ class JournalError(AdjudicatorError):
     exit_code = EXIT_NOT_RECORDED
 
 
+class JournalFileError(JournalError, FileAccessError):
+    """A journal file that is not there or cannot be read: exit 4, still a JournalError."""
+
+    exit_code = EXIT_IO
+
+
 class PrinterError(AdjudicatorError):
     """The docket printer cannot be reached or reports a fault."""
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import marisa_trie
 
-from .errors import LexiconError
+from .errors import FileAccessError, LexiconError
 from .known import LexiconIdentity, identify
 
 if TYPE_CHECKING:
@@ -99,6 +99,7 @@ def write_compiled(out: str, trie_bytes: bytes, header: dict) -> None:
     folder = os.path.dirname(os.path.abspath(out))
     import tempfile
 
+    tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".lexicon-", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
@@ -110,7 +111,9 @@ def write_compiled(out: str, trie_bytes: bytes, header: dict) -> None:
         os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, out)
     except OSError as e:
-        raise LexiconError(f"cannot write lexicon {out}: {e.strerror or e}") from e
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+        raise FileAccessError(f"cannot write lexicon {out}: {e.strerror or e}") from e
 
 
 class Lexicon:
@@ -190,7 +193,7 @@ def _read_checked(path: str) -> tuple[dict, int]:
             f.seek(trie_len)
             header_bytes = f.read(header_len)
     except OSError as e:
-        raise LexiconError(f"cannot read lexicon {path}: {e.strerror or e}") from e
+        raise FileAccessError(f"cannot read lexicon {path}: {e.strerror or e}") from e
     if remaining or sha.digest() != digest:
         raise LexiconError(f"{path}: checksum mismatch, the file is damaged or altered; refused")
     try:

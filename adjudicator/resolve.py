@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 
-from .errors import LexiconError
+from .errors import FileAccessError, LexiconError
 from .known import SHIPPED
 from .lexicon import FORMAT_VERSION, Lexicon, compile_sources, is_compiled
 
@@ -112,9 +112,13 @@ def compiled_cache_for(source: str) -> str:
         with open(source, "rb") as f:
             digest = hashlib.file_digest(f, "sha256").hexdigest()
     except OSError as e:
-        raise LexiconError(f"cannot read word list {source}: {e.strerror or e}") from e
+        raise FileAccessError(f"cannot read word list {source}: {e.strerror or e}") from e
     folder = cache_dir()
-    os.makedirs(folder, exist_ok=True)
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise FileAccessError(f"cannot create the lexicon cache folder {folder}: "
+                              f"{e.strerror or e} (set ${CACHE_ENV} to another folder)") from e
     stem = os.path.splitext(os.path.basename(source))[0]
     cached = os.path.join(folder, f"{stem}-{digest[:16]}-v{FORMAT_VERSION}.lex")
     if not os.path.exists(cached):

@@ -7,8 +7,9 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .errors import LexiconError, WordListError
+from .errors import FileAccessError, LexiconError, WordListError
 
+MARISA_MAGIC = b"We love Marisa."  # how every marisa trie, so every compiled lexicon, begins
 _CLEAN_BODY = re.compile(r"(?:[A-Z]{2,15}\n)*")
 _BLANK_OR_COMMENT = re.compile(r"(?m)^[ \t]*(?:#[^\n]*)?\n")
 _COMMENT_LINE = re.compile(r"(?m)^[ \t]*#")
@@ -47,8 +48,11 @@ def read_source(path: str, *, skip_invalid: bool = False) -> SourceReport:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
-        raise LexiconError(f"cannot read word list {path}: {e.strerror or e}") from e
+        raise FileAccessError(f"cannot read word list {path}: {e.strerror or e}") from e
     report = SourceReport(path=path, sha256=hashlib.sha256(data).hexdigest())
+    if data.startswith(MARISA_MAGIC):  # a compiled lexicon cut short: its footer is gone
+        raise LexiconError(f"{path}: the lexicon file is damaged or truncated (its end is "
+                           "missing); refused: copy or compile it again")
     if b"\0" in data[:4096]:
         raise WordListError(path, 1, data[:20].decode("latin-1"), "binary data, not a word list")
     try:

@@ -68,7 +68,7 @@ def test_malformed_entry_is_never_judged(run):
         (["judge", "--no-such-option"], 2),
         (["judge", "--batch", "/no/such/file"], 4),
         (["info", "no-such-list"], 3),
-        (["compile", "/no/such.txt", "-o", "x.lex"], 3),
+        (["compile", "/no/such.txt", "-o", "x.lex"], 4),
     ],
 )
 def test_errors_never_exit_1(run, args, code):

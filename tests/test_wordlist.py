@@ -2,7 +2,7 @@
 
 import pytest
 
-from adjudicator.errors import LexiconError, WordListError
+from adjudicator.errors import FileAccessError, LexiconError, WordListError
 from adjudicator.wordlist import is_header, read_source
 
 WORDS = {"AA", "QI", "ZA", "CAT", "COLLINS"}
@@ -96,7 +96,7 @@ def test_empty_list_is_refused(tmp_path):
 
 
 def test_missing_file_is_a_clear_error(tmp_path):
-    with pytest.raises(LexiconError, match="cannot read word list"):
+    with pytest.raises(FileAccessError, match="cannot read word list"):  # exit 4
         read_source(str(tmp_path / "absent.txt"))
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
+import signal
 import sys
 
 import click
@@ -24,10 +27,25 @@ class Main(click.Group):
         module = importlib.import_module(f"{__name__}.{module_name}")
         return next(c for c in module.COMMANDS if c.name == name)
 
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:  # before click's own handler, which would exit 1
+            die_of_sigpipe()
+
     def main(self, *args, **kwargs):
         kwargs["standalone_mode"] = False
+        if sys.stdout is None:  # started with stdout closed (>&-): writing to it fails, exit 4
+            sys.stdout = ClosedOutput()
         try:
             code = super().main(*args, **kwargs)
+            sys.stdout.flush()  # a full disk or closed pipe is found here, not at exit
+        except BrokenPipeError:
+            die_of_sigpipe()
+        except OSError as e:  # standard output (or a file no command caught) cannot be written
+            stop_writing_stdout()
+            where = e.filename or "standard output"
+            fail(f"cannot write {where}: {e.strerror or e}", EXIT_IO)
         except AdjudicatorError as e:
             fail(str(e), e.exit_code)
         except click.UsageError as e:
@@ -38,6 +56,44 @@ class Main(click.Group):
         except click.Abort:
             fail("interrupted", EXIT_IO)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+class ClosedOutput:
+    """Standard output when the process was started without one: every write fails (exit 4)."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        pass  # nothing was ever written
+
+    def isatty(self) -> bool:
+        return False
+
+
+def stop_writing_stdout() -> None:
+    """Point fd 1 at /dev/null, so the interpreter's last flush of what is buffered succeeds
+    quietly instead of printing 'Exception ignored' and exiting 120."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def die_of_sigpipe() -> None:
+    """The reader of a pipe went away (`... | head -1`): end as `cat` does, by SIGPIPE, quietly.
+    Never exit 1, which would read as UNACCEPTABLE."""
+    stop_writing_stdout()
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGPIPE)
+    sys.exit(0)
 
 
 @click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})

@@ -18,7 +18,7 @@ def journal_group() -> None:
 
 
 @journal_group.command("verify")
-@click.argument("path", required=False, type=click.Path(dir_okay=False))
+@click.argument("path", required=False)
 def verify_cmd(path: str | None) -> None:
     """Check the journal's hash chain; name the first broken row. Exit 0 only when intact.
 
@@ -37,7 +37,7 @@ def verify_cmd(path: str | None) -> None:
 
 
 @journal_group.command("export")
-@click.argument("path", required=False, type=click.Path(dir_okay=False))
+@click.argument("path", required=False)
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv",
               show_default=True, help="Output format.")
 @click.option("--since", metavar="TIME|N", help="Only challenges at or after an ISO time "
@@ -83,7 +83,7 @@ def export_cmd(path: str | None, fmt: str, since: str | None, out: str | None) -
 
 
 @journal_group.command("merge")
-@click.argument("inputs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("inputs", nargs=-1, required=True)
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
               help="The event journal to write.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")

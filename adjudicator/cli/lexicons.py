@@ -12,9 +12,8 @@ from ..resolve import load_configured
 
 
 @click.command("compile")
-@click.argument("sources", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
-              help="The compiled lexicon file to write.")
+@click.argument("sources", nargs=-1, required=True)  # unreadable files: exit 4, from the core
+@click.option("-o", "--output", "out", required=True, metavar="PATH", help="The compiled lexicon file to write.")
 @click.option("--name", help="Name shown on screens and slips (default: the official id, "
               "or the first file's name).")
 @click.option("--skip-invalid", is_flag=True,

@@ -8,7 +8,7 @@ import sqlite3
 from urllib.parse import quote
 
 from ..config import default_journal_path  # noqa: F401  (one definition, re-exported)
-from ..errors import JournalError
+from ..errors import JournalError, JournalFileError
 
 FORMAT = "adjudicator-journal"
 SCHEMA_VERSION = 1
@@ -116,7 +116,7 @@ def connect_rw(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
 def connect_ro(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
     """Open an existing journal read-only (verify, export, merge inputs); never creates a file."""
     if not os.path.isfile(path):
-        raise JournalError(f"no journal at {path}")
+        raise JournalFileError(f"no journal at {path}")
     uri = "file:" + quote(os.path.abspath(path)) + "?mode=ro"
     try:
         conn = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None,
