@@ -123,6 +123,7 @@ class Lexicon:
         self.path = path
         self.header = header
         self._trie = trie
+        self.contains = trie.__contains__  # `word in lexicon` without a Python frame between
         self.identity = LexiconIdentity(
             name=header["name"],
             fingerprint=header["fingerprint"],

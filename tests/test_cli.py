@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudicator.cli import main
+from adjudicator.entry import parse_entry
 from plain_entry import reference_parse
 
 TINY = frozenset(["QI", "ZA", "CAT", "XU"])
@@ -264,3 +265,16 @@ def test_batch_matches_a_plain_line_splitter_and_a_plain_set(tiny_batch, text):
     got = [line.split(":")[0] for line in result.stdout.split("\n")[:-1]]
     assert got == expected
     assert result.exit_code == (2 if "INVALID" in expected else 0)
+
+
+def test_batch_takes_the_fast_path_for_plain_lines(run, tiny_source, monkeypatch):
+    """Issue 12's profile: each line kept its newline, so no line took the fast path. Now only
+    lines that are not plain reach the full parse_entry (speed itself is bench/'s)."""
+    import adjudicator.cli.judge as judge
+
+    slow = []
+    monkeypatch.setattr(judge, "parse_entry", lambda text: slow.append(text) or parse_entry(text))
+    data = "qi za\r\nQi,Xu\n\tcat\ncat5\nqi\u00a0za\n" * 3
+    result = run("judge", "--lexicon", tiny_source, "--batch", "-", input=data.encode())
+    assert result.stdout.count("ACCEPTABLE\n") == 12 and result.exit_code == 2
+    assert slow == ["cat5", "qi\u00a0za"] * 3
