@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 FORMAT_VERSION = 1
 MAGIC = b"ADJLEX\x00\x01"
+MARISA_MAGIC = b"We love Marisa."  # how every marisa trie, so every compiled lexicon, begins
 # File layout: [marisa trie][header JSON][u64 header length][32-byte SHA-256][8-byte MAGIC].
 # The SHA-256 covers the trie and the header, and is verified on every load.
 _FOOTER = struct.Struct("<Q32s8s")
@@ -171,9 +172,14 @@ def _read_checked(path: str) -> tuple[dict, int]:
         with open(path, "rb") as f:
             size = os.fstat(f.fileno()).st_size
             if size < _FOOTER.size:
-                raise LexiconError(f"{path}: not a compiled lexicon (too short); refused")
+                raise LexiconError(f"{path}: not a compiled lexicon, or one damaged or truncated "
+                                   "(too short); refused")
             f.seek(size - _FOOTER.size)
             header_len, digest, magic = _FOOTER.unpack(f.read(_FOOTER.size))
+            f.seek(0)
+            if magic != MAGIC and f.read(len(MARISA_MAGIC)) == MARISA_MAGIC:
+                raise LexiconError(f"{path}: the lexicon file is damaged or truncated (its end is "
+                                   "missing); refused: copy or compile it again")
             if magic != MAGIC:
                 raise LexiconError(
                     f"{path}: not a compiled lexicon (compile a word list with "

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from .errors import FileAccessError, LexiconError, WordListError
 
-MARISA_MAGIC = b"We love Marisa."  # how every marisa trie, so every compiled lexicon, begins
+MARISA_MAGIC = b"We love Marisa."  # as lexicon.MARISA_MAGIC (lexicon imports this module)
 _CLEAN_BODY = re.compile(r"(?:[A-Z]{2,15}\n)*")
 _BLANK_OR_COMMENT = re.compile(r"(?m)^[ \t]*(?:#[^\n]*)?\n")
 _COMMENT_LINE = re.compile(r"(?m)^[ \t]*#")

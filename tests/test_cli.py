@@ -213,7 +213,8 @@ def test_every_command_has_help_with_an_example(run):
                 yield from walk(command, prefix + [name])
 
     commands = list(walk(main, []))
-    assert {"judge", "compile", "info", "journal", "kiosk", "set-pin", "serve", "printer"} == {
+    assert {"judge", "compile", "info", "lexicon", "journal", "kiosk", "set-pin", "serve",
+            "printer"} == {
         path[0] for path, _ in commands
     }
     for path, _ in commands:

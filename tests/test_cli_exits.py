@@ -102,6 +102,7 @@ def _commands(tmp_path, tiny):
         ["judge", "-l", tiny, "--journal", journal, "qi"],
         ["judge", "-l", tiny, "--journal", journal, "--batch", str(batch)],
         ["compile", tiny, "-o", str(tmp_path / "out.lex")], ["info"], ["info", tiny],
+        ["lexicon", "add", tiny], ["lexicon", "list"], ["lexicon", "--help"],
         ["journal", "verify", journal], ["journal", "export", journal],
         ["journal", "merge", journal, "-o", str(tmp_path / "merged.db"), "--force"],
         ["printer", "status", str(fake_printer)], ["serve", "--port", "0", "--no-such"],

@@ -113,6 +113,7 @@ COMMAND_MODULES = {
     "judge": "judge",
     "compile": "lexicons",
     "info": "lexicons",
+    "lexicon": "lexicons",
     "journal": "journal",
     "kiosk": "kiosk",
     "set-pin": "kiosk",

@@ -15,8 +15,9 @@ from .streams import ACCEPTABLE, UNACCEPTABLE, close_source, open_source
 
 @click.command("judge")
 @click.argument("words", nargs=-1)
-@click.option("-l", "--lexicon", help="Compiled file, word list, or name in the "
-              "config's lexicon_dirs or $ADJUDICATOR_LEXICONS (default: the embedded ENABLE list).")
+@click.option("-l", "--lexicon", help="Compiled file, word list, or name in the config's "
+              "lexicon_dirs, $ADJUDICATOR_LEXICONS or the lexicon shelf (default: the embedded "
+              "ENABLE list).")
 @click.option("--batch", "batch", metavar="FILE", help="Judge one challenge a line from FILE "
               "('-' for standard input); prints one line per input line.")
 @click.option("--journal", "journal", metavar="PATH", help="Record every adjudication in this "
