@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from plain_entry import reference_parse
 
 from adjudicator.cli import main
 from adjudicator.entry import parse_entry
-from plain_entry import reference_parse
 
 TINY = frozenset(["QI", "ZA", "CAT", "XU"])
 

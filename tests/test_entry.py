@@ -3,13 +3,13 @@
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from plain_entry import SEPARATORS, reference_parse
 
 from adjudicator import entry
 from adjudicator.entry import parse_entry
 from adjudicator.errors import EXIT_ENTRY, EntryError
 from adjudicator.lexicon import Lexicon, compile_sources
 from adjudicator.verdict import adjudicate
-from plain_entry import SEPARATORS, reference_parse
 
 
 @pytest.mark.parametrize(

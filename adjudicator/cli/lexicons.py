@@ -1,4 +1,4 @@
-"""`adjudicator compile`, `info` and `lexicon add|list`: build a lexicon, shelve it, say what it is."""
+"""`adjudicator compile`, `info`, `lexicon add|list`: build a lexicon, shelve it, say what it is."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from ..resolve import load_configured
 
 @click.command("compile")
 @click.argument("sources", nargs=-1, required=True)  # unreadable files: exit 4, from the core
-@click.option("-o", "--output", "out", required=True, metavar="PATH", help="The compiled lexicon file to write.")
+@click.option("-o", "--output", "out", required=True, metavar="PATH",
+              help="The compiled lexicon file to write.")
 @click.option("--name", help="Name shown on screens and slips (default: the official id, "
               "or the first file's name).")
 @click.option("--skip-invalid", is_flag=True,
@@ -59,8 +60,8 @@ def info_cmd(lexicon: str | None) -> None:
     """Say what a lexicon is: name, edition, words, fingerprint, whether it is official.
 
     LEXICON is a compiled file, a word list, or a name in the config's lexicon_dirs,
-    $ADJUDICATOR_LEXICONS or the lexicon shelf; without it, the embedded default. The fingerprint is recomputed from
-    the words themselves.
+    $ADJUDICATOR_LEXICONS or the lexicon shelf; without it, the embedded default. The
+    fingerprint is recomputed from the words themselves.
 
     \b
     Example:
