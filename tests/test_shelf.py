@@ -117,3 +117,18 @@ def test_the_kiosk_and_phone_server_find_shelved_names_too(run, club):
     primary, secondary = load_lexicons(Config(lexicon="CLUB", secondary_lexicon="club"))
     assert primary.name == "CLUB" and "QI" in primary and "ZZ" not in primary
     assert secondary is not None and secondary.fingerprint == primary.fingerprint
+
+
+def test_the_directors_lexicon_choice_includes_the_shelf(run, club):
+    from adjudicator.resolve import available
+
+    assert run("lexicon", "add", club).exit_code == 0
+    assert os.path.join(os.environ["ADJUDICATOR_SHELF"], "CLUB.lex") in available()
+
+
+@pytest.mark.parametrize("what", ["missing", "folder"])
+def test_adding_a_file_that_cannot_be_read_exits_4(run, tmp_path, what):
+    source = tmp_path / "no-such.txt" if what == "missing" else tmp_path
+    result = run("lexicon", "add", str(source))
+    assert result.exit_code == EXIT_IO and result.stderr.startswith("adjudicator: cannot read")
+    assert listed(run) == {}
