@@ -148,3 +148,10 @@ def test_a_closed_pipe_ends_quietly_never_with_1(tmp_path, tiny):
     code = proc.wait(timeout=60)
     assert code in (0, -signal.SIGPIPE), code
     assert err == b""
+
+
+def test_a_batch_from_a_closed_standard_input_exits_4(tiny):
+    proc = subprocess.run(ADJUDICATOR + ["judge", "-l", tiny, "--batch", "-"], text=True,
+                          capture_output=True, preexec_fn=lambda: os.close(0), timeout=60)
+    assert proc.returncode == EXIT_IO and proc.stdout == ""
+    assert proc.stderr == "adjudicator: cannot read standard input: it is closed\n"

@@ -21,8 +21,8 @@ class BatchLines:
     UTF-8 byte-order mark at the very start is skipped; bytes that are not UTF-8 become U+FFFD
     (refused, named). Iterating gives one line at a time; `blocks()` gives lists of lines."""
 
-    def __init__(self, raw: BinaryIO, owned: bool, streaming: bool):
-        self.raw, self.owned, self.streaming = raw, owned, streaming
+    def __init__(self, raw: BinaryIO, owned: bool, streaming: bool, name: str = "the batch"):
+        self.raw, self.owned, self.streaming, self.name = raw, owned, streaming, name
         self._decode = codecs.getincrementaldecoder("utf-8-sig")(errors="replace").decode
 
     def __iter__(self) -> Iterator[str]:
@@ -35,7 +35,7 @@ class BatchLines:
         and a file or a fast pipe is still read a megabyte at a time."""
         read = getattr(self.raw, "read1", self.raw.read)
         decode, rest, pending = self._decode, "", []
-        while data := read(_CHUNK):
+        while data := self._read(read):
             text = decode(data)
             if rest and rest[-1] == "\r" and text[:1] == "\n":
                 rest = rest[:-1]  # a CRLF cut in two by the read
@@ -55,6 +55,12 @@ class BatchLines:
         if last:
             yield [last]
 
+    def _read(self, read) -> bytes:
+        try:
+            return read(_CHUNK)
+        except OSError as e:
+            raise FileAccessError(f"cannot read {self.name}: {e.strerror or e}") from e
+
     def close(self) -> None:
         if self.owned:
             self.raw.close()
@@ -63,13 +69,16 @@ class BatchLines:
 def open_source(source: str) -> BatchLines:
     """The batch's lines: SOURCE's file, or standard input for '-'."""
     if source == "-":
+        if sys.stdin is None:
+            raise FileAccessError("cannot read standard input: it is closed")
         raw = sys.stdin.buffer
-        return BatchLines(raw, owned=False, streaming=not is_regular_file(raw))
+        return BatchLines(raw, owned=False, streaming=not is_regular_file(raw),
+                          name="standard input")
     try:
         raw = open(source, "rb")
     except OSError as e:
         raise FileAccessError(f"cannot read {source}: {e.strerror or e}") from e
-    return BatchLines(raw, owned=True, streaming=not is_regular_file(raw))  # a FIFO streams
+    return BatchLines(raw, owned=True, streaming=not is_regular_file(raw), name=source)
 
 
 def close_source(source: str, stream: BatchLines) -> None:
