@@ -87,7 +87,8 @@ def add(source: str, *, name: str | None = None, replace: bool = False,
         lex, report = _stage(source, tmp, name, skip_invalid)
         final = lex.name  # the name in the file is the one screens and slips show
         if not _NAME.fullmatch(final):
-            raise LexiconError(f"{final!r} cannot name a lexicon: give --name")
+            raise LexiconError(f"{final!r} cannot be a shelf name (use letters, digits, '-', '_', "
+                               "'.'): add the word list with --name")
         official = by_id(final)
         if official is not None and lex.identity.known is not official:
             raise LexiconError(
