@@ -102,7 +102,7 @@ def _commands(tmp_path, tiny):
         ["judge", "-l", tiny, "--journal", journal, "qi"],
         ["judge", "-l", tiny, "--journal", journal, "--batch", str(batch)],
         ["compile", tiny, "-o", str(tmp_path / "out.lex")], ["info"], ["info", tiny],
-        ["lexicon", "add", tiny], ["lexicon", "list"], ["lexicon", "--help"],
+        ["lexicon", "add", tiny], ["lexicon", "list"], ["lexicon", "--help"], ["lexicon"], [],
         ["journal", "verify", journal], ["journal", "export", journal],
         ["journal", "merge", journal, "-o", str(tmp_path / "merged.db"), "--force"],
         ["printer", "status", str(fake_printer)], ["serve", "--port", "0", "--no-such"],
@@ -131,7 +131,7 @@ def test_every_command_with_its_output_closed_full_or_unwritable(tmp_path, tiny,
         assert proc.returncode not in (0, 1), (args, proc.returncode)
         lines = proc.stderr.splitlines()
         assert lines and all(line.startswith("adjudicator: ") for line in lines), (args, lines)
-        if args[0] not in ("printer", "serve"):  # those fail first: 7, and 2 for the bad option
+        if args[:1] not in (["printer"], ["serve"]):  # those fail first: 7, and 2 for the bad option
             assert proc.returncode == EXIT_IO, (args, proc.returncode, lines)
             assert "cannot write standard output" in lines[-1], args
 
@@ -148,6 +148,13 @@ def test_a_closed_pipe_ends_quietly_never_with_1(tmp_path, tiny):
     code = proc.wait(timeout=60)
     assert code in (0, -signal.SIGPIPE), code
     assert err == b""
+
+
+@pytest.mark.parametrize("args", [[], ["lexicon"], ["journal"]])
+def test_a_command_group_alone_shows_its_help_not_a_squashed_error(run, args):
+    result = run(*args)
+    assert result.exit_code == 0 and result.stderr == ""
+    assert result.stdout.startswith("Usage: ") and "Commands:" in result.stdout
 
 
 def test_a_batch_from_a_closed_standard_input_exits_4(tiny):

@@ -48,6 +48,9 @@ class Main(click.Group):
             fail(f"cannot write {where}: {e.strerror or e}", EXIT_IO)
         except AdjudicatorError as e:
             fail(str(e), e.exit_code)
+        except click.exceptions.NoArgsIsHelpError as e:  # `adjudicator` alone: its help, as asked
+            self._help(e.ctx)
+            code = 0
         except click.UsageError as e:
             hint = f" (see '{e.ctx.command_path} --help')" if e.ctx else ""
             fail(e.format_message() + hint, EXIT_ENTRY)
@@ -56,6 +59,18 @@ class Main(click.Group):
         except click.Abort:
             fail("interrupted", EXIT_IO)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+    @staticmethod
+    def _help(ctx: click.Context | None) -> None:
+        try:
+            click.echo(ctx.get_help() if ctx else "see 'adjudicator --help'")
+            sys.stdout.flush()
+        except BrokenPipeError:
+            die_of_sigpipe()
+        except OSError as e:
+            stop_writing_stdout()
+            fail(f"cannot write standard output: {e.strerror or e}", EXIT_IO)
 
 
 class ClosedOutput:
