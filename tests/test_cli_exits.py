@@ -162,3 +162,16 @@ def test_a_batch_from_a_closed_standard_input_exits_4(tiny):
                           capture_output=True, preexec_fn=lambda: os.close(0), timeout=60)
     assert proc.returncode == EXIT_IO and proc.stdout == ""
     assert proc.stderr == "adjudicator: cannot read standard input: it is closed\n"
+
+
+def test_ctrl_c_exits_130_not_an_io_code(tiny, tmp_path):
+    """Interrupted (SIGINT) while reading a batch from a pipe: one line, 130 as a shell says."""
+    proc = subprocess.Popen(ADJUDICATOR + ["judge", "-l", tiny, "--batch", "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdin.write(b"qi\n")
+    proc.stdin.flush()
+    assert proc.stdout.readline() == b"ACCEPTABLE\n"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.decode().splitlines() == ["adjudicator: interrupted"]

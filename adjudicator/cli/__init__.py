@@ -11,7 +11,7 @@ import sys
 import click
 
 from .. import __version__
-from ..errors import EXIT_ENTRY, EXIT_IO, AdjudicatorError, fail
+from ..errors import EXIT_ENTRY, EXIT_INTERRUPTED, EXIT_IO, AdjudicatorError, fail
 
 
 class Main(click.Group):
@@ -32,6 +32,10 @@ class Main(click.Group):
             return super().invoke(ctx)
         except BrokenPipeError:  # before click's own handler, which would exit 1
             die_of_sigpipe()
+        except KeyboardInterrupt:  # before click's, which adds a blank line to the one line
+            if sys.stderr is not None and sys.stderr.isatty():
+                sys.stderr.write("\n")  # end the terminal's ^C echo
+            fail("interrupted", EXIT_INTERRUPTED)
 
     def main(self, *args, **kwargs):
         kwargs["standalone_mode"] = False
@@ -57,7 +61,7 @@ class Main(click.Group):
         except click.ClickException as e:
             fail(e.format_message(), EXIT_IO)
         except click.Abort:
-            fail("interrupted", EXIT_IO)
+            fail("interrupted", EXIT_INTERRUPTED)
         sys.exit(code if isinstance(code, int) else 0)
 
 
