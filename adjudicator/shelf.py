@@ -145,3 +145,23 @@ def _place(lex: Lexicon, report: CompileReport | None, tmp: str, folder: str, fi
     except OSError as e:
         raise FileAccessError(f"cannot write {dest}: {e.strerror or e}") from e
     return Added(dest, Lexicon.load(dest).identity, report, replaced=bool(existing))
+
+
+def remove(name: str) -> str:
+    """Take NAME.lex (any case) off the shelf; the path removed. A station configured with that
+    name will then refuse to start, naming it, until the list is added again."""
+    folder = shelf_dir()
+    try:
+        names = os.listdir(folder)
+    except FileNotFoundError:
+        names = []
+    found = [e for e in names if e.lower() == f"{name.lower()}.lex"]
+    if not _NAME.fullmatch(name) or not found:
+        raise LexiconError(f"no lexicon named {name!r} on the shelf ({folder}); "
+                           "see 'adjudicator lexicon list'")
+    path = os.path.join(folder, found[0])
+    try:
+        os.unlink(path)
+    except OSError as e:
+        raise FileAccessError(f"cannot remove {path}: {e.strerror or e}") from e
+    return path

@@ -132,3 +132,14 @@ def test_adding_a_file_that_cannot_be_read_exits_4(run, tmp_path, what):
     result = run("lexicon", "add", str(source))
     assert result.exit_code == EXIT_IO and result.stderr.startswith("adjudicator: cannot read")
     assert listed(run) == {}
+
+
+def test_remove_takes_a_lexicon_off_the_shelf(run, club):
+    assert run("lexicon", "add", club).exit_code == 0
+    result = run("lexicon", "remove", "club")
+    assert result.exit_code == 0 and result.stdout.startswith("removed: ")
+    assert listed(run) == {}
+    assert os.path.exists(club)  # the word list itself is not touched
+    assert run("judge", "--lexicon", "CLUB", "qi").exit_code == EXIT_LEXICON
+    result = run("lexicon", "remove", "CLUB")
+    assert result.exit_code == EXIT_LEXICON and "no lexicon named 'CLUB'" in result.stderr

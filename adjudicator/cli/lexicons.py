@@ -110,6 +110,7 @@ def lexicon_group() -> None:
       adjudicator lexicon add CSW24.txt
       adjudicator lexicon list
       adjudicator judge --lexicon CSW24 qi za
+      adjudicator lexicon remove CSW24
     """
 
 
@@ -183,6 +184,20 @@ def list_cmd() -> None:
     for row in rows:
         click.echo("  ".join([row[0].ljust(widths[0]), row[1].ljust(widths[1]),
                               row[2].rjust(widths[2]), row[3].ljust(widths[3]), row[4]]))
+
+
+@lexicon_group.command("remove")
+@click.argument("name")
+def remove_cmd(name: str) -> None:
+    """Take a lexicon off the shelf (its word list, wherever it is, is not touched).
+
+    \b
+    Example:
+      adjudicator lexicon remove CLUB
+    """
+    from ..shelf import remove
+
+    click.echo(f"removed: {remove(name)}")
 
 
 COMMANDS = [compile_cmd, info_cmd, lexicon_group]
