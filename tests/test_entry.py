@@ -125,3 +125,13 @@ def test_entry_and_verdict_match_a_plain_reading_and_a_plain_set(tiny_lexicon, t
         return
     assert got == expected
     assert adjudicate(tiny_lexicon, got).acceptable == all(w in PLAIN_SET for w in expected)
+
+
+@given(st.lists(st.one_of(st.sampled_from(["qi", "ZA", "cat", "Xu", "a", "b" * 15, "c" * 16]),
+                          st.sampled_from([" ", "\t", ",", " " * 40, "\u00a0"])),
+                max_size=30).map("".join))
+def test_is_plain_agrees_with_parse_entry(text):
+    """The batch judge inlines parse_entry's fast path (entry.is_plain, then upper/replace/split):
+    whatever is plain must be exactly what parse_entry accepts, with the same words."""
+    if entry.is_plain(text):
+        assert parse_entry(text) == tuple(text.upper().replace(",", " ").split())
