@@ -176,3 +176,14 @@ def test_ctrl_c_exits_130_not_an_io_code(tiny, tmp_path):
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert err.decode().splitlines() == ["adjudicator: interrupted"]
+
+
+def test_an_os_error_no_command_caught_is_named_for_what_failed():
+    import errno
+
+    from adjudicator.cli import describe_os_error
+
+    assert describe_os_error(OSError(errno.ENOENT, "No such file", "/x/y")) == (
+        "cannot read or write /x/y: No such file")
+    assert describe_os_error(OSError(errno.ETIMEDOUT, "Timed out")) == (
+        "input/output error: Timed out")  # not blamed on standard output

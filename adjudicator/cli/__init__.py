@@ -47,9 +47,7 @@ class Main(click.Group):
         except BrokenPipeError:
             die_of_sigpipe()
         except OSError as e:  # standard output (or a file no command caught) cannot be written
-            stop_writing_stdout()
-            where = e.filename or "standard output"
-            fail(f"cannot write {where}: {e.strerror or e}", EXIT_IO)
+            fail(describe_os_error(e), EXIT_IO)
         except AdjudicatorError as e:
             fail(str(e), e.exit_code)
         except click.exceptions.NoArgsIsHelpError as e:  # `adjudicator` alone: its help, as asked
@@ -92,6 +90,22 @@ class ClosedOutput:
 
     def isatty(self) -> bool:
         return False
+
+
+def describe_os_error(e: OSError) -> str:
+    """One line for an OSError no command caught: standard output's, or a named file's."""
+    why = e.strerror or str(e)
+    if e.filename is None and e.errno in _STDOUT_ERRNOS:  # what writing stdout raises
+        stop_writing_stdout()
+        return f"cannot write standard output: {why}"
+    if e.filename is not None:
+        return f"cannot read or write {e.filename}: {why}"
+    return f"input/output error: {why}"
+
+
+# A full disk or quota, a descriptor not open for writing, a device error: how a write to
+# standard output fails (a closed pipe, EPIPE, is not an error: die_of_sigpipe).
+_STDOUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EBADF, errno.EIO}
 
 
 def stop_writing_stdout() -> None:
