@@ -37,6 +37,7 @@ class Outcome:
     problem: str = ""  # NOT_RECORDED and why, for the director
     table: str = ""
     round: str = ""
+    row_hash: str = ""  # the row's short chain hash, printed on the slip (journal/anchor.py)
 
     @property
     def recorded(self) -> bool:
@@ -172,7 +173,8 @@ class Station:
                  agrees: bool | None = None) -> Outcome:
         return Outcome(
             verdict=verdict,
-            seq=seq,
+            seq=None if seq is None else int(seq),
+            row_hash=getattr(seq, "short", ""),
             consequence=consequence_under(self.rule, verdict.acceptable, len(verdict.words)),
             time=self._clock(),
             recheck_of=recheck_of,

@@ -134,6 +134,19 @@ def connect_ro(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
     return conn
 
 
+def checkpoint(conn: sqlite3.Connection) -> None:
+    """Copy committed rows from the -wal into the main file now (PASSIVE: never waits).
+
+    At a station's write rate this keeps the .db complete after every commit, so a copy of the
+    .db alone (its -wal left behind) still holds every row. A reader holding an older snapshot
+    can leave the newest rows in the -wal for a while; the head file (anchor.py) shows that.
+    """
+    try:
+        conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+    except sqlite3.Error:
+        pass  # the rows are committed in the -wal; the next checkpoint copies them
+
+
 def _ensure_schema(conn: sqlite3.Connection, path: str) -> None:
     if conn.execute("PRAGMA user_version").fetchone()[0] != 0:
         _check_format(conn, path)
