@@ -29,6 +29,7 @@ def verify(path: str | None = None, slips: dict[int, str] | None = None) -> Chai
     conn = db.connect_ro(path)
     try:
         anchors, notes = _anchors(conn, path, slips or {})
+        notes.append(db.wal_unread(path))
         return chain.check_connection(conn, path, anchors).with_notes(*notes)
     except sqlite3.Error as e:
         raise JournalError(db.explain(e, path)) from e

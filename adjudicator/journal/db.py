@@ -93,6 +93,8 @@ def connect_rw(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
             raise JournalError(explain(e, path)) from e
         raise JournalError(f"cannot create the folder for the journal {path}: "
                            f"{e.strerror or e}") from e
+    if os.path.isfile(path) and os.path.getsize(path) > 0:
+        connect_ro(path, timeout).close()  # a foreign file is refused before anything is written
     conn = None
     try:
         conn = sqlite3.connect(path, timeout=timeout, isolation_level=None,
@@ -114,10 +116,19 @@ def connect_rw(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
 
 
 def connect_ro(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
-    """Open an existing journal read-only (verify, export, merge inputs); never creates a file."""
+    """Open an existing journal read-only (verify, export, merge inputs); never writes a byte.
+
+    A live journal (its -wal beside it, in a folder we may write) is opened mode=ro, so rows
+    still in the -wal are read. Otherwise (no -wal: the journal is closed; or read-only media,
+    where SQLite could not create its -shm) it is opened immutable: nothing at all is created
+    or changed. `wal_unread(path)` says when a -wal was there but could not be read.
+    """
     if not os.path.isfile(path):
         raise JournalError(f"no journal at {path}")
-    uri = "file:" + quote(os.path.abspath(path)) + "?mode=ro"
+    full = os.path.abspath(path)
+    wal = full + "-wal"
+    live = os.path.exists(wal) and os.access(os.path.dirname(full), os.W_OK)
+    uri = "file:" + quote(full) + ("?mode=ro" if live else "?mode=ro&immutable=1")
     try:
         conn = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None,
                                check_same_thread=False)
@@ -132,6 +143,17 @@ def connect_ro(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def wal_unread(path: str) -> str:
+    """A note when connect_ro(PATH) cannot read the -wal beside it (read-only folder), else ""."""
+    full = os.path.abspath(path)
+    wal = full + "-wal"
+    if (not os.access(os.path.dirname(full), os.W_OK) and os.path.isfile(wal)
+            and os.path.getsize(wal) > 0):
+        return (f"{path}-wal is beside it but its folder is read-only, so rows in it were not "
+                "read; copy both files to a writable folder and verify again")
+    return ""
 
 
 def checkpoint(conn: sqlite3.Connection) -> None:
