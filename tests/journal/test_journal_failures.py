@@ -42,6 +42,8 @@ def test_read_only_journal_file_is_a_plain_journal_error(jpath, monkeypatch, clo
     real_connect = sqlite3.connect
 
     def read_only(path, *args, **kwargs):  # as if the file or its folder were read-only
+        if str(path).startswith("file:"):  # already a read-only open
+            return real_connect(path, *args, **kwargs)
         kwargs["uri"] = True
         return real_connect("file:" + os.path.abspath(path) + "?mode=ro", *args, **kwargs)
 
