@@ -12,7 +12,34 @@ from ..errors import JournalError
 
 FORMAT = "adjudicator-journal"
 SCHEMA_VERSION = 1
-BUSY_TIMEOUT = 2.0  # seconds to wait for another program's lock before saying "locked"
+BUSY_TIMEOUT = 2.0  # seconds SQLite itself waits for a lock, per attempt
+LOCK_PATIENCE = 120.0  # seconds a write keeps retrying a locked journal before "locked"
+
+
+def is_locked(error: BaseException) -> bool:
+    """A lock held by another program (wait and retry), as opposed to a failing disk."""
+    low = str(error).lower()
+    return isinstance(error, sqlite3.OperationalError) and ("locked" in low or "busy" in low)
+
+
+def retrying(action, patience: float):
+    """ACTION() again and again while another program holds the lock, for PATIENCE seconds.
+
+    Any other error (disk full, read-only, I/O) is raised at once: only those become
+    NOT RECORDED without waiting.
+    """
+    import time
+
+    deadline = time.monotonic() + patience
+    pause = 0.01
+    while True:
+        try:
+            return action()
+        except sqlite3.OperationalError as e:
+            if not is_locked(e) or time.monotonic() >= deadline:
+                raise
+        time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+        pause = min(pause * 2, 0.25)
 
 # Every column of a challenge row. The ones in chain.HASHED_COLUMNS are covered by the hash
 # chain; prev_hash and hash are the chain itself. Print status is NOT here: it changes after the
@@ -80,8 +107,12 @@ def explain(error: BaseException, path: str) -> str:
     return f"journal {path}: {text}"
 
 
-def connect_rw(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
-    """Open (creating folders, file and schema when new) for writing: WAL, synchronous=FULL."""
+def connect_rw(path: str, timeout: float | None = None) -> sqlite3.Connection:
+    """Open (creating folders, file and schema when new) for writing: WAL, synchronous=FULL.
+
+    TIMEOUT: how long to keep retrying while another program holds the journal locked.
+    """
+    timeout = LOCK_PATIENCE if timeout is None else timeout
     folder = os.path.dirname(os.path.abspath(path))
     try:
         os.makedirs(folder, exist_ok=True)
@@ -94,16 +125,17 @@ def connect_rw(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
         raise JournalError(f"cannot create the folder for the journal {path}: "
                            f"{e.strerror or e}") from e
     if os.path.isfile(path) and os.path.getsize(path) > 0:
-        connect_ro(path, timeout).close()  # a foreign file is refused before anything is written
+        # a foreign file is refused before anything is written
+        retrying(lambda: connect_ro(path, min(timeout, BUSY_TIMEOUT)).close(), timeout)
     conn = None
     try:
-        conn = sqlite3.connect(path, timeout=timeout, isolation_level=None,
+        conn = sqlite3.connect(path, timeout=min(timeout, BUSY_TIMEOUT), isolation_level=None,
                                check_same_thread=False)
-        mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        mode = retrying(lambda: conn.execute("PRAGMA journal_mode=WAL").fetchone()[0], timeout)
         if str(mode).lower() != "wal":
             raise JournalError(f"the journal {path} cannot use WAL mode (got {mode!r})")
         conn.execute("PRAGMA synchronous=FULL")
-        _ensure_schema(conn, path)
+        retrying(lambda: _ensure_schema(conn, path), timeout)
         return conn
     except sqlite3.Error as e:
         if conn is not None:

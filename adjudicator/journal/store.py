@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from contextlib import contextmanager
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
@@ -57,20 +56,27 @@ class Seq(int):
 class Journal:
     """One journal file. Thread-safe: the kiosk may record from a worker and read from the UI."""
 
-    def __init__(self, conn: sqlite3.Connection, path: str, split_window: float, clock: Clock):
+    def __init__(self, conn: sqlite3.Connection, path: str, split_window: float, clock: Clock,
+                 patience: float | None = None):
         self._conn: sqlite3.Connection | None = conn
         self.path = path
         self.split_window = float(split_window)
         self._clock = clock
         self._lock = threading.RLock()
         self._id: str | None = None
+        self.patience = db.LOCK_PATIENCE if patience is None else patience  # seconds a write retries while another program holds a lock
 
     @classmethod
     def open(cls, path: str | None = None, *, split_window: float = DEFAULT_SPLIT_WINDOW,
-             clock: Clock | None = None, timeout: float = db.BUSY_TIMEOUT) -> Journal:
-        """Open PATH (default: $ADJUDICATOR_JOURNAL or the user data dir), creating it when new."""
+             clock: Clock | None = None, timeout: float | None = None) -> Journal:
+        """Open PATH (default: $ADJUDICATOR_JOURNAL or the user data dir), creating it when new.
+
+        TIMEOUT: seconds to keep retrying, at open and at each write, while another program
+        holds the journal locked; only then is it "locked by another program".
+        """
         path = str(path) if path else db.default_journal_path()
-        return cls(db.connect_rw(path, timeout), path, split_window, clock or utc_now)
+        timeout = db.LOCK_PATIENCE if timeout is None else timeout
+        return cls(db.connect_rw(path, timeout), path, split_window, clock or utc_now, timeout)
 
     def __enter__(self) -> Journal:
         return self
@@ -145,8 +151,8 @@ class Journal:
 
     def _append_rows(self, rows: Sequence[dict], *, keep_times: bool = False,
                      keep_flags: bool = False) -> list[tuple[int, str]]:
-        with self._write(checkpoint=False) as conn:
-            done = self._insert_all(conn, rows, keep_times, keep_flags)
+        done = self._write(lambda conn: self._insert_all(conn, rows, keep_times, keep_flags),
+                           checkpoint=False)
         if done:
             self._anchor(*done[-1])
         return done
@@ -162,24 +168,30 @@ class Journal:
                 pass  # committed already: verify says the head file lags, the row is safe
             db.checkpoint(self.conn)
 
-    @contextmanager
-    def _write(self, checkpoint: bool = True) -> Iterator[sqlite3.Connection]:
-        """One IMMEDIATE transaction under the lock: committed whole or rolled back whole."""
+    def _write(self, body: Callable[[sqlite3.Connection], Any], checkpoint: bool = True) -> Any:
+        """BODY(conn) in one IMMEDIATE transaction under the lock: committed whole or rolled back
+        whole; run again while another program holds the journal locked (up to .patience)."""
         with self._lock:
             conn = self.conn
-            try:
+
+            def attempt():
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    yield conn
+                    result = body(conn)
                     conn.execute("COMMIT")
-                    if checkpoint:
-                        db.checkpoint(conn)
                 except BaseException:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     raise
+                return result
+
+            try:
+                result = db.retrying(attempt, self.patience)
             except sqlite3.Error as e:
                 raise JournalError(db.explain(e, self.path)) from e
+            if checkpoint:
+                db.checkpoint(conn)
+            return result
 
     def _insert_all(self, conn, rows, keep_times: bool, keep_flags: bool
                     ) -> list[tuple[int, str]]:
@@ -217,12 +229,14 @@ class Journal:
         if status not in PRINT_STATUSES:
             raise JournalError(f"print status {status!r} is not one of: "
                                f"{', '.join(PRINT_STATUSES)}")
-        with self._write() as conn:
+        def note(conn) -> None:
             if conn.execute("SELECT 1 FROM challenges WHERE seq = ?", (seq,)).fetchone() is None:
                 raise JournalError(f"no challenge {seq} in the journal {self.path}")
             conn.execute("INSERT INTO print_log (seq, status, reason, time_utc) "
                          "VALUES (?, ?, ?, ?)", (seq, status, str(reason),
                          self._clock().astimezone(timezone.utc).isoformat()))
+
+        self._write(note)
 
     # -- reading ---------------------------------------------------------------------------
 
