@@ -38,7 +38,7 @@ def slip_for(station, outcome: Outcome) -> Slip:
                 acceptable=v.acceptable, consequence=outcome.consequence,
                 lexicon_name=v.lexicon.name, short_fingerprint=v.lexicon.short_fingerprint,
                 table=outcome.table or None, round=outcome.round or None,
-                recheck_of=outcome.recheck_of)
+                recheck_of=outcome.recheck_of, row_hash=outcome.row_hash)
 
 
 def slip_from_row(row, event: str, consequence: str | None = None, *, reprint: bool = False,
@@ -65,6 +65,7 @@ def slip_from_row(row, event: str, consequence: str | None = None, *, reprint: b
         round=row.round,
         recheck_of=row.recheck_of,
         reprint=reprint,
+        row_hash=str(getattr(row, "hash", "") or "")[:8],
     )
 
 

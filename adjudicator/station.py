@@ -37,6 +37,7 @@ class Outcome:
     problem: str = ""  # NOT_RECORDED and why, for the director
     table: str = ""
     round: str = ""
+    row_hash: str = ""  # the row's short chain hash, printed on the slip (journal/anchor.py)
 
     @property
     def recorded(self) -> bool:
@@ -63,9 +64,13 @@ class Station:
         journal_opener=None,
         clock=None,
         rule_known: bool = True,
+        journal_reopener=None,
     ):
         """JOURNAL_OPENER: () -> (journal, problem), called on first use of the journal (so the
-        kiosk can paint before it imports and opens SQLite; it is open before any judgement)."""
+        kiosk can paint before it imports and opens SQLite; it is open before any judgement).
+        JOURNAL_REOPENER: the same, tried again before each record while no journal is open (a
+        USB stick plugged in late, a lock released): a verdict is NOT RECORDED only when the
+        journal still cannot be opened at that moment."""
         self.config = config
         self.lexicon = lexicon
         self.secondary = secondary
@@ -75,6 +80,7 @@ class Station:
         self.journal_problem = journal_problem if journal is None else ""
         self._clock = clock or (lambda: dt.datetime.now().astimezone())
         self._rule_known = rule_known  # False: no event rule given (a bare terminal judge)
+        self._reopener = journal_reopener
 
     @property
     def journal(self):
@@ -84,6 +90,14 @@ class Station:
             self._journal, problem = opener()
             self.journal_problem = problem if self._journal is None else ""
         return self._journal
+
+    def _journal_to_record(self):
+        """The journal, opened again now if it could not be opened before."""
+        journal = self.journal
+        if journal is None and self._reopener is not None:
+            journal, problem = self._reopener()
+            self._journal, self.journal_problem = journal, ("" if journal else problem)
+        return journal
 
     @journal.setter
     def journal(self, value) -> None:
@@ -156,7 +170,7 @@ class Station:
         verdicts = [adjudicate(self.lexicon, words) for words in entries]
         seqs: list[int | None] = [None] * len(verdicts)
         problem = ""
-        if self.journal is None:
+        if verdicts and self._journal_to_record() is None:
             problem = self.journal_problem or "no journal is open"
         elif verdicts:
             fields = self._fields(None, None, table, round)
@@ -172,7 +186,8 @@ class Station:
                  agrees: bool | None = None) -> Outcome:
         return Outcome(
             verdict=verdict,
-            seq=seq,
+            seq=None if seq is None else int(seq),
+            row_hash=getattr(seq, "short", ""),
             consequence=consequence_under(self.rule, verdict.acceptable, len(verdict.words)),
             time=self._clock(),
             recheck_of=recheck_of,
@@ -191,7 +206,7 @@ class Station:
 
     def _record(self, verdict: Verdict, recheck_of, agrees, table: str,
                 round: str) -> tuple[int | None, str]:
-        if self.journal is None:
+        if self._journal_to_record() is None:
             return None, self.journal_problem or "no journal is open"
         try:
             seq = self.journal.record(verdict, **self._fields(recheck_of, agrees, table, round))
@@ -297,11 +312,13 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
         from adjudicator.resolve import load_lexicon
 
         secondary = load_lexicon(config.secondary_lexicon, dirs=list(config.lexicon_dirs))
-    problem, opener = "", None
+    problem, opener, reopener = "", None, None
+    if journal is None:
+        reopener = lambda: open_journal(config)  # noqa: E731 - retried while it cannot open
     if journal is None and defer_journal:
-        opener = lambda: open_journal(config)  # noqa: E731 - opened just after the first paint
+        opener = reopener  # opened just after the first paint
     elif journal is None:
         journal, problem = open_journal(config)
     return Station(config, lexicon, journal, secondary=secondary, session=session,
                    journal_problem=problem, journal_opener=opener, clock=clock,
-                   rule_known=rule_known)
+                   rule_known=rule_known, journal_reopener=reopener)

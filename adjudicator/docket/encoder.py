@@ -156,6 +156,8 @@ def encode_slip(slip: Slip, columns: int) -> bytes:
         w.lines(slip.consequence)
         w.rule()
     w.lines(f"Lexicon {slip.lexicon_name} {slip.short_fingerprint}".rstrip())
+    if slip.row_hash:  # typed back by the director: `adjudicator journal verify --slips`
+        w.lines(f"Journal check: {slip.number} {slip.row_hash}")
     if slip.reprint:
         w.lines(f"REPRINT of challenge #{slip.number}")
     w.raw(feed(TAIL_FEED), CUT)
