@@ -9,6 +9,8 @@ with the secondary lexicon (WESPA 3.10.9), and hand the printer a slip (printdes
 from __future__ import annotations
 
 import datetime as dt
+import threading
+from collections import Counter
 from dataclasses import dataclass
 
 from adjudicator.config import Config
@@ -49,6 +51,35 @@ class Outcome:
         return self.recheck_of if self.is_recheck else self.seq
 
 
+class TableCounts:
+    """Challenges recorded per game table, for surfaces that serve many tables (the phone page):
+    each table sees its own count, not every table's added together. Shared by the Stations of
+    one server; read from the journal once (on first use), then kept up to date as rows are
+    recorded."""
+
+    def __init__(self) -> None:
+        self._counts: Counter | None = None
+        self._lock = threading.Lock()
+
+    def count(self, table: str, journal) -> int | None:
+        """How many recorded challenges name TABLE; None without a journal."""
+        with self._lock:
+            if self._counts is None:
+                if journal is None:
+                    return None
+                try:
+                    self._counts = Counter(row.table for row in journal.rows() if row.table)
+                except AdjudicatorError:
+                    return None
+            return self._counts[table]
+
+    def add(self, table: str) -> None:
+        """One more recorded challenge at TABLE (ignored until the journal has been read)."""
+        with self._lock:
+            if self._counts is not None and table:
+                self._counts[table] += 1
+
+
 class Station:
     """One station's service: config, lexicons, journal, session label; judges and records."""
 
@@ -65,6 +96,7 @@ class Station:
         clock=None,
         rule_known: bool = True,
         journal_reopener=None,
+        table_counts: TableCounts | None = None,
     ):
         """JOURNAL_OPENER: () -> (journal, problem), called on first use of the journal (so the
         kiosk can paint before it imports and opens SQLite; it is open before any judgement).
@@ -81,6 +113,7 @@ class Station:
         self._clock = clock or (lambda: dt.datetime.now().astimezone())
         self._rule_known = rule_known  # False: no event rule given (a bare terminal judge)
         self._reopener = journal_reopener
+        self.table_counts = table_counts or TableCounts()
 
     @property
     def journal(self):
@@ -134,6 +167,10 @@ class Station:
         except AdjudicatorError:
             return None
 
+    def table_count(self, table: str) -> int | None:
+        """How many challenges the journal holds for game TABLE, or None when it cannot say."""
+        return self.table_counts.count(table, self.journal)
+
     def submit(self, text: str, *, table: str = "", round: str = "") -> Outcome:
         """Validate typed TEXT (EntryError: never judged, nothing recorded), then judge() it."""
         return self.judge(parse_entry(text), table=table, round=round)
@@ -178,6 +215,9 @@ class Station:
                 seqs = list(self.journal.record_many([(v, fields) for v in verdicts]))
             except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
                 problem = _reason(e)
+            else:
+                for _ in seqs:
+                    self.table_counts.add(table)
         return [self._outcome(v, seq, problem, table=table, round=round)
                 for v, seq in zip(verdicts, seqs)]
 
@@ -212,6 +252,7 @@ class Station:
             seq = self.journal.record(verdict, **self._fields(recheck_of, agrees, table, round))
         except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
             return None, _reason(e)
+        self.table_counts.add(table)
         return seq, ""
 
     def reconfigure(self, new: Config) -> None:
@@ -303,7 +344,8 @@ def open_journal(config: Config):
 
 def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *,
                  secondary: Lexicon | None = None, session: str = "", clock=None,
-                 defer_journal: bool = False, rule_known: bool = True) -> Station:
+                 defer_journal: bool = False, rule_known: bool = True,
+                 table_counts: TableCounts | None = None) -> Station:
     """Everything a station needs, loaded before any screen is drawn."""
     if lexicon is None:
         lexicon, loaded_secondary = load_lexicons(config)
@@ -321,4 +363,5 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
         journal, problem = open_journal(config)
     return Station(config, lexicon, journal, secondary=secondary, session=session,
                    journal_problem=problem, journal_opener=opener, clock=clock,
-                   rule_known=rule_known, journal_reopener=reopener)
+                   rule_known=rule_known, journal_reopener=reopener,
+                   table_counts=table_counts)
