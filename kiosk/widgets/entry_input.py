@@ -29,6 +29,10 @@ EDITING_KEYS = {
 }
 
 
+# What the terminal driver makes of bytes that are not UTF-8 (kiosk/terminal.py): never typed.
+UNDECODABLE = "\ufffd"
+
+
 def deliver(widget, message: Message) -> bool:
     """Hand MESSAGE to the nearest ancestor (up to the screen) that handles it, now; True if so.
 
@@ -64,7 +68,7 @@ class OrderedInput(Input, inherit_bindings=False):
             getattr(self, action)()
         elif event.key in self.COMMAND_KEYS:
             getattr(self, self.COMMAND_KEYS[event.key])()
-        elif event.is_printable and event.character is not None:
+        elif event.is_printable and event.character not in (None, UNDECODABLE):
             self.type_text(event.character)
 
     def tell(self, message: Message) -> None:
@@ -81,7 +85,7 @@ class OrderedInput(Input, inherit_bindings=False):
 
     def take_paste(self, event: events.Paste) -> None:
         """A bracketed paste: its first line, typed in at the cursor as one edit."""
-        line = event.text.splitlines()[0] if event.text else ""
+        line = event.text.splitlines()[0].replace(UNDECODABLE, "") if event.text else ""
         if line:
             self.type_text(line)
 
