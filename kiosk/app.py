@@ -5,12 +5,14 @@ from __future__ import annotations
 from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.errors import NoWidget
 
 from adjudicator.config import Config
 from adjudicator.lexicon import Lexicon
 from adjudicator.protocol import Protocol
 
 from adjudicator.pin_gate import PinGate
+from adjudicator.station_state import save_state, state_path
 from .screens.ready import ReadyScreen
 from adjudicator.station import Outcome, Station, open_station
 
@@ -34,15 +36,22 @@ class KioskApp(App, inherit_bindings=False):
         super().__init__()
         self.station = station
         self.protocol = Protocol(station.config.timers)  # where the players are (adjudicator/)
+        journal = station.config.journal
+        self.state_file = state_path(journal) if journal else None  # survives a restart
         self.pin_gate = PinGate(lambda: self.station.config.pin_hash,
-                                **({"clock": pin_clock} if pin_clock else {}))
+                                **({"clock": pin_clock} if pin_clock else {}),
+                                state_file=self.state_file)
         self._director_open = False
+        self.on_first_paint = None  # set by a supervised start: tells the supervisor
 
     def on_mount(self) -> None:
         self.push_screen(self.home_screen())
         self.call_after_refresh(self._warm_fonts)
 
     def _warm_fonts(self) -> None:
+        if self.on_first_paint is not None:
+            self.on_first_paint()
+            self.on_first_paint = None
         # After the first paint: open a deferred journal, show its count (or its problem)...
         if self.station.journal_pending:
             self.station.journal  # noqa: B018 - opens it
@@ -73,8 +82,16 @@ class KioskApp(App, inherit_bindings=False):
 
         Textual would post them to the box and run its bindings only after they bubble back,
         behind later keys (kiosk/widgets/entry_input.py says why); the director's key is still
-        the App's own priority binding.
+        the App's own priority binding. A mouse report where the screen has no widget (outside
+        it: a terminal can send any coordinates, or just after a resize) is dropped: Textual
+        answered it by taking the keyboard focus from the entry box, and the station silently
+        stopped taking keys. For the same reason the terminal's focus-out report (ESC [ O) is
+        ignored, with its focus-in: a station's entry box keeps the keyboard.
         """
+        if isinstance(event, (events.AppBlur, events.AppFocus)):
+            return
+        if isinstance(event, events.MouseEvent) and not self._has_widget_at(event):
+            return
         if (isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded
                 and getattr(event, "key", None) != DIRECTOR_KEY):
             take = getattr(self.focused, "take_paste" if isinstance(event, events.Paste)
@@ -84,6 +101,13 @@ class KioskApp(App, inherit_bindings=False):
                 take(event)
                 return
         await super().on_event(event)
+
+    def _has_widget_at(self, event: events.MouseEvent) -> bool:
+        try:
+            self.screen.get_widget_at(event.screen_x, event.screen_y)
+        except NoWidget:
+            return False
+        return True
 
     def get_driver_class(self):
         """Textual's driver, but on a Linux terminal one whose input no byte can end."""
@@ -142,12 +166,14 @@ class KioskApp(App, inherit_bindings=False):
         if ok:
             from .screens.director import DirectorScreen
 
+            save_state(self.state_file, director_open=True)
             self.push_screen(DirectorScreen(), callback=self._director_closed)
         else:
             self._director_open = False
 
     def _director_closed(self, _result=None) -> None:
         self._director_open = False
+        save_state(self.state_file, director_open=False)
         self.protocol.timers = self.station.config.timers  # the director may have changed them
         self.switch_screen(self.home_screen())  # redrawn: lexicon, rule, station may have changed
 
