@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
+from textual.widgets.input import Selection
 
 from adjudicator.errors import EntryError
 from adjudicator.printdesk import HAND_MARK
@@ -119,7 +120,17 @@ class RunnerScreen(LockedScreen):
     def on_number_input_next(self, event: NumberInput.Next) -> None:
         event.stop()
         target = "#round" if event.control.id == "table" else "#entry"
-        self.set_focus(self.query_one(target))  # now: the next key already goes there
+        self._focus_box(target)
+
+    def _focus_box(self, selector: str) -> None:
+        """Focus and select the box's text NOW: the next key already goes there and replaces it.
+
+        (Input's own select-on-focus ran only when its Focus event was handled, after the keys
+        already read, and selected letters typed since: OrderedInput turns it off.)
+        """
+        box = self.query_one(selector, OrderedInput)
+        self.set_focus(box)
+        box.selection = Selection(0, len(box.value))
 
     def on_entry_input_hint(self, event: EntryInput.Hint) -> None:
         self._say("Press TAB to judge the words.", error=False)
@@ -137,7 +148,7 @@ class RunnerScreen(LockedScreen):
         round_ = self.query_one("#round", NumberInput).value.strip()
         if not table:
             self._say("Type the table number from the slip first.", error=True)
-            self.set_focus(self.query_one("#table"))
+            self._focus_box("#table")
             return
         try:  # recorded before it is shown
             outcome = self.app.station.submit(event.text, table=table, round=round_)
@@ -147,7 +158,7 @@ class RunnerScreen(LockedScreen):
         self._show(outcome, table, round_)
         self.query_one("#entry", EntryInput).value = ""
         self.query_one("#table", NumberInput).value = ""  # the round stays: it rarely changes
-        self.set_focus(self.query_one("#table"))  # ready for the next slip at once
+        self._focus_box("#table")  # ready for the next slip at once
         self._print(outcome, table, round_)
 
     def _show(self, outcome: Outcome, table: str, round_: str) -> None:

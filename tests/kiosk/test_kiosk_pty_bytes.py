@@ -21,9 +21,11 @@ ENTRY_ERRORS = (b"No words entered", b"has 1 letter", b"is not a letter", b"Trac
 def kiosk(tmp_path):
     config, journal = station_config(tmp_path)
     app = PtyApp(kiosk_argv(config), child_env(ADJUDICATOR_CACHE=str(tmp_path / "cache")))
-    app.read_until(b"press TAB.")
-    yield app, journal
-    app.close()
+    try:
+        app.read_until(b"press TAB.")
+        yield app, journal
+    finally:
+        app.close()  # also when the kiosk never came up
 
 
 def judge(app: PtyApp, journal_path: str, burst: bytes = b"qi\t") -> tuple[tuple[str, ...], bool]:

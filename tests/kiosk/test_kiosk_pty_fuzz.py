@@ -127,9 +127,11 @@ def judge_qi(app: PtyApp, journal_path: str) -> tuple[tuple[str, ...], bool]:
 def kiosk(tmp_path):
     config, journal = station_config(tmp_path)
     app = PtyApp(kiosk_argv(config), child_env(ADJUDICATOR_CACHE=str(tmp_path / "cache")))
-    app.read_until(b"press TAB.")
-    yield app, journal
-    app.close()
+    try:
+        app.read_until(b"press TAB.")
+        yield app, journal
+    finally:
+        app.close()  # also when the kiosk never came up
 
 
 def test_random_terminal_bytes_never_end_the_kiosk_and_qi_is_still_judged(kiosk):

@@ -47,9 +47,11 @@ def station(tmp_path):
     env = child_env(ADJUDICATOR_CACHE=str(tmp_path / "cache"),
                     PYTHONPATH=f"{hooks}{os.pathsep}{REPO}")
     app = PtyApp(kiosk_argv(config), env)
-    app.read_until(b"press TAB.")
-    yield app, journal
-    app.close()
+    try:
+        app.read_until(b"press TAB.")
+        yield app, journal
+    finally:
+        app.close()  # also when the kiosk never came up
 
 
 def kiosk_child(app: PtyApp) -> int:
