@@ -1,4 +1,9 @@
-"""BigText: words in block letters (pyfiglet) in the largest font that fits the width and height."""
+"""BigText: words in block letters (pyfiglet) in the largest font that fits the width and height.
+
+Every row of a word is drawn exactly as the font draws it: the rows of one block keep one width
+(trailing spaces are part of the letters' shape) and a block is centred as a whole, never row by
+row (issue 11: ZZ previewed as II, ACCEPTABLE skewed).
+"""
 
 from __future__ import annotations
 
@@ -21,30 +26,55 @@ def _figlet(font: str):
     return Figlet(font=font, width=100_000)
 
 
-@lru_cache(maxsize=512)
-def render_lines(text: str, font: str) -> tuple[str, ...]:
-    """The block letters of TEXT in FONT, blank rows and trailing spaces removed."""
+def figlet_rows(text: str, font: str) -> tuple[str, ...]:
+    """The rows pyfiglet draws for TEXT in FONT, as it draws them (SOLID characters replaced)."""
     rendered = _figlet(font).renderText(text)
     if font in SOLID:
         rendered = rendered.replace(SOLID[font], "█")
-    rows = [row.rstrip() for row in rendered.split("\n")]
-    while rows and not rows[-1]:
+    return tuple(rendered.split("\n"))
+
+
+@lru_cache(maxsize=512)
+def render_lines(text: str, font: str) -> tuple[str, ...]:
+    """The block letters of TEXT in FONT: one block, every row the same width.
+
+    Only what is blank in every row goes: blank rows above and below, blank columns left and
+    right of the whole block. No row moves against another.
+    """
+    rows = list(figlet_rows(text, font))
+    while rows and not rows[-1].strip():
         rows.pop()
-    while rows and not rows[0]:
+    while rows and not rows[0].strip():
         rows.pop(0)
-    return tuple(rows)
+    if not rows:
+        return ()
+    width = max(len(row) for row in rows)
+    rows = [row.ljust(width) for row in rows]
+    left = min(len(row) - len(row.lstrip(" ")) for row in rows if row.strip())
+    right = max(len(row.rstrip(" ")) for row in rows)
+    return tuple(row[left:right] for row in rows)
+
+
+def centre(block: tuple[str, ...], width: int) -> list[str]:
+    """The rows of BLOCK, each padded to WIDTH by the same left margin: the block centred whole."""
+    block_width = max((len(row) for row in block), default=0)
+    pad = " " * max(0, (width - block_width) // 2)
+    return [(pad + row.ljust(block_width)).ljust(width) for row in block]
 
 
 def layout(words: tuple[str, ...], width: int, max_rows: int,
            fonts: tuple[str, ...] = FONTS) -> tuple[str | None, tuple[str, ...]]:
-    """(font, rows) of the largest font whose word-wrapped rendering fits; (None, plain) if none."""
+    """(font, rows) of the largest font whose word-wrapped rendering fits; (None, plain) if none.
+
+    The rows are WIDTH wide and already centred (each block as a whole).
+    """
     if not words or width <= 0:
         return None, ()
     for font in fonts:
         rows = _wrap_render(words, width, font)
         if rows is not None and len(rows) <= max_rows:
             return font, rows
-    return None, tuple(_wrap_plain(words, width))
+    return None, tuple(line.center(width).ljust(width) for line in _wrap_plain(words, width))
 
 
 def warm(texts: tuple[str, ...] = ("ACCEPTABLE", "UNACCEPTABLE")) -> None:
@@ -66,8 +96,8 @@ def _wrap_render(words, width, font) -> tuple[str, ...] | None:
     rows: list[str] = []
     for line in lines:
         if rows:
-            rows.append("")  # a blank row between lines of block letters keeps them apart
-        rows.extend(render_lines(" ".join(line), font))
+            rows.append(" " * width)  # a blank row between lines of block letters keeps them apart
+        rows.extend(centre(render_lines(" ".join(line), font), width))
     return tuple(rows)
 
 
@@ -86,10 +116,14 @@ def _wrap_plain(words, width) -> list[str]:
 
 
 class BigText(Widget):
-    """Shows its words as large as the space allows; plain bold text when nothing larger fits."""
+    """Shows its words as large as the space allows; plain bold text when nothing larger fits.
+
+    The rows come centred from layout(): the widget draws them as they are (text-align left), so
+    nothing re-centres a row on its own.
+    """
 
     DEFAULT_CSS = """
-    BigText { height: auto; width: 100%; text-align: center; }
+    BigText { height: auto; width: 100%; text-align: left; }
     """
 
     def __init__(self, text: str = "", *, max_rows: int = 8, reserve: int = 0,
@@ -117,18 +151,20 @@ class BigText(Widget):
             rows = min(rows, max(3, self.app.size.height - self.reserve))
         return layout(tuple(self._text.split()), width, rows, self.fonts)
 
+    def chosen(self) -> tuple[str | None, tuple[str, ...]]:
+        """(font, rows) as drawn now: font None means plain text."""
+        if self.styles.height is not None and not self.styles.height.is_auto:
+            # A fixed or fractional height (e.g. 1fr): the largest font that fits that box.
+            budget = min(self.max_rows, max(1, self.content_size.height))
+            return layout(tuple(self._text.split()), self.content_size.width, budget, self.fonts)
+        return self._rows(self.content_size.width)
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self._rows(width)[1])
 
     def render(self) -> Text:
-        if self.styles.height is not None and not self.styles.height.is_auto:
-            # A fixed or fractional height (e.g. 1fr): the largest font that fits that box.
-            budget = min(self.max_rows, max(1, self.content_size.height))
-            font, rows = layout(tuple(self._text.split()), self.content_size.width, budget,
-                                self.fonts)
-        else:
-            font, rows = self._rows(self.content_size.width)
-        text = Text("\n".join(rows), no_wrap=True, overflow="crop")
+        font, rows = self.chosen()
+        text = Text("\n".join(rows), no_wrap=True, overflow="crop", justify="left")
         if font is None:
             text.stylize("bold")
         return text

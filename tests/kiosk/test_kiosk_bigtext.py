@@ -1,0 +1,103 @@
+"""Block letters are drawn exactly as pyfiglet draws them, on every screen and size (issue 11).
+
+The old BigText stripped each row's trailing spaces and the rows were then centred one by one:
+"ZZ" looked like "II" and ACCEPTABLE was skewed by up to 21 columns. These tests look for the
+font's own rows on the terminal, all at ONE column, not at a snapshot.
+"""
+
+from __future__ import annotations
+
+import pytest
+from kiosk_helpers import screen_lines
+from pyfiglet import Figlet
+
+from kiosk.widgets.bigtext import FONTS, SOLID, layout
+
+WORDS = ["ZZ", "ACCEPTABLE", "UNACCEPTABLE", "QI", "JUKEBOX", "MUZJIKS", "WAX", "LIJ", "TOWARD",
+         "ZYZZYVA", "FLAPJACK", "OXYPHENBUTAZONE", "CWM", "Y", "BEZIQUE", "HM"]
+
+
+def font_block(text: str, font: str) -> list[str]:
+    """pyfiglet's rows for TEXT, as pyfiglet draws them; only rows and columns blank in every
+    row are dropped (the same shift for all rows)."""
+    rows = Figlet(font=font, width=10_000).renderText(text).split("\n")
+    if font in SOLID:
+        rows = [row.replace(SOLID[font], "█") for row in rows]
+    rows = [row for row in rows]
+    while rows and not rows[-1].strip():
+        rows.pop()
+    while rows and not rows[0].strip():
+        rows.pop(0)
+    width = max(map(len, rows))
+    rows = [row.ljust(width) for row in rows]
+    first = min(len(r) - len(r.lstrip()) for r in rows if r.strip())
+    last = max(len(r.rstrip()) for r in rows)
+    return [row[first:last] for row in rows]
+
+
+def find_block(lines: list[str], block: list[str]) -> tuple[int, int] | None:
+    """(x, y) where every row of BLOCK sits on the screen at the same column x, else None."""
+    for y in range(len(lines) - len(block) + 1):
+        x = lines[y].find(block[0])
+        while x != -1:
+            if all(lines[y + i][x:x + len(row)] == row for i, row in enumerate(block)):
+                return x, y
+            x = lines[y].find(block[0], x + 1)
+    return None
+
+
+def shown_in_some_font(lines: list[str], text: str) -> str | None:
+    for font in FONTS:
+        if find_block(lines, font_block(text, font)) is not None:
+            return font
+    return None
+
+
+@pytest.mark.parametrize("word", WORDS)
+@pytest.mark.parametrize("font", FONTS)
+def test_layout_rows_are_the_fonts_rows_at_one_column(word, font):
+    width = 400
+    chosen, rows = layout((word,), width, 50, fonts=(font,))
+    assert chosen == font
+    block = font_block(word, font)
+    assert len(rows) == len(block) and all(len(row) == width for row in rows)
+    assert find_block(list(rows), block) is not None
+    # centred as a whole: the margins differ by at most one column
+    x, _ = find_block(list(rows), block)
+    assert abs(x - (width - x - len(block[0]))) <= 1
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(80, 24), (40, 20), (45, 30), (160, 48)])
+@pytest.mark.parametrize("entry, word", [("qi za", "ACCEPTABLE"), ("qi xyzzy", "UNACCEPTABLE")])
+async def test_verdict_word_is_drawn_as_the_font_draws_it(make_app, size, entry, word):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press(*entry, "tab")
+        await pilot.pause()
+        await pilot.pause()
+        font = app.screen.query_one("#big").chosen()[0]
+        assert font is not None, f"{word} in plain text at {size}"
+        assert find_block(screen_lines(app), font_block(word, font)) is not None, (
+            "\n".join(screen_lines(app)))
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(80, 24), (40, 20), (160, 48)])
+async def test_typed_words_are_drawn_as_the_font_draws_them(make_app, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        entry = app.screen.query_one("#entry")
+        for word in WORDS:
+            entry.value = word.lower()
+            await pilot.pause()
+            await pilot.pause()
+            font = app.screen.query_one("#typed").chosen()[0]
+            if font is None:
+                continue  # plain text: checked below that it is rare
+            lines = screen_lines(app)
+            assert find_block(lines, font_block(word, font)) is not None, (word, "\n".join(lines))
+        entry.value = "zz"
+        await pilot.pause()
+        await pilot.pause()
+        assert shown_in_some_font(screen_lines(app), "ZZ") is not None
