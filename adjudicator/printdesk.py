@@ -15,6 +15,7 @@ from datetime import datetime
 
 from .docket.slip import Slip
 from .errors import AdjudicatorError, JournalError
+from .known import LexiconIdentity, identify
 from .rules import ChallengeRule, consequence_under
 from .station import NOT_RECORDED, Outcome
 
@@ -38,7 +39,13 @@ def slip_for(station, outcome: Outcome) -> Slip:
                 acceptable=v.acceptable, consequence=outcome.consequence,
                 lexicon_name=v.lexicon.name, short_fingerprint=v.lexicon.short_fingerprint,
                 table=outcome.table or None, round=outcome.round or None,
-                recheck_of=outcome.recheck_of)
+                recheck_of=outcome.recheck_of, lexicon_warning=v.lexicon.warning)
+
+
+def lexicon_warning(name: str, fingerprint: str) -> str:
+    """The warning for a journal row's list: unrecognised, or not for tournaments ("" if fit)."""
+    fingerprint = str(fingerprint or "")
+    return LexiconIdentity(str(name), fingerprint, 0, identify(fingerprint)).warning
 
 
 def slip_from_row(row, event: str, consequence: str | None = None, *, reprint: bool = False,
@@ -65,6 +72,7 @@ def slip_from_row(row, event: str, consequence: str | None = None, *, reprint: b
         round=row.round,
         recheck_of=row.recheck_of,
         reprint=reprint,
+        lexicon_warning=lexicon_warning(row.lexicon_name, row.fingerprint),
     )
 
 

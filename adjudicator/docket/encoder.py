@@ -156,6 +156,10 @@ def encode_slip(slip: Slip, columns: int) -> bytes:
         w.lines(slip.consequence)
         w.rule()
     w.lines(f"Lexicon {slip.lexicon_name} {slip.short_fingerprint}".rstrip())
+    if slip.lexicon_warning:  # an unrecognised or non-tournament list, said loudly
+        w.raw(BOLD_ON)
+        w.lines(slip.lexicon_warning)
+        w.raw(BOLD_OFF)
     if slip.reprint:
         w.lines(f"REPRINT of challenge #{slip.number}")
     w.raw(feed(TAIL_FEED), CUT)

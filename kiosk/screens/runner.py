@@ -112,6 +112,7 @@ class RunnerScreen(LockedScreen):
             yield BigText("", max_rows=6, id="last-big")
             yield Static("", id="last-record")
             yield Static("", id="last-consequence")
+            yield Static("", id="last-lexicon")
             yield Static("", id="last-hand")
         yield Static("", id="runner-print")
 
@@ -171,6 +172,9 @@ class RunnerScreen(LockedScreen):
         self.query_one("#last-record", Static).update(
             f"{number} · {where} · {' '.join(v.words)} · {outcome.time:%H:%M:%S}")
         self.query_one("#last-consequence", Static).update(outcome.consequence)
+        warning = self.query_one("#last-lexicon", Static)
+        warning.update(v.lexicon.warning)  # unrecognised or not a tournament list
+        warning.display = bool(v.lexicon.warning)
         hand = "" if self.app.station.config.printer.enabled else (
             f"No printer: mark the handwritten slip with {HAND_MARK[v.acceptable]} "
             "(WESPA 3.11.2(a)(vii)).")

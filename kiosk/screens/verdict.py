@@ -31,6 +31,8 @@ def describe_lines(outcome: Outcome) -> list[tuple[str, str]]:
     lines.append(("consequence", outcome.consequence))
     number = f"Challenge #{outcome.seq}" if outcome.recorded else "Challenge not numbered"
     lines.append(("record", f"{number} · {v.lexicon.name} · {outcome.time:%H:%M:%S}"))
+    if v.lexicon.warning:  # unrecognised or not a tournament list: said with every verdict
+        lines.append(("lexicon-warning", v.lexicon.warning))
     if outcome.secondary_agrees is not None:
         word = "agrees" if outcome.secondary_agrees else "DISAGREES"
         lines.append(("secondary", f"Secondary lexicon {outcome.secondary_name} {word}"))
@@ -39,7 +41,9 @@ def describe_lines(outcome: Outcome) -> list[tuple[str, str]]:
     return lines
 
 
-LINE_IDS = ("recheck-of", "plain", "words", "consequence", "record", "secondary", "not-recorded")
+LINE_IDS = ("recheck-of", "plain", "words", "consequence", "record", "lexicon-warning",
+            "secondary", "not-recorded")
+ALARMS = ("not-recorded",)
 
 
 class VerdictScreen(LockedScreen):
@@ -66,7 +70,7 @@ class VerdictScreen(LockedScreen):
             yield Static("", id="mark")
             yield BigText("", max_rows=12, reserve=14, id="big")
             for line_id in LINE_IDS:
-                yield Static("", id=line_id, classes="alarm" if line_id == "not-recorded" else "")
+                yield Static("", id=line_id, classes="alarm" if line_id in ALARMS else "")
         yield Static("", id="hint")
         with Horizontal(id="verdict-buttons"):
             yield TouchButton("R: RECHECK", id="recheck")

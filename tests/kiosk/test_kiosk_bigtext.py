@@ -101,3 +101,22 @@ async def test_typed_words_are_drawn_as_the_font_draws_them(make_app, size):
         await pilot.pause()
         await pilot.pause()
         assert shown_in_some_font(screen_lines(app), "ZZ") is not None
+
+
+@pytest.mark.asyncio
+async def test_verdict_screen_says_when_the_list_is_unrecognised_or_not_for_tournaments(make_app):
+    """Issue 11: not only Ready; every verdict carries it."""
+    from adjudicator.lexicon import Lexicon
+    from adjudicator.resolve import default_path
+    from kiosk_helpers import text_of
+
+    for lexicon, expected in ((None, "UNRECOGNISED WORD LIST TINY"),
+                              (Lexicon.load(default_path()), "NOT A TOURNAMENT WORD LIST")):
+        app = make_app(lexicon=lexicon)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press(*"qi za", "tab")
+            await pilot.pause()
+            await pilot.pause()
+            assert expected in text_of(app, "#lexicon-warning")
+            assert app.screen.query_one("#lexicon-warning").region.bottom <= 24
+            assert any(expected in line for line in screen_lines(app))
