@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from adjudicator.errors import EntryError
+from adjudicator.marks import CHAR as MARK
 from adjudicator.printdesk import HAND_MARK
 from adjudicator.station import NOT_RECORDED, Outcome
 
@@ -26,7 +27,6 @@ from ..widgets.bigtext import BigText
 from ..widgets.entry_input import EDITING_BINDINGS, EntryInput
 from .base import LockedScreen, screen_css
 
-MARK = {True: "✔", False: "✘"}
 STEPS = ("Table, ENTER · Round, ENTER · the words from the slip, TAB · "
          "P in Table: reprint the last slip · R in Table: recheck the last challenge")
 
@@ -161,7 +161,7 @@ class RunnerScreen(LockedScreen):
         box.set_class(v.acceptable, "acceptable")
         box.set_class(not v.acceptable, "unacceptable")
         self.query_one("#last-mark", Static).update(f"{MARK[v.acceptable]} {v.word}")
-        self.query_one("#last-big", BigText).update(v.word)
+        self.query_one("#last-big", BigText).update(v.word, mark=v.acceptable)
         number = f"Challenge #{outcome.seq}" if outcome.recorded else NOT_RECORDED
         if outcome.recheck_of is not None:
             number += f" · RECHECK OF #{outcome.recheck_of}"

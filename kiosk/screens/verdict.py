@@ -8,13 +8,13 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Static
 
+from adjudicator.marks import CHAR as MARK
 from adjudicator.protocol import KEYBOARD, Action, State
 from adjudicator.station import NOT_RECORDED, Outcome
 from ..widgets.bigtext import BigText
 from ..widgets.touch_button import TouchButton
 from .base import LockedScreen, screen_css
 
-MARK = {True: "✔", False: "✘"}
 PLAIN = {True: "YES: the play is ACCEPTABLE", False: "NO: the play is UNACCEPTABLE"}
 NEXT_HINT = KEYBOARD.next_hint
 
@@ -67,8 +67,8 @@ class VerdictScreen(LockedScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="verdict-box"):
-            yield Static("", id="mark")
-            yield BigText("", max_rows=12, reserve=14, id="big")
+            # the verdict word with a large tick or cross beside it (adjudicator/marks.py)
+            yield BigText("", max_rows=12, reserve=12, id="big")
             for line_id in LINE_IDS:
                 yield Static("", id=line_id, classes="alarm" if line_id in ALARMS else "")
         yield Static("", id="hint")
@@ -92,8 +92,7 @@ class VerdictScreen(LockedScreen):
         box = self.query_one("#verdict-box")
         box.set_class(v.acceptable, "acceptable")
         box.set_class(not v.acceptable, "unacceptable")
-        self.query_one("#mark", Static).update(MARK[v.acceptable])
-        self.query_one("#big", BigText).update(v.word)
+        self.query_one("#big", BigText).update(v.word, mark=v.acceptable)
         lines = dict(describe_lines(outcome))
         for line_id in LINE_IDS:
             widget = self.query_one(f"#{line_id}", Static)

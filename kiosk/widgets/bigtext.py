@@ -13,6 +13,8 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
+from adjudicator.marks import CHAR, glyphs
+
 # Widest first. Widths of "UNACCEPTABLE": banner3 113, ansi_regular 100, mono9 84, standard 72,
 # smblock 36; below that, plain bold text.
 FONTS = ("banner3", "ansi_regular", "mono9", "standard", "smblock")
@@ -63,18 +65,64 @@ def centre(block: tuple[str, ...], width: int) -> list[str]:
 
 
 def layout(words: tuple[str, ...], width: int, max_rows: int,
-           fonts: tuple[str, ...] = FONTS) -> tuple[str | None, tuple[str, ...]]:
+           fonts: tuple[str, ...] = FONTS, mark: bool | None = None,
+           ) -> tuple[str | None, tuple[str, ...]]:
     """(font, rows) of the largest font whose word-wrapped rendering fits; (None, plain) if none.
 
-    The rows are WIDTH wide and already centred (each block as a whole).
+    The rows are WIDTH wide and already centred (each block as a whole). MARK True or False draws
+    the verdict's tick or cross as a block glyph beside the words (adjudicator/marks.py).
     """
     if not words or width <= 0:
         return None, ()
+    if mark is not None:  # the mark beside the words, else above them, else the words alone
+        for place in (_beside, _above):
+            for font in fonts:
+                rows = place(words, width, font, mark)
+                if rows is not None and len(rows) <= max_rows:
+                    return font, rows
     for font in fonts:
         rows = _wrap_render(words, width, font)
         if rows is not None and len(rows) <= max_rows:
             return font, rows
-    return None, tuple(line.center(width).ljust(width) for line in _wrap_plain(words, width))
+    text = words if mark is None else (CHAR[mark], *words)
+    return None, tuple(line.center(width).ljust(width) for line in _wrap_plain(text, width))
+
+
+GAPS = (3, 1)  # columns between the mark and the words: 1 where 3 does not fit
+
+
+def _beside(words, width, font, mark: bool) -> tuple[str, ...] | None:
+    """The mark's largest glyph at most one row taller than the words, then the words: one
+    block, centred as a whole."""
+    word_block = render_lines(" ".join(words), font)
+    word_width = _width(" ".join(words), font)
+    drawings = glyphs(mark)
+    glyph = next((g for g in drawings if len(g) <= len(word_block) + 1), drawings[-1])
+    glyph_width = len(glyph[0])
+    gap = next((g for g in GAPS if glyph_width + g + word_width <= width), None)
+    if gap is None:
+        return None
+    height = max(len(glyph), len(word_block))
+    left = _middle(glyph, height, glyph_width)
+    right = _middle(word_block, height, word_width)
+    return tuple(centre(tuple(a + " " * gap + b for a, b in zip(left, right)), width))
+
+
+def _above(words, width, font, mark: bool) -> tuple[str, ...] | None:
+    """The mark's smallest glyph over the words (a narrow screen), each centred."""
+    rows = _wrap_render(words, width, font)
+    glyph = glyphs(mark)[-1]
+    if rows is None or len(glyph[0]) > width:
+        return None
+    return tuple(centre(glyph, width)) + rows
+
+
+def _middle(block: tuple[str, ...], height: int, width: int) -> list[str]:
+    """BLOCK in HEIGHT rows, vertically centred, every row WIDTH wide."""
+    top = (height - len(block)) // 2
+    blank = " " * width
+    return [blank] * top + [row.ljust(width) for row in block] + [blank] * (
+        height - top - len(block))
 
 
 def warm(texts: tuple[str, ...] = ("ACCEPTABLE", "UNACCEPTABLE")) -> None:
@@ -128,35 +176,38 @@ class BigText(Widget):
 
     def __init__(self, text: str = "", *, max_rows: int = 8, reserve: int = 0,
                  fonts: tuple[str, ...] = FONTS, id: str | None = None,
-                 classes: str | None = None):
+                 classes: str | None = None, mark: bool | None = None):
         """RESERVE: rows of the terminal the rest of the screen needs (0: only MAX_ROWS counts)."""
         super().__init__(id=id, classes=classes)
         self._text = text
         self.max_rows = max_rows
         self.reserve = reserve
         self.fonts = fonts
+        self.mark = mark  # True: a tick beside the words; False: a cross; None: no mark
 
     @property
     def text(self) -> str:
         return self._text
 
-    def update(self, text: str) -> None:
-        if text != self._text:
+    def update(self, text: str, mark: bool | None = None) -> None:
+        if text != self._text or mark != self.mark:
             self._text = text
+            self.mark = mark
             self.refresh(layout=True)
 
     def _rows(self, width: int) -> tuple[str | None, tuple[str, ...]]:
         rows = self.max_rows
         if self.reserve and self.is_attached:
             rows = min(rows, max(3, self.app.size.height - self.reserve))
-        return layout(tuple(self._text.split()), width, rows, self.fonts)
+        return layout(tuple(self._text.split()), width, rows, self.fonts, self.mark)
 
     def chosen(self) -> tuple[str | None, tuple[str, ...]]:
         """(font, rows) as drawn now: font None means plain text."""
         if self.styles.height is not None and not self.styles.height.is_auto:
             # A fixed or fractional height (e.g. 1fr): the largest font that fits that box.
             budget = min(self.max_rows, max(1, self.content_size.height))
-            return layout(tuple(self._text.split()), self.content_size.width, budget, self.fonts)
+            return layout(tuple(self._text.split()), self.content_size.width, budget, self.fonts,
+                          self.mark)
         return self._rows(self.content_size.width)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:

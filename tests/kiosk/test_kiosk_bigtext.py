@@ -11,6 +11,7 @@ import pytest
 from kiosk_helpers import screen_lines
 from pyfiglet import Figlet
 
+from adjudicator.marks import CROSS, TICK, glyphs
 from kiosk.widgets.bigtext import FONTS, SOLID, layout
 
 WORDS = ["ZZ", "ACCEPTABLE", "UNACCEPTABLE", "QI", "JUKEBOX", "MUZJIKS", "WAX", "LIJ", "TOWARD",
@@ -78,8 +79,25 @@ async def test_verdict_word_is_drawn_as_the_font_draws_it(make_app, size, entry,
         await pilot.pause()
         font = app.screen.query_one("#big").chosen()[0]
         assert font is not None, f"{word} in plain text at {size}"
-        assert find_block(screen_lines(app), font_block(word, font)) is not None, (
-            "\n".join(screen_lines(app)))
+        lines = screen_lines(app)
+        word_at = find_block(lines, font_block(word, font))
+        assert word_at is not None, "\n".join(lines)
+        assert_mark_beside(lines, word == "ACCEPTABLE", word_at, size)
+
+
+def assert_mark_beside(lines, acceptable, word_at, size):
+    """The tick or cross drawn large (adjudicator.marks), left of the word on the same rows;
+    on a narrow screen it may sit above the word instead."""
+    found = [(g, find_block(lines, list(g))) for g in glyphs(acceptable)]
+    found = [(g, at) for g, at in found if at is not None]
+    assert found, "no large mark on screen:\n" + "\n".join(lines)
+    glyph, (gx, gy) = found[0]
+    wx, wy = word_at
+    beside = gx + len(glyph[0]) < wx and gy <= wy + 3 and wy <= gy + len(glyph)
+    above = gy + len(glyph) <= wy
+    assert beside or (above and size[0] < 60), (glyph, (gx, gy), word_at)
+    if size[0] >= 80:
+        assert beside and len(glyph) >= 3
 
 
 @pytest.mark.asyncio
@@ -120,3 +138,19 @@ async def test_verdict_screen_says_when_the_list_is_unrecognised_or_not_for_tour
             assert expected in text_of(app, "#lexicon-warning")
             assert app.screen.query_one("#lexicon-warning").region.bottom <= 24
             assert any(expected in line for line in screen_lines(app))
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_the_large_mark_is_the_slips_drawing_at_desk_sizes(make_app, size):
+    """The same glyphs the slip prints (adjudicator.marks), the full 6-row drawing when there is
+    room beside ACCEPTABLE / UNACCEPTABLE."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press(*"qi xyzzy", "tab")
+        await pilot.pause()
+        await pilot.pause()
+        lines = screen_lines(app)
+        if size == (160, 48):
+            assert find_block(lines, list(CROSS)) is not None, "\n".join(lines)
+        assert find_block(lines, list(TICK)) is None
