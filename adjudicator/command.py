@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .errors import EXIT_IO, AdjudicatorError, fail
+from .errors import EXIT_INTERRUPTED, AdjudicatorError, fail
 from .launch import plain_kiosk_args, run_kiosk
 
 
@@ -27,5 +27,5 @@ def main(argv: list[str] | None = None) -> None:
     except AdjudicatorError as e:
         fail(str(e), e.exit_code)
     except KeyboardInterrupt:
-        fail("interrupted", EXIT_IO)
+        fail("interrupted", EXIT_INTERRUPTED)
     sys.exit(code)

@@ -12,10 +12,17 @@ EXIT_IO = 4  # a file that cannot be read or written
 EXIT_NOT_RECORDED = 5  # the verdict was given but the journal could not record it
 EXIT_CONFIG = 6  # configuration file invalid
 EXIT_PRINTER = 7  # printer problem (printer test)
+EXIT_INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as a shell reports it
 
 
 class AdjudicatorError(Exception):
     """Base of every error the project reports to a person in one line."""
+
+    exit_code = EXIT_IO
+
+
+class FileAccessError(AdjudicatorError):
+    """A file (or standard output) that cannot be read or written: exit 4."""
 
     exit_code = EXIT_IO
 
@@ -57,6 +64,12 @@ class JournalError(AdjudicatorError):
     exit_code = EXIT_NOT_RECORDED
 
 
+class JournalFileError(JournalError, FileAccessError):
+    """A journal file that is not there or cannot be read: exit 4, still a JournalError."""
+
+    exit_code = EXIT_IO
+
+
 class PrinterError(AdjudicatorError):
     """The docket printer cannot be reached or reports a fault."""
 
@@ -65,5 +78,9 @@ class PrinterError(AdjudicatorError):
 
 def fail(message: str, code: int) -> None:
     """One line on stderr, then exit CODE (never 1: 1 is UNACCEPTABLE)."""
-    print(f"adjudicator: {' '.join(message.split())}", file=sys.stderr)
+    if sys.stderr is not None:  # with stderr closed, the exit code alone must tell
+        try:
+            print(f"adjudicator: {' '.join(message.split())}", file=sys.stderr, flush=True)
+        except OSError:
+            pass
     sys.exit(code)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import marisa_trie
 
-from .errors import LexiconError
+from .errors import FileAccessError, LexiconError
 from .known import LexiconIdentity, identify
 
 if TYPE_CHECKING:
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 FORMAT_VERSION = 1
 MAGIC = b"ADJLEX\x00\x01"
+MARISA_MAGIC = b"We love Marisa."  # how every marisa trie, so every compiled lexicon, begins
 # File layout: [marisa trie][header JSON][u64 header length][32-byte SHA-256][8-byte MAGIC].
 # The SHA-256 covers the trie and the header, and is verified on every load.
 _FOOTER = struct.Struct("<Q32s8s")
@@ -99,6 +100,7 @@ def write_compiled(out: str, trie_bytes: bytes, header: dict) -> None:
     folder = os.path.dirname(os.path.abspath(out))
     import tempfile
 
+    tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".lexicon-", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
@@ -110,7 +112,9 @@ def write_compiled(out: str, trie_bytes: bytes, header: dict) -> None:
         os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, out)
     except OSError as e:
-        raise LexiconError(f"cannot write lexicon {out}: {e.strerror or e}") from e
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+        raise FileAccessError(f"cannot write lexicon {out}: {e.strerror or e}") from e
 
 
 class Lexicon:
@@ -120,6 +124,7 @@ class Lexicon:
         self.path = path
         self.header = header
         self._trie = trie
+        self.contains = trie.__contains__  # `word in lexicon` without a Python frame between
         self.identity = LexiconIdentity(
             name=header["name"],
             fingerprint=header["fingerprint"],
@@ -167,9 +172,14 @@ def _read_checked(path: str) -> tuple[dict, int]:
         with open(path, "rb") as f:
             size = os.fstat(f.fileno()).st_size
             if size < _FOOTER.size:
-                raise LexiconError(f"{path}: not a compiled lexicon (too short); refused")
+                raise LexiconError(f"{path}: not a compiled lexicon, or one damaged or truncated "
+                                   "(too short); refused")
             f.seek(size - _FOOTER.size)
             header_len, digest, magic = _FOOTER.unpack(f.read(_FOOTER.size))
+            f.seek(0)
+            if magic != MAGIC and f.read(len(MARISA_MAGIC)) == MARISA_MAGIC:
+                raise LexiconError(f"{path}: the lexicon file is damaged or truncated (its end is "
+                                   "missing); refused: copy or compile it again")
             if magic != MAGIC:
                 raise LexiconError(
                     f"{path}: not a compiled lexicon (compile a word list with "
@@ -190,7 +200,7 @@ def _read_checked(path: str) -> tuple[dict, int]:
             f.seek(trie_len)
             header_bytes = f.read(header_len)
     except OSError as e:
-        raise LexiconError(f"cannot read lexicon {path}: {e.strerror or e}") from e
+        raise FileAccessError(f"cannot read lexicon {path}: {e.strerror or e}") from e
     if remaining or sha.digest() != digest:
         raise LexiconError(f"{path}: checksum mismatch, the file is damaged or altered; refused")
     try:

@@ -40,7 +40,8 @@ def slip_for(station, outcome: Outcome) -> Slip:
                 acceptable=v.acceptable, consequence=outcome.consequence,
                 lexicon_name=v.lexicon.name, short_fingerprint=v.lexicon.short_fingerprint,
                 table=outcome.table or None, round=outcome.round or None,
-                recheck_of=outcome.recheck_of, lexicon_warning=v.lexicon.warning)
+                recheck_of=outcome.recheck_of, lexicon_warning=v.lexicon.warning,
+                row_hash=outcome.row_hash)
 
 
 def lexicon_warning(name: str, fingerprint: str) -> str:
@@ -74,6 +75,7 @@ def slip_from_row(row, event: str, consequence: str | None = None, *, reprint: b
         recheck_of=row.recheck_of,
         reprint=reprint,
         lexicon_warning=lexicon_warning(row.lexicon_name, row.fingerprint),
+        row_hash=str(getattr(row, "hash", "") or "")[:8],
     )
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import hashlib
 import os
 
-from .errors import LexiconError
+from .errors import FileAccessError, LexiconError
 from .known import SHIPPED
 from .lexicon import FORMAT_VERSION, Lexicon, compile_sources, is_compiled
+from .shelf import shelf_dir
 
 LEXICON_DIRS_ENV = "ADJUDICATOR_LEXICONS"
 CACHE_ENV = "ADJUDICATOR_CACHE"
@@ -21,9 +22,11 @@ def default_path() -> str:
 
 
 def lexicon_dirs(extra: list[str] | None = None) -> list[str]:
-    """Folders searched for lexicons by name: config folders first, then $ADJUDICATOR_LEXICONS."""
+    """Folders searched for lexicons by name: config folders first, then $ADJUDICATOR_LEXICONS,
+    then the lexicon shelf (`adjudicator lexicon add`), so a shelved list needs no setting.
+    The CLI, the kiosk and the phone server all find names here."""
     env = [d for d in os.environ.get(LEXICON_DIRS_ENV, "").split(os.pathsep) if d]
-    return list(extra or []) + env
+    return list(extra or []) + env + [shelf_dir()]
 
 
 def cache_dir() -> str:
@@ -46,10 +49,10 @@ def load_lexicon(spec: str | None = None, *, dirs: list[str] | None = None) -> L
         raise LexiconError(f"lexicon {spec!r} is not a file")
     found = find_by_name(spec, dirs)
     if found is None:
-        searched = ", ".join(lexicon_dirs(dirs)) or f"none (set {LEXICON_DIRS_ENV})"
+        searched = ", ".join(lexicon_dirs(dirs))
         raise LexiconError(
             f"lexicon {spec!r} not found: it is not a file, and no lexicon of that name is in "
-            f"the lexicon folders ({searched})"
+            f"the lexicon folders ({searched}); add it with 'adjudicator lexicon add FILE'"
         )
     return _load_path(found)
 
@@ -112,9 +115,13 @@ def compiled_cache_for(source: str) -> str:
         with open(source, "rb") as f:
             digest = hashlib.file_digest(f, "sha256").hexdigest()
     except OSError as e:
-        raise LexiconError(f"cannot read word list {source}: {e.strerror or e}") from e
+        raise FileAccessError(f"cannot read word list {source}: {e.strerror or e}") from e
     folder = cache_dir()
-    os.makedirs(folder, exist_ok=True)
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise FileAccessError(f"cannot create the lexicon cache folder {folder}: "
+                              f"{e.strerror or e} (set ${CACHE_ENV} to another folder)") from e
     stem = os.path.splitext(os.path.basename(source))[0]
     cached = os.path.join(folder, f"{stem}-{digest[:16]}-v{FORMAT_VERSION}.lex")
     if not os.path.exists(cached):

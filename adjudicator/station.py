@@ -9,6 +9,8 @@ with the secondary lexicon (WESPA 3.10.9), and hand the printer a slip (printdes
 from __future__ import annotations
 
 import datetime as dt
+import threading
+from collections import Counter
 from dataclasses import dataclass
 
 from adjudicator.config import Config
@@ -37,6 +39,7 @@ class Outcome:
     problem: str = ""  # NOT_RECORDED and why, for the director
     table: str = ""
     round: str = ""
+    row_hash: str = ""  # the row's short chain hash, printed on the slip (journal/anchor.py)
 
     @property
     def recorded(self) -> bool:
@@ -46,6 +49,35 @@ class Outcome:
     def first_seq(self) -> int | None:
         """The challenge a recheck of this outcome points at: the first one, never a recheck."""
         return self.recheck_of if self.is_recheck else self.seq
+
+
+class TableCounts:
+    """Challenges recorded per game table, for surfaces that serve many tables (the phone page):
+    each table sees its own count, not every table's added together. Shared by the Stations of
+    one server; read from the journal once (on first use), then kept up to date as rows are
+    recorded."""
+
+    def __init__(self) -> None:
+        self._counts: Counter | None = None
+        self._lock = threading.Lock()
+
+    def count(self, table: str, journal) -> int | None:
+        """How many recorded challenges name TABLE; None without a journal."""
+        with self._lock:
+            if self._counts is None:
+                if journal is None:
+                    return None
+                try:
+                    self._counts = Counter(row.table for row in journal.rows() if row.table)
+                except AdjudicatorError:
+                    return None
+            return self._counts[table]
+
+    def add(self, table: str) -> None:
+        """One more recorded challenge at TABLE (ignored until the journal has been read)."""
+        with self._lock:
+            if self._counts is not None and table:
+                self._counts[table] += 1
 
 
 class Station:
@@ -63,9 +95,14 @@ class Station:
         journal_opener=None,
         clock=None,
         rule_known: bool = True,
+        journal_reopener=None,
+        table_counts: TableCounts | None = None,
     ):
         """JOURNAL_OPENER: () -> (journal, problem), called on first use of the journal (so the
-        kiosk can paint before it imports and opens SQLite; it is open before any judgement)."""
+        kiosk can paint before it imports and opens SQLite; it is open before any judgement).
+        JOURNAL_REOPENER: the same, tried again before each record while no journal is open (a
+        USB stick plugged in late, a lock released): a verdict is NOT RECORDED only when the
+        journal still cannot be opened at that moment."""
         self.config = config
         self.lexicon = lexicon
         self.secondary = secondary
@@ -75,6 +112,8 @@ class Station:
         self.journal_problem = journal_problem if journal is None else ""
         self._clock = clock or (lambda: dt.datetime.now().astimezone())
         self._rule_known = rule_known  # False: no event rule given (a bare terminal judge)
+        self._reopener = journal_reopener
+        self.table_counts = table_counts or TableCounts()
 
     @property
     def journal(self):
@@ -84,6 +123,14 @@ class Station:
             self._journal, problem = opener()
             self.journal_problem = problem if self._journal is None else ""
         return self._journal
+
+    def _journal_to_record(self):
+        """The journal, opened again now if it could not be opened before."""
+        journal = self.journal
+        if journal is None and self._reopener is not None:
+            journal, problem = self._reopener()
+            self._journal, self.journal_problem = journal, ("" if journal else problem)
+        return journal
 
     @journal.setter
     def journal(self, value) -> None:
@@ -119,6 +166,10 @@ class Station:
             return self.journal.count()
         except AdjudicatorError:
             return None
+
+    def table_count(self, table: str) -> int | None:
+        """How many challenges the journal holds for game TABLE, or None when it cannot say."""
+        return self.table_counts.count(table, self.journal)
 
     def submit(self, text: str, *, table: str = "", round: str = "") -> Outcome:
         """Validate typed TEXT (EntryError: never judged, nothing recorded), then judge() it."""
@@ -156,7 +207,7 @@ class Station:
         verdicts = [adjudicate(self.lexicon, words) for words in entries]
         seqs: list[int | None] = [None] * len(verdicts)
         problem = ""
-        if self.journal is None:
+        if verdicts and self._journal_to_record() is None:
             problem = self.journal_problem or "no journal is open"
         elif verdicts:
             fields = self._fields(None, None, table, round)
@@ -164,6 +215,9 @@ class Station:
                 seqs = list(self.journal.record_many([(v, fields) for v in verdicts]))
             except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
                 problem = _reason(e)
+            else:
+                for _ in seqs:
+                    self.table_counts.add(table)
         return [self._outcome(v, seq, problem, table=table, round=round)
                 for v, seq in zip(verdicts, seqs)]
 
@@ -172,7 +226,8 @@ class Station:
                  agrees: bool | None = None) -> Outcome:
         return Outcome(
             verdict=verdict,
-            seq=seq,
+            seq=None if seq is None else int(seq),
+            row_hash=getattr(seq, "short", ""),
             consequence=consequence_under(self.rule, verdict.acceptable, len(verdict.words)),
             time=self._clock(),
             recheck_of=recheck_of,
@@ -191,12 +246,13 @@ class Station:
 
     def _record(self, verdict: Verdict, recheck_of, agrees, table: str,
                 round: str) -> tuple[int | None, str]:
-        if self.journal is None:
+        if self._journal_to_record() is None:
             return None, self.journal_problem or "no journal is open"
         try:
             seq = self.journal.record(verdict, **self._fields(recheck_of, agrees, table, round))
         except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
             return None, _reason(e)
+        self.table_counts.add(table)
         return seq, ""
 
     def reconfigure(self, new: Config) -> None:
@@ -288,7 +344,8 @@ def open_journal(config: Config):
 
 def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *,
                  secondary: Lexicon | None = None, session: str = "", clock=None,
-                 defer_journal: bool = False, rule_known: bool = True) -> Station:
+                 defer_journal: bool = False, rule_known: bool = True,
+                 table_counts: TableCounts | None = None) -> Station:
     """Everything a station needs, loaded before any screen is drawn."""
     if lexicon is None:
         lexicon, loaded_secondary = load_lexicons(config)
@@ -297,11 +354,14 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
         from adjudicator.resolve import load_lexicon
 
         secondary = load_lexicon(config.secondary_lexicon, dirs=list(config.lexicon_dirs))
-    problem, opener = "", None
+    problem, opener, reopener = "", None, None
+    if journal is None:
+        reopener = lambda: open_journal(config)  # noqa: E731 - retried while it cannot open
     if journal is None and defer_journal:
-        opener = lambda: open_journal(config)  # noqa: E731 - opened just after the first paint
+        opener = reopener  # opened just after the first paint
     elif journal is None:
         journal, problem = open_journal(config)
     return Station(config, lexicon, journal, secondary=secondary, session=session,
                    journal_problem=problem, journal_opener=opener, clock=clock,
-                   rule_known=rule_known)
+                   rule_known=rule_known, journal_reopener=reopener,
+                   table_counts=table_counts)

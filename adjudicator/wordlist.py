@@ -7,12 +7,18 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .errors import LexiconError, WordListError
+from .entry import describe_char
+from .errors import FileAccessError, LexiconError, WordListError
 
+MARISA_MAGIC = b"We love Marisa."  # as lexicon.MARISA_MAGIC (lexicon imports this module)
 _CLEAN_BODY = re.compile(r"(?:[A-Z]{2,15}\n)*")
 _BLANK_OR_COMMENT = re.compile(r"(?m)^[ \t]*(?:#[^\n]*)?\n")
 _COMMENT_LINE = re.compile(r"(?m)^[ \t]*#")
 _WORD = re.compile(r"[A-Z]{2,15}")
+# Lines end only at LF, CRLF or CR; a word ends only at a space or tab (a no-break space too, as
+# in a typed entry). U+001C, U+2028, NEL, FF... never split a line or a word silently (issue 12).
+_SPACES = " \t\u00a0"
+_TOKEN_END = re.compile(r"[ \t\u00a0]")
 # A header names the list and counts its words, e.g. CSW19.txt's first line:
 # "Collins Scrabble Words (2019). 279,496 words. Words only."
 _HEADER = re.compile(r"(?i)(?=.*\bwords?\b)(?=.*\d)")
@@ -47,8 +53,11 @@ def read_source(path: str, *, skip_invalid: bool = False) -> SourceReport:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
-        raise LexiconError(f"cannot read word list {path}: {e.strerror or e}") from e
+        raise FileAccessError(f"cannot read word list {path}: {e.strerror or e}") from e
     report = SourceReport(path=path, sha256=hashlib.sha256(data).hexdigest())
+    if data.startswith(MARISA_MAGIC):  # a compiled lexicon cut short: its footer is gone
+        raise LexiconError(f"{path}: the lexicon file is damaged or truncated (its end is "
+                           "missing); refused: copy or compile it again")
     if b"\0" in data[:4096]:
         raise WordListError(path, 1, data[:20].decode("latin-1"), "binary data, not a word list")
     try:
@@ -62,7 +71,10 @@ def read_source(path: str, *, skip_invalid: bool = False) -> SourceReport:
         upper += "\n"
     report.lines = upper.count("\n")
     if not (upper.isascii() and _fast_read(report, text, upper)):
-        _read_lines(report, text.splitlines(), skip_invalid)
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        if lines[-1] == "":
+            lines.pop()  # the last line's end, not a line
+        _read_lines(report, lines, skip_invalid)
     if not report.words:
         raise LexiconError(f"{path}: no words found")
     return report
@@ -92,7 +104,7 @@ def _read_lines(report: SourceReport, lines: list[str], skip_invalid: bool) -> N
     words = report.words
     first_content = True
     for line_no, raw in enumerate(lines, start=1):
-        line = raw.strip()
+        line = raw.strip(_SPACES)  # only spaces and tabs: any other character is named
         if not line:
             report.blank += 1
             continue
@@ -104,7 +116,7 @@ def _read_lines(report: SourceReport, lines: list[str], skip_invalid: bool) -> N
             first_content = False
             continue
         first_content = False
-        token = line.split(None, 1)[0]
+        token = _TOKEN_END.split(line, 1)[0]  # WORD, or WORD then its definition
         word = token.upper()
         if token.isascii() and _WORD.fullmatch(word):
             words.add(word)
@@ -119,7 +131,7 @@ def _why_not_a_word(token: str) -> str:
     letters = sum(c.isascii() and c.isalpha() for c in token)
     bad = next((c for c in token if not (c.isascii() and c.isalpha())), None)
     if bad is not None:
-        return f"{bad!r} is not a letter A-Z"
+        return f"{describe_char(bad)} is not a letter A-Z"
     if letters < 2:
         return "a word has at least 2 letters"
     return f"{letters} letters; a word has at most 15"

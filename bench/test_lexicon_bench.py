@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-import io
 import json
+import os
 import random
+import statistics
+import string
 import subprocess
 import sys
+import time
 
 import pytest
 
 from adjudicator.entry import parse_entry
 from adjudicator.lexicon import Lexicon, compile_sources
-from adjudicator.verdict import adjudicate, all_found
+from adjudicator.verdict import adjudicate
 from adjudicator.wordlist import read_source
 from benchutil import csw19_path, median, report
 
@@ -84,64 +87,91 @@ def test_resident_memory(csw19):
            f"{base / max(ours, 1):.0f}x less than a frozenset ({base / 1e6:.1f} MB)")
 
 
-class FrozenLexicon:
-    """The baseline: the same words in a frozenset, behind the same interface as Lexicon."""
-
-    def __init__(self, words, identity):
-        self.words, self.identity = frozenset(words), identity
-
-    def __contains__(self, word):
-        return word in self.words
-
-
 def test_eight_word_verdict(benchmark, csw19):
-    """A challenge as the kiosk judges it: typed text -> parse_entry -> adjudicate -> Verdict."""
+    """A challenge as the kiosk judges it: typed text -> parse_entry -> adjudicate -> Verdict,
+    against the plainest correct code: all(w in fs for w in text.upper().split())."""
     _, out, words = csw19
     lex = Lexicon.load(out)
-    plain = FrozenLexicon(words, lex.identity)
+    plain = frozenset(words)
     rng = random.Random(8)
     typed = [" ".join(rng.sample(words, 8)).lower() for _ in range(1000)]
 
-    def judge_all(lexicon):
+    def judge_all():
         for text in typed:
-            adjudicate(lexicon, parse_entry(text))
+            adjudicate(lex, parse_entry(text))
 
-    benchmark(judge_all, lex)
-    base = _best_of(lambda: judge_all(plain), 20)
-    ours = _best_of(lambda: judge_all(lex), 20)
+    def plain_all():
+        for text in typed:
+            all(w in plain for w in text.upper().split())
+
+    benchmark(judge_all)
+    base = _best_of(plain_all, 20)
+    ours = _best_of(judge_all, 20)
     lookups = _best_of(lambda: [w in lex for w in words[:8000]], 5) / 1000
     plain_lookups = _best_of(lambda: [w in plain for w in words[:8000]], 5) / 1000
-    report("8-word challenge (<= 1.5x frozenset)", f"{ours / 1000 * 1e6:.1f} us",
-           f"{ours / base:.2f}x frozenset ({base / 1000 * 1e6:.1f} us); 8 bare look-ups "
-           f"{lookups * 1e6:.1f} us vs {plain_lookups * 1e6:.1f} us")
+    report("8-word challenge, text to verdict", f"{ours / 1000 * 1e6:.1f} us",
+           f"takes {ours / base:.2f}x the time of a plain frozenset loop ({base / 1000 * 1e6:.1f} "
+           f"us); 8 bare look-ups {lookups * 1e6:.1f} us vs {plain_lookups * 1e6:.1f} us")
 
 
-def test_batch_throughput(benchmark, csw19, monkeypatch):
-    from adjudicator.cli.judge import run_batch
+def realistic_lines(words: list[str], n: int, seed: int = 12) -> list[str]:
+    """Challenge lines as a runner types them: 1-8 words (most plays form 1-3), mixed case,
+    and one line in ten with a near-miss (one letter of one word changed)."""
+    rng = random.Random(seed)
+    lines = []
+    for _ in range(n):
+        picked = rng.sample(words, rng.choice([1, 1, 1, 2, 2, 2, 3, 3, 4, 5, 6, 7, 8]))
+        if rng.random() < 0.10:
+            i = rng.randrange(len(picked))
+            j = rng.randrange(len(picked[i]))
+            picked[i] = picked[i][:j] + rng.choice(string.ascii_uppercase) + picked[i][j + 1:]
+        picked = [w.lower() if rng.random() < 0.6 else w.capitalize() if rng.random() < 0.5
+                  else w for w in picked]
+        lines.append(" ".join(picked))
+    return lines
 
-    _, out, words = csw19
-    lex = Lexicon.load(out)
-    rng = random.Random(1)
-    lines = [" ".join(rng.sample(words, rng.randint(1, 3))) for _ in range(100_000)]
-    data = ("\n".join(lines) + "\n").encode()
-    plain = frozenset(words)
 
-    def ours():
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
-        monkeypatch.setattr(sys, "stdout", io.StringIO())
-        assert run_batch(lex, "-") == 0
+PLAIN_BATCH = """
+import sys
+fs = frozenset(open(sys.argv[1]).read().upper().split())
+out = sys.stdout
+for line in open(sys.argv[2]):
+    ok = all(w in fs for w in line.upper().split())
+    out.write("ACCEPTABLE\\n" if ok else "UNACCEPTABLE\\n")
+"""
 
-    def baseline():
-        sink = io.StringIO()
-        for line in io.TextIOWrapper(io.BytesIO(data)):
-            ok = all_found(plain, tuple(line.upper().split()))  # no validation at all
-            sink.write("ACCEPTABLE\n" if ok else "UNACCEPTABLE\n")
 
-    benchmark.pedantic(ours, rounds=3, iterations=1)
-    base = _best_of(baseline, 3)
-    rate = 100_000 / median(benchmark)
-    report("batch (>= 100,000 challenges/s)", f"{rate:,.0f} challenges/s",
-           f"{median(benchmark) / base:.2f}x an unvalidated frozenset loop")
+def test_batch_whole_process(csw19, tmp_path):
+    """`adjudicator judge --batch FILE > file`, the whole process (start-up, lexicon load,
+    reading, judging, writing), against a plain Python loop over a frozenset of the same list
+    reading the same file (PLAIN_BATCH, frozenset build included). Goal: at most 2x its time.
+    $ADJUDICATOR_BENCH_LINES sets the line count (200,000 by default; 1,000,000 for the figure)."""
+    path, out, words = csw19
+    n = int(os.environ.get("ADJUDICATOR_BENCH_LINES", "200000"))
+    batch = tmp_path / "challenges.txt"
+    batch.write_text("\n".join(realistic_lines(words, n)) + "\n")
+    plain_list = tmp_path / "plain.txt"
+    plain_list.write_text("\n".join(words) + "\n")  # the same words, without CSW19's header
+    ours_cmd = [sys.executable, "-m", "adjudicator", "judge", "-l", out, "--batch", str(batch)]
+    base_cmd = [sys.executable, "-c", PLAIN_BATCH, str(plain_list), str(batch)]
+    ours_out, base_out = tmp_path / "ours.out", tmp_path / "plain.out"
+
+    def timed(cmd, sink) -> float:
+        with open(sink, "w") as f:
+            start = time.perf_counter()
+            subprocess.run(cmd, stdout=f, check=True)
+            return time.perf_counter() - start
+
+    ours, base = [], []
+    for _ in range(3):  # interleaved, so both see the same machine load
+        ours.append(timed(ours_cmd, ours_out))
+        base.append(timed(base_cmd, base_out))
+    assert ours_out.read_bytes() == base_out.read_bytes()  # the same verdict on every line
+    ours_t, base_t = statistics.median(ours), statistics.median(base)
+    report(f"batch, whole process, {n:,} lines (<= 2x)", f"{n / ours_t:,.0f} lines/s",
+           f"takes {ours_t / base_t:.2f}x the time of a plain frozenset loop "
+           f"({n / base_t:,.0f} lines/s)")
+    assert ours_t / base_t <= 2.0, "goal: at most 2x the plain frozenset loop's time"
 
 
 def _best_of(fn, rounds: int) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 
@@ -66,6 +67,23 @@ class KioskApp(App, inherit_bindings=False):
         gc.collect()
         gc.freeze()
         gc.enable()
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys and pastes for an entry box are applied here, as they arrive, in order.
+
+        Textual would post them to the box and run its bindings only after they bubble back,
+        behind later keys (kiosk/widgets/entry_input.py says why); the director's key is still
+        the App's own priority binding.
+        """
+        if (isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded
+                and getattr(event, "key", None) != DIRECTOR_KEY):
+            take = getattr(self.focused, "take_paste" if isinstance(event, events.Paste)
+                           else "take_key", None)
+            if take is not None:
+                event.stop()
+                take(event)
+                return
+        await super().on_event(event)
 
     def bell(self) -> None:
         """Silent, always (WESPA 3.11.1(b))."""

@@ -28,4 +28,5 @@ def _isolated_dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("ADJUDICATOR_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("ADJUDICATOR_CONFIG", str(tmp_path / "config.toml"))
     monkeypatch.setenv("ADJUDICATOR_JOURNAL", str(tmp_path / "journal.db"))
+    monkeypatch.setenv("ADJUDICATOR_SHELF", str(tmp_path / "shelf"))  # never the real home
     monkeypatch.delenv("ADJUDICATOR_LEXICONS", raising=False)

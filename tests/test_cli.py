@@ -7,8 +7,14 @@ import sys
 import click
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from plain_entry import reference_parse
 
 from adjudicator.cli import main
+from adjudicator.entry import parse_entry
+
+TINY = frozenset(["QI", "ZA", "CAT", "XU"])
 
 
 @pytest.fixture
@@ -19,6 +25,16 @@ def run():
         return runner.invoke(main, list(args), input=input, catch_exceptions=False)
 
     return invoke
+
+
+@pytest.fixture(scope="module")
+def tiny_batch(tmp_path_factory):
+    """A tiny list and a runner shared by a property test's examples."""
+    path = tmp_path_factory.mktemp("batch") / "tiny.txt"
+    path.write_text("\n".join(sorted(TINY)) + "\n")
+    runner = CliRunner()
+    return str(path), lambda *a, input=None: runner.invoke(main, list(a), input=input,
+                                                         catch_exceptions=False)
 
 
 @pytest.fixture
@@ -51,9 +67,9 @@ def test_malformed_entry_is_never_judged(run):
     [
         (["judge", "--lexicon", "no-such-list", "cat"], 3),
         (["judge", "--no-such-option"], 2),
-        (["judge", "--batch", "/no/such/file"], 3),
+        (["judge", "--batch", "/no/such/file"], 4),
         (["info", "no-such-list"], 3),
-        (["compile", "/no/such.txt", "-o", "x.lex"], 3),
+        (["compile", "/no/such.txt", "-o", "x.lex"], 4),
     ],
 )
 def test_errors_never_exit_1(run, args, code):
@@ -197,7 +213,8 @@ def test_every_command_has_help_with_an_example(run):
                 yield from walk(command, prefix + [name])
 
     commands = list(walk(main, []))
-    assert {"judge", "compile", "info", "journal", "kiosk", "set-pin", "serve", "printer"} == {
+    assert {"judge", "compile", "info", "lexicon", "journal", "kiosk", "set-pin", "serve",
+            "printer"} == {
         path[0] for path, _ in commands
     }
     for path, _ in commands:
@@ -205,3 +222,61 @@ def test_every_command_has_help_with_an_example(run):
         assert result.exit_code == 0, path
         assert "Example" in result.stdout, f"'adjudicator {' '.join(path)} --help' shows no example"
         assert "adjudicator " in result.stdout.split("Example", 1)[1], path
+
+
+def test_batch_lines_end_only_at_lf_or_crlf_and_a_bom_is_skipped(run, tmp_path, tiny_source):
+    """Issue 12: U+001C, a lone CR, U+2028 or NEL inside a line is named, never a line end."""
+    data = ("\ufeffqi za\r\nqi\x1cza\nqi\rza\nqi\u2028za\nqi\u0085za\nqi\x0cza\nxu").encode()
+    expected = ["ACCEPTABLE"] + [f"INVALID: U+{c:04X}" for c in (0x1C, 0x0D, 0x2028, 0x85, 0x0C)]
+    expected.append("ACCEPTABLE")
+    challenges = tmp_path / "c.txt"
+    challenges.write_bytes(data)
+    for result in (run("judge", "--lexicon", tiny_source, "--batch", str(challenges)),
+                   run("judge", "--lexicon", tiny_source, "--batch", "-", input=data)):
+        lines = result.stdout.splitlines()  # splitlines is safe here: the output is ours
+        assert len(lines) == len(expected), lines
+        assert [line[:len(e)] for line, e in zip(lines, expected)] == expected
+        assert result.exit_code == 2
+
+
+def test_a_bom_before_the_first_word_is_not_a_character_of_it(run, tiny_source):
+    result = run("judge", "--lexicon", tiny_source, "--batch", "-", input="\ufeffqi za\n".encode())
+    assert (result.stdout, result.exit_code) == ("ACCEPTABLE\n", 0)
+    result = run("judge", "--lexicon", tiny_source, "--batch", "-", input="qi\n\ufeffza\n".encode())
+    assert result.stdout.splitlines()[1].startswith("INVALID: U+FEFF")  # only at the start
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(["qi", "za", "xu", "cat", "q"]),
+                          st.sampled_from([" ", ",", "\t", "\n", "\r\n", "\r", "\x1c", "\u2028",
+                                           "\x85", "\x0b", "\x00", "\ufeff", "é"])),
+                max_size=30).map("".join))
+def test_batch_matches_a_plain_line_splitter_and_a_plain_set(tiny_batch, text):
+    """Property: one output line per LF-ended line, each the plain reading's verdict."""
+    source, run = tiny_batch
+    data = text.encode()
+    text = text[1:] if text.startswith("\ufeff") else text  # a leading BOM is skipped
+    *ended, last = text.split("\n")  # only LF ends a line; CRLF is LF with a CR before it
+    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in ended] + ([last] if last else [])
+    expected = []
+    for line in lines:  # a CR not before an LF (even at the very end) is named: INVALID
+        words = reference_parse(line)
+        expected.append("INVALID" if isinstance(words, str) else
+                        "ACCEPTABLE" if all(w in TINY for w in words) else "UNACCEPTABLE")
+    result = run("judge", "--lexicon", source, "--batch", "-", input=data)
+    got = [line.split(":")[0] for line in result.stdout.split("\n")[:-1]]
+    assert got == expected
+    assert result.exit_code == (2 if "INVALID" in expected else 0)
+
+
+def test_batch_takes_the_fast_path_for_plain_lines(run, tiny_source, monkeypatch):
+    """Issue 12's profile: each line kept its newline, so no line took the fast path. Now only
+    lines that are not plain reach the full parse_entry (speed itself is bench/'s)."""
+    import adjudicator.cli.judge as judge
+
+    slow = []
+    monkeypatch.setattr(judge, "parse_entry", lambda text: slow.append(text) or parse_entry(text))
+    data = "qi za\r\nQi,Xu\n\tcat\ncat5\nqi\u00a0za\n" * 3
+    result = run("judge", "--lexicon", tiny_source, "--batch", "-", input=data.encode())
+    assert result.stdout.count("ACCEPTABLE\n") == 12 and result.exit_code == 2
+    assert slow == ["cat5", "qi\u00a0za"] * 3

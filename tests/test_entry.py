@@ -3,10 +3,13 @@
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from plain_entry import SEPARATORS, reference_parse
 
 from adjudicator import entry
 from adjudicator.entry import parse_entry
 from adjudicator.errors import EXIT_ENTRY, EntryError
+from adjudicator.lexicon import Lexicon, compile_sources
+from adjudicator.verdict import adjudicate
 
 
 @pytest.mark.parametrize(
@@ -72,3 +75,63 @@ def test_fast_and_slow_paths_agree(words, sep):
     text = sep.join(words)
     assert parse_entry(text) == tuple(w.upper() for w in words)
     assert entry.validate_words(tuple(w.upper() for w in words)) == parse_entry(text)
+
+
+# Characters that are whitespace, control or format characters to Python but are not separators
+# here: each must be named in a refusal, never split (or join) words. Issue 12.
+NOT_SEPARATORS = ["\x1c", "\x1d", "\x1e", "\x1f", "\x0b", "\x0c", "\x85", "\u2028", "\u2029",
+                  "\x00", "\x1b", "\u200b", "\ufeff", "\r", "\n", "\u3000", "\u2003"]
+
+
+@pytest.mark.parametrize("ch", NOT_SEPARATORS)
+def test_only_documented_separators_separate_words(ch):
+    with pytest.raises(EntryError) as caught:
+        parse_entry(f"CaR{ch}apaCE")
+    assert caught.value.code == entry.NOT_A_LETTER
+    assert f"U+{ord(ch):04X}" in str(caught.value)
+    with pytest.raises(EntryError):
+        parse_entry(f"qi za{ch}")  # at the end too: nothing is trimmed silently
+
+
+def test_the_separators_are_space_no_break_space_tab_and_comma():
+    assert entry.SEPARATORS == " \t,\u00a0"
+    assert parse_entry(" qi\tza,xu\u00a0cat ") == ("QI", "ZA", "XU", "CAT")
+
+
+HOSTILE = st.sampled_from(NOT_SEPARATORS + ["5", "é", "ß", "'", "-", "\ufffd", "\x7f", "İ"])
+ENTRY_TEXT = st.lists(st.one_of(st.sampled_from("qizaxcatQIZ"), st.sampled_from(SEPARATORS),
+                                HOSTILE), max_size=40).map("".join)
+
+
+PLAIN_SET = frozenset(["QI", "ZA", "XU", "CAT", "ZAX", "TAX"])
+
+
+@pytest.fixture(scope="module")
+def tiny_lexicon(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("entry")
+    (folder / "tiny.txt").write_text("\n".join(sorted(PLAIN_SET)) + "\n")
+    compile_sources([str(folder / "tiny.txt")], str(folder / "tiny.lex"))
+    return Lexicon.load(str(folder / "tiny.lex"))
+
+
+@given(text=ENTRY_TEXT)
+def test_entry_and_verdict_match_a_plain_reading_and_a_plain_set(tiny_lexicon, text):
+    """Property: parse_entry agrees with reference_parse, and the verdict with a plain set."""
+    expected = reference_parse(text)
+    try:
+        got = parse_entry(text)
+    except EntryError as e:
+        assert e.code == (expected if isinstance(expected, str) else "accepted")
+        return
+    assert got == expected
+    assert adjudicate(tiny_lexicon, got).acceptable == all(w in PLAIN_SET for w in expected)
+
+
+@given(st.lists(st.one_of(st.sampled_from(["qi", "ZA", "cat", "Xu", "a", "b" * 15, "c" * 16]),
+                          st.sampled_from([" ", "\t", ",", " " * 40, "\u00a0"])),
+                max_size=30).map("".join))
+def test_is_plain_agrees_with_parse_entry(text):
+    """The batch judge inlines parse_entry's fast path (entry.is_plain, then upper/replace/split):
+    whatever is plain must be exactly what parse_entry accepts, with the same words."""
+    if entry.is_plain(text):
+        assert parse_entry(text) == tuple(text.upper().replace(",", " ").split())

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from adjudicator.errors import LexiconError
+from adjudicator.errors import FileAccessError, LexiconError
 from adjudicator.lexicon import Lexicon, compile_sources, fingerprint_words, is_compiled
 
 
@@ -99,7 +99,7 @@ def test_foreign_files_are_refused(tmp_path):
 
 
 def test_missing_file_is_a_clear_error(tmp_path):
-    with pytest.raises(LexiconError, match="cannot read lexicon"):
+    with pytest.raises(FileAccessError, match="cannot read lexicon"):  # exit 4, issue 12
         Lexicon.load(str(tmp_path / "absent.lex"))
 
 

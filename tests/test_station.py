@@ -211,3 +211,31 @@ def test_protocol_without_a_hold_takes_keys_at_once():
     assert protocol.judged() is State.VERDICT
     assert protocol.key_on_verdict("R") is Action.RECHECK
     assert protocol.next_challenge() is State.READY
+
+
+def test_each_table_counts_its_own_challenges_across_stations_sharing_a_counter(config,
+                                                                                 make_lexicon):
+    """The phone server's Stations (one per device) share one TableCounts: table 12's count is
+    table 12's, whichever phone judged, and it starts from what the journal already holds."""
+    from adjudicator.station import TableCounts
+
+    lexicon = make_lexicon(["QI", "ZA"])
+    first = open_station(config, lexicon)
+    first.submit("qi", table="12")
+    first.close()
+    counts = TableCounts()
+    phone_a = open_station(config, lexicon, session="phone-a", table_counts=counts)
+    phone_b = open_station(config, lexicon, session="phone-b", table_counts=counts)
+    try:
+        assert phone_a.table_count("12") == 1  # read from the journal on first use
+        phone_a.submit("za", table="12")
+        phone_b.submit("qi zz", table="12")
+        phone_b.submit("qi", table="7")
+        with pytest.raises(EntryError):
+            phone_b.submit("q1", table="7")  # never judged: never counted
+        assert (phone_a.table_count("12"), phone_b.table_count("7")) == (3, 1)
+        assert phone_a.table_count("99") == 0
+        assert phone_a.judged_count() == 4  # the journal's whole count is unchanged
+    finally:
+        phone_a.close()
+        phone_b.close()

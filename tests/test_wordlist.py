@@ -2,7 +2,7 @@
 
 import pytest
 
-from adjudicator.errors import LexiconError, WordListError
+from adjudicator.errors import FileAccessError, LexiconError, WordListError
 from adjudicator.wordlist import is_header, read_source
 
 WORDS = {"AA", "QI", "ZA", "CAT", "COLLINS"}
@@ -96,7 +96,7 @@ def test_empty_list_is_refused(tmp_path):
 
 
 def test_missing_file_is_a_clear_error(tmp_path):
-    with pytest.raises(LexiconError, match="cannot read word list"):
+    with pytest.raises(FileAccessError, match="cannot read word list"):  # exit 4
         read_source(str(tmp_path / "absent.txt"))
 
 
@@ -111,3 +111,20 @@ def test_missing_file_is_a_clear_error(tmp_path):
 )
 def test_is_header(line, header):
     assert is_header(line) is header
+
+
+@pytest.mark.parametrize("ch", ["\x1c", "\x1e", "\u2028", "\u2029", "\x85", "\x0b", "\x0c",
+                                "\u200b"])  # NUL: "binary data", tested above
+def test_only_lf_and_cr_end_a_line_and_nothing_else_is_trimmed(tmp_path, ch):
+    """Issue 12: QI<U+2028>ZA is not two words, and QI<U+001C> is not QI: the line is refused,
+    naming the character (str.splitlines and str.split() would take them as line/word ends)."""
+    for text in (f"AA\nQI{ch}ZA\nCAT\n", f"AA\nQI{ch}\nCAT\n", f"AA\n{ch}QI\nCAT\n"):
+        with pytest.raises(WordListError) as caught:
+            read_source(write(tmp_path, text.encode()))
+        assert caught.value.line_no == 2
+        assert f"U+{ord(ch):04X}" in str(caught.value)
+
+
+def test_a_no_break_space_is_a_space_as_in_an_entry(tmp_path):
+    assert read_source(write(tmp_path, "AA\u00a0\nQI\u00a0vital force\nZA\n".encode())).words == {
+        "AA", "QI", "ZA"}

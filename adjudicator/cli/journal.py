@@ -18,26 +18,56 @@ def journal_group() -> None:
 
 
 @journal_group.command("verify")
-@click.argument("path", required=False, type=click.Path(dir_okay=False))
-def verify_cmd(path: str | None) -> None:
+@click.argument("path", required=False)
+@click.option("--slips", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Check against collected slips: one 'NUMBER HASH' per line, as printed.")
+def verify_cmd(path: str | None, slips: str | None) -> None:
     """Check the journal's hash chain; name the first broken row. Exit 0 only when intact.
 
     A row edited, deleted, moved, inserted or forged breaks the chain; the message names its
-    row number and the exit code is 5. PATH defaults to $ADJUDICATOR_JOURNAL, else journal.db
-    in the user data folder.
+    row number and the exit code is 5. Rows missing from the end (a copy made without its
+    -wal) are found through the head file beside the journal, and a rewritten chain through
+    the row hashes printed on collected slips (--slips). Nothing is written: a journal on
+    read-only media can be checked. PATH defaults to $ADJUDICATOR_JOURNAL, else journal.db in
+    the user data folder.
 
     \b
     Examples:
       adjudicator journal verify
-      adjudicator journal verify /srv/event/station1.db
+      adjudicator journal verify /srv/event/station1.db --slips slips.txt
     """
     from ..journal import verify
+    from ..journal.anchor import read_slips
 
-    click.echo(verify(path).raise_if_broken().describe())
+    typed = read_slips(slips) if slips else None
+    click.echo(verify(path, typed).raise_if_broken().describe())
+
+
+@journal_group.command("backup")
+@click.argument("dest", type=click.Path(dir_okay=False))
+@click.option("--journal", "path", type=click.Path(dir_okay=False),
+              help="The journal to copy (default: $ADJUDICATOR_JOURNAL, else journal.db).")
+@click.option("--force", is_flag=True, help="Replace DEST if it exists.")
+def backup_cmd(dest: str, path: str | None, force: bool) -> None:
+    """Copy the journal, while stations keep recording, into one consistent file DEST.
+
+    Copying the .db file alone can leave its newest rows behind in the -wal beside it; this
+    copies every committed row, writes DEST.head, and checks the copy's chain.
+
+    \b
+    Examples:
+      adjudicator journal backup /media/usb/station1-1400.db
+      adjudicator journal backup --journal station1.db copy.db --force
+    """
+    from ..journal import default_journal_path
+    from ..journal.backup import backup
+
+    report = backup(path or default_journal_path(), dest, force=force)
+    click.echo(report.describe())
 
 
 @journal_group.command("export")
-@click.argument("path", required=False, type=click.Path(dir_okay=False))
+@click.argument("path", required=False)
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv",
               show_default=True, help="Output format.")
 @click.option("--since", metavar="TIME|N", help="Only challenges at or after an ISO time "
@@ -83,7 +113,7 @@ def export_cmd(path: str | None, fmt: str, since: str | None, out: str | None) -
 
 
 @journal_group.command("merge")
-@click.argument("inputs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("inputs", nargs=-1, required=True)
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
               help="The event journal to write.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")

@@ -6,17 +6,18 @@ import sys
 
 import click
 
-from ..entry import parse_entry
+from ..entry import is_plain, parse_entry
 from ..errors import EXIT_ENTRY, AdjudicatorError
 from ..resolve import load_configured
-from ..verdict import adjudicate, all_found
-from .streams import ACCEPTABLE, UNACCEPTABLE, close_source, interactive, open_source
+from ..verdict import adjudicate, lookup
+from .streams import ACCEPTABLE, UNACCEPTABLE, close_source, open_source
 
 
 @click.command("judge")
 @click.argument("words", nargs=-1)
-@click.option("-l", "--lexicon", help="Compiled file, word list, or name in the "
-              "config's lexicon_dirs or $ADJUDICATOR_LEXICONS (default: the embedded ENABLE list).")
+@click.option("-l", "--lexicon", help="Compiled file, word list, or name in the config's "
+              "lexicon_dirs, $ADJUDICATOR_LEXICONS or the lexicon shelf (default: the embedded "
+              "ENABLE list).")
 @click.option("--batch", "batch", metavar="FILE", help="Judge one challenge a line from FILE "
               "('-' for standard input); prints one line per input line.")
 @click.option("--journal", "journal", metavar="PATH", help="Record every adjudication in this "
@@ -71,25 +72,38 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
 
 
 def run_batch(lex, source: str) -> int:
-    """Stream challenges from SOURCE; one output line per input line; exit 0, or 2 if any invalid."""
+    """Stream challenges from SOURCE; one output line per input line; exit 0, or 2 if any invalid.
+
+    Lines end only at LF or CRLF (streams.BatchLines). A file is read and answered a block at a
+    time; from a pipe or terminal each verdict is written as soon as its line is judged.
+    """
     stream = open_source(source)
-    out = sys.stdout
-    flush_each = interactive(source)
+    write, flush = sys.stdout.writelines, sys.stdout.flush
+    streaming = stream.streaming
+    contains = lookup(lex)
     invalid = 0
     try:
-        for line in stream:
-            try:
-                words = parse_entry(line)
-            except AdjudicatorError as e:
-                invalid += 1
-                out.write(f"INVALID: {e}\n")
-            else:
-                out.write(ACCEPTABLE if all_found(lex, words) else UNACCEPTABLE)
-            if flush_each:
-                out.flush()  # a runner at a pipe sees each verdict as soon as it is judged
+        for block in stream.blocks():
+            answers = []
+            append = answers.append
+            for line in block:
+                if is_plain(line):  # parse_entry's own fast path, inlined: 3/4 of the time saved
+                    words = line.upper().replace(",", " ").split()
+                else:
+                    try:
+                        words = parse_entry(line)
+                    except AdjudicatorError as e:
+                        invalid += 1
+                        append(f"INVALID: {e}\n")
+                        continue
+                # every word is looked up (sum(map()) never stops early): time tells nothing
+                append(ACCEPTABLE if sum(map(contains, words)) == len(words) else UNACCEPTABLE)
+            write(answers)
+            if streaming:
+                flush()  # a runner at a pipe sees each verdict as soon as it is judged
     finally:
         close_source(source, stream)
-    out.flush()
+    flush()
     return EXIT_ENTRY if invalid else 0
 
 

@@ -1,4 +1,4 @@
-"""`adjudicator compile` and `adjudicator info`: build a lexicon and say what it is."""
+"""`adjudicator compile`, `info`, `lexicon add|list`: build a lexicon, shelve it, say what it is."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from ..resolve import load_configured
 
 
 @click.command("compile")
-@click.argument("sources", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
+@click.argument("sources", nargs=-1, required=True)  # unreadable files: exit 4, from the core
+@click.option("-o", "--output", "out", required=True, metavar="PATH",
               help="The compiled lexicon file to write.")
 @click.option("--name", help="Name shown on screens and slips (default: the official id, "
               "or the first file's name).")
@@ -29,6 +29,11 @@ def compile_cmd(sources: tuple[str, ...], out: str, name: str | None, skip_inval
       adjudicator compile OWL2.txt LONGLIST.txt -o twl06.lex   # NASPA III.A.1
     """
     report = compile_sources(list(sources), out, name=name, skip_invalid=skip_invalid)
+    _describe_compile(report)
+    click.echo(f"written: {out}")
+
+
+def _describe_compile(report) -> None:
     known = identify(report.fingerprint)
     for src in report.sources:
         parts = [f"{src.lines:,} lines", f"{len(src.words):,} words"]
@@ -47,7 +52,6 @@ def compile_cmd(sources: tuple[str, ...], out: str, name: str | None, skip_inval
     click.echo(ident.describe())
     if known is None:
         click.echo("  (its fingerprint matches no official list)")
-    click.echo(f"written: {out}")
 
 
 @click.command("info")
@@ -55,9 +59,9 @@ def compile_cmd(sources: tuple[str, ...], out: str, name: str | None, skip_inval
 def info_cmd(lexicon: str | None) -> None:
     """Say what a lexicon is: name, edition, words, fingerprint, whether it is official.
 
-    LEXICON is a compiled file, a word list, or a name in the config's lexicon_dirs or
-    $ADJUDICATOR_LEXICONS; without it, the embedded default. The fingerprint is recomputed from
-    the words themselves.
+    LEXICON is a compiled file, a word list, or a name in the config's lexicon_dirs,
+    $ADJUDICATOR_LEXICONS or the lexicon shelf; without it, the embedded default. The
+    fingerprint is recomputed from the words themselves.
 
     \b
     Example:
@@ -92,4 +96,108 @@ def info_cmd(lexicon: str | None) -> None:
         raise click.exceptions.Exit(3)
 
 
-COMMANDS = [compile_cmd, info_cmd]
+@click.group("lexicon")
+def lexicon_group() -> None:
+    """The lexicon shelf: licensed lists compiled once into the user data folder, found by name.
+
+    A name given to --lexicon (or the config's lexicon key) is looked for in the config's
+    lexicon_dirs, then $ADJUDICATOR_LEXICONS, then the shelf ($ADJUDICATOR_SHELF, else the
+    user data folder's lexicons/), by the command line, the kiosk and the phone server alike.
+    `adjudicator compile` and `adjudicator info` work on any file, on or off the shelf.
+
+    \b
+    Examples:
+      adjudicator lexicon add CSW24.txt
+      adjudicator lexicon list
+      adjudicator judge --lexicon CSW24 qi za
+      adjudicator lexicon remove CSW24
+    """
+
+
+@lexicon_group.command("add")
+@click.argument("source")
+@click.option("--name", help="Name to shelve it under and show on screens and slips (default: "
+              "the official id when its words match a known list, else the file's name).")
+@click.option("--replace", is_flag=True, help="Replace a different lexicon of the same name.")
+@click.option("--skip-invalid", is_flag=True,
+              help="Skip lines that are not words of 2-15 letters A-Z, and report them.")
+def add_cmd(source: str, name: str | None, replace: bool, skip_invalid: bool) -> None:
+    """Compile a word list (or copy a compiled lexicon) onto the lexicon shelf.
+
+    Its fingerprint is checked against the known official lists: a list that matches none is
+    added but flagged UNRECOGNISED; a file named like an official list (CSW19.txt) whose words
+    are not that list is refused (exit 3).
+
+    \b
+    Examples:
+      adjudicator lexicon add CSW24.txt
+      adjudicator lexicon add club-words.txt --name CLUB
+    """
+    from ..shelf import add
+
+    added = add(source, name=name, replace=replace, skip_invalid=skip_invalid)
+    if added.compiled is not None:
+        _describe_compile(added.compiled)
+    else:
+        click.echo(added.identity.describe())
+    if added.already:
+        click.echo(f"already on the shelf: {added.path}")
+    else:
+        click.echo(f"{'replaced' if added.replaced else 'added'}: {added.path}")
+    if added.identity.known is None:
+        click.echo(f"WARNING: {added.identity.name} is an UNRECOGNISED LIST: every screen and slip "
+                   "will say so. Check it is the list you meant.")
+    click.echo(f"use it: adjudicator judge --lexicon {added.identity.name} WORDS..., "
+               f'or lexicon = "{added.identity.name}" in the config')
+
+
+@lexicon_group.command("list")
+def list_cmd() -> None:
+    """Show the lexicons on the shelf: name, edition, words, fingerprint, recognised.
+
+    \b
+    Example:
+      adjudicator lexicon list
+    """
+    from ..shelf import entries, shelf_dir
+
+    found = entries()
+    if not found:
+        click.echo(f"The lexicon shelf ({shelf_dir()}) is empty: add a list with "
+                   "'adjudicator lexicon add FILE'.")
+        return
+    rows = [("NAME", "EDITION", "WORDS", "FINGERPRINT", "RECOGNISED")]
+    for entry in found:
+        ident = entry.identity
+        if ident is None:
+            rows.append((os.path.basename(entry.path), "-", "-", "-",
+                         f"DAMAGED, refused: {entry.problem}"))
+            continue
+        known = ident.known
+        rows.append((ident.name, known.edition if known else "-", f"{ident.word_count:,}",
+                     ident.short_fingerprint,
+                     (f"yes: {known.title}" + ("" if known.tournament else
+                                               ", not a tournament word list"))
+                     if known else "NO: UNRECOGNISED LIST"))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    click.echo(f"Lexicon shelf: {shelf_dir()}")
+    for row in rows:
+        click.echo("  ".join([row[0].ljust(widths[0]), row[1].ljust(widths[1]),
+                              row[2].rjust(widths[2]), row[3].ljust(widths[3]), row[4]]))
+
+
+@lexicon_group.command("remove")
+@click.argument("name")
+def remove_cmd(name: str) -> None:
+    """Take a lexicon off the shelf (its word list, wherever it is, is not touched).
+
+    \b
+    Example:
+      adjudicator lexicon remove CLUB
+    """
+    from ..shelf import remove
+
+    click.echo(f"removed: {remove(name)}")
+
+
+COMMANDS = [compile_cmd, info_cmd, lexicon_group]

@@ -1,33 +1,88 @@
-"""What `judge --batch` reads and writes: the verdict lines, the input stream, pipe or file."""
+"""What `judge --batch` reads and writes: the verdict lines, the input's lines, pipe or file."""
 
 from __future__ import annotations
 
-import io
+import codecs
 import os
 import stat
 import sys
-from typing import TextIO
+from collections.abc import Iterator
+from typing import BinaryIO
 
-from ..errors import LexiconError
+from ..errors import FileAccessError
 
 ACCEPTABLE, UNACCEPTABLE = "ACCEPTABLE\n", "UNACCEPTABLE\n"
+_CHUNK = 1 << 20
 
 
-def open_source(source: str) -> TextIO:
+class BatchLines:
+    """The lines of a batch, without their ends. A line ends only at LF or CRLF; any other
+    character (a lone CR, U+2028, NEL, FF...) stays in its line, for parse_entry to name. A
+    UTF-8 byte-order mark at the very start is skipped; bytes that are not UTF-8 become U+FFFD
+    (refused, named). Iterating gives one line at a time; `blocks()` gives lists of lines."""
+
+    def __init__(self, raw: BinaryIO, owned: bool, streaming: bool, name: str = "the batch"):
+        self.raw, self.owned, self.streaming, self.name = raw, owned, streaming, name
+        self._decode = codecs.getincrementaldecoder("utf-8-sig")(errors="replace").decode
+
+    def __iter__(self) -> Iterator[str]:
+        for block in self.blocks():
+            yield from block
+
+    def blocks(self) -> Iterator[list[str]]:
+        """Lists of the complete lines read so far. Each read takes what is there (read1: from a
+        pipe, as soon as anything arrives), so a runner typing gets each line's verdict at once
+        and a file or a fast pipe is still read a megabyte at a time."""
+        read = getattr(self.raw, "read1", self.raw.read)
+        decode, rest, pending = self._decode, "", []
+        while data := self._read(read):
+            text = decode(data)
+            if rest and rest[-1] == "\r" and text[:1] == "\n":
+                rest = rest[:-1]  # a CRLF cut in two by the read
+            if "\r" in text:
+                text = text.replace("\r\n", "\n")
+            end = text.rfind("\n")
+            if end < 0:  # a long line: its pieces are joined once, at its end (never quadratic)
+                pending.append(rest)
+                rest = text
+                continue
+            if pending:
+                rest, pending = "".join(pending) + rest, []
+            head, rest = rest + text[:end], text[end + 1:]
+            yield head.split("\n")
+        pending.append(rest + decode(b"", True))
+        last = "".join(pending)
+        if last:
+            yield [last]
+
+    def _read(self, read) -> bytes:
+        try:
+            return read(_CHUNK)
+        except OSError as e:
+            raise FileAccessError(f"cannot read {self.name}: {e.strerror or e}") from e
+
+    def close(self) -> None:
+        if self.owned:
+            self.raw.close()
+
+
+def open_source(source: str) -> BatchLines:
     """The batch's lines: SOURCE's file, or standard input for '-'."""
     if source == "-":
-        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+        if sys.stdin is None:
+            raise FileAccessError("cannot read standard input: it is closed")
+        raw = sys.stdin.buffer
+        return BatchLines(raw, owned=False, streaming=not is_regular_file(raw),
+                          name="standard input")
     try:
-        return open(source, encoding="utf-8", errors="replace")
+        raw = open(source, "rb")
     except OSError as e:
-        raise LexiconError(f"cannot read {source}: {e.strerror or e}") from e
+        raise FileAccessError(f"cannot read {source}: {e.strerror or e}") from e
+    return BatchLines(raw, owned=True, streaming=not is_regular_file(raw), name=source)
 
 
-def close_source(source: str, stream: TextIO) -> None:
-    if source == "-":
-        stream.detach()  # leave the process's stdin open
-    else:
-        stream.close()
+def close_source(source: str, stream: BatchLines) -> None:
+    stream.close()  # standard input is left open
 
 
 def interactive(source: str) -> bool:

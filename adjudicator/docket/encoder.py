@@ -142,6 +142,8 @@ def encode_slip(slip: Slip, columns: int) -> bytes:
         w.raw(BOLD_ON)
         w.lines(slip.lexicon_warning)
         w.raw(BOLD_OFF)
+    if slip.row_hash:  # typed back by the director: `adjudicator journal verify --slips`
+        w.lines(f"Journal check: {slip.number} {slip.row_hash}")
     if slip.reprint:
         w.lines(f"REPRINT of challenge #{slip.number}")
     w.raw(feed(TAIL_FEED), CUT)

@@ -25,7 +25,7 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import JournalError
 from .db import meta
@@ -37,6 +37,11 @@ HASHED_COLUMNS = (
     "flags", "origin_journal", "origin_seq",
 )
 CHAIN_COLUMNS = HASHED_COLUMNS + ("prev_hash", "hash")
+
+
+def genesis_of(info: Mapping[str, str]) -> str:
+    """The prev_hash of row 1 for a journal whose meta table is INFO (see the module doc)."""
+    return GENESIS
 
 
 def canonical(row: Mapping) -> str:
@@ -67,6 +72,8 @@ class ChainReport:
     head_hash: str
     broken_row: int | None = None
     reason: str = ""
+    missing: int = 0  # rows an anchor (head file, slip) shows were recorded but are not here
+    notes: tuple[str, ...] = ()  # what could not be checked, e.g. no head file beside it
 
     @property
     def intact(self) -> bool:
@@ -79,15 +86,27 @@ class ChainReport:
 
     def describe(self) -> str:
         if self.broken_row is not None:
-            return f"{self.path}: chain broken at row {self.broken_row}: {self.reason}"
-        return (f"{self.path}: intact, {self.rows} challenge{'s' if self.rows != 1 else ''}, "
-                f"head {self.head_hash[:16]}")
+            text = f"{self.path}: chain broken at row {self.broken_row}: {self.reason}"
+        else:
+            text = (f"{self.path}: intact, {self.rows} challenge{'s' if self.rows != 1 else ''}"
+                    f", head {self.head_hash[:16]}")
+        return "".join([text] + [f"\n  note: {n}" for n in self.notes])
+
+    def with_notes(self, *notes: str) -> ChainReport:
+        return replace(self, notes=self.notes + tuple(n for n in notes if n))
 
 
 def check_rows(rows: Iterable[Mapping], path: str, head_seq: int | None = None,
-               head_hash: str | None = None) -> ChainReport:
-    """Walk rows in seq order; report the first one that is missing, moved, edited or forged."""
-    expected_prev, position = GENESIS, 0
+               head_hash: str | None = None, anchors: Mapping[int, tuple[str, str]] | None = None,
+               genesis: str = GENESIS) -> ChainReport:
+    """Walk rows in seq order; report the first one that is missing, moved, edited or forged.
+
+    ANCHORS: {seq: (hash or its prefix, where it comes from)} kept outside the file (the head
+    file, typed slips): a row that no longer matches its anchor, or an anchored row that is not
+    here, is reported with how many rows are missing.
+    """
+    anchors = anchors or {}
+    expected_prev, position = genesis, 0
     for row in rows:
         position += 1
         seq = row["seq"]
@@ -96,9 +115,11 @@ def check_rows(rows: Iterable[Mapping], path: str, head_seq: int | None = None,
                    if seq > position else f"row numbered {seq} is out of place")
             return ChainReport(path, position - 1, expected_prev, position, why)
         if row["prev_hash"] != expected_prev:
-            return ChainReport(path, position - 1, expected_prev, position,
-                               f"does not follow row {position - 1} (a row was deleted, "
-                               "inserted, reordered or forged here)")
+            what = ("does not start the chain of this journal (its first row or the journal "
+                    "id was changed)" if position == 1 else
+                    f"does not follow row {position - 1} (a row was deleted, inserted, "
+                    "reordered or forged here)")
+            return ChainReport(path, position - 1, expected_prev, position, what)
         try:
             actual = link(row["prev_hash"], row)
         except (TypeError, ValueError):
@@ -106,12 +127,27 @@ def check_rows(rows: Iterable[Mapping], path: str, head_seq: int | None = None,
         if actual != row["hash"]:
             return ChainReport(path, position - 1, expected_prev, position,
                                "its content was changed after it was recorded")
+        anchor = anchors.get(seq)
+        if anchor is not None and not row["hash"].startswith(anchor[0]):
+            return ChainReport(path, position - 1, expected_prev, position,
+                               f"it is not the row {anchor[1]} recorded (hash {anchor[0]}, "
+                               f"here {row['hash'][:len(anchor[0])]}): this row or one before "
+                               "it was rewritten and the chain recomputed")
         expected_prev = row["hash"]
+    last_anchor = max(anchors, default=0)
+    if last_anchor > position:
+        lost = last_anchor - position
+        span = f"row {last_anchor}" if lost == 1 else f"rows {position + 1}-{last_anchor}"
+        return ChainReport(path, position, expected_prev, position + 1,
+                           f"{span} missing ({lost} row{'s' if lost != 1 else ''}): "
+                           f"{anchors[last_anchor][1]} shows row {last_anchor} was recorded, "
+                           f"the journal ends at row {position}", missing=lost)
     if head_seq is not None:
         if position < head_seq:
+            lost = head_seq - position
             return ChainReport(path, position, expected_prev, position + 1,
                                f"row {position + 1} is missing: the journal recorded "
-                               f"{head_seq} rows and only {position} remain")
+                               f"{head_seq} rows and only {position} remain", missing=lost)
         if position > head_seq:
             return ChainReport(path, position, expected_prev, head_seq + 1,
                                "this row was not recorded by the adjudicator (added afterwards)")
@@ -121,8 +157,9 @@ def check_rows(rows: Iterable[Mapping], path: str, head_seq: int | None = None,
     return ChainReport(path, position, expected_prev)
 
 
-def check_connection(conn: sqlite3.Connection, path: str) -> ChainReport:
-    """Check the chain of the journal open on CONN (read in one snapshot)."""
+def check_connection(conn: sqlite3.Connection, path: str,
+                     anchors: Mapping[int, tuple[str, str]] | None = None) -> ChainReport:
+    """Check the chain of the journal open on CONN (read in one snapshot) against ANCHORS."""
     conn.row_factory = sqlite3.Row
     try:
         conn.execute("BEGIN")  # one consistent snapshot even while a station keeps recording
@@ -131,7 +168,8 @@ def check_connection(conn: sqlite3.Connection, path: str) -> ChainReport:
             head_seq = int(info.get("head_seq", "0"))
             cursor = conn.execute(
                 f"SELECT {', '.join(CHAIN_COLUMNS)} FROM challenges ORDER BY seq")
-            return check_rows(cursor, path, head_seq, info.get("head_hash"))
+            return check_rows(cursor, path, head_seq, info.get("head_hash"), anchors,
+                              genesis_of(info))
         finally:
             conn.execute("COMMIT")
     finally:

@@ -8,11 +8,38 @@ import sqlite3
 from urllib.parse import quote
 
 from ..config import default_journal_path  # noqa: F401  (one definition, re-exported)
-from ..errors import JournalError
+from ..errors import JournalError, JournalFileError
 
 FORMAT = "adjudicator-journal"
 SCHEMA_VERSION = 1
-BUSY_TIMEOUT = 2.0  # seconds to wait for another program's lock before saying "locked"
+BUSY_TIMEOUT = 2.0  # seconds SQLite itself waits for a lock, per attempt
+LOCK_PATIENCE = 120.0  # seconds a write keeps retrying a locked journal before "locked"
+
+
+def is_locked(error: BaseException) -> bool:
+    """A lock held by another program (wait and retry), as opposed to a failing disk."""
+    low = str(error).lower()
+    return isinstance(error, sqlite3.OperationalError) and ("locked" in low or "busy" in low)
+
+
+def retrying(action, patience: float):
+    """ACTION() again and again while another program holds the lock, for PATIENCE seconds.
+
+    Any other error (disk full, read-only, I/O) is raised at once: only those become
+    NOT RECORDED without waiting.
+    """
+    import time
+
+    deadline = time.monotonic() + patience
+    pause = 0.01
+    while True:
+        try:
+            return action()
+        except sqlite3.OperationalError as e:
+            if not is_locked(e) or time.monotonic() >= deadline:
+                raise
+        time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+        pause = min(pause * 2, 0.25)
 
 # Every column of a challenge row. The ones in chain.HASHED_COLUMNS are covered by the hash
 # chain; prev_hash and hash are the chain itself. Print status is NOT here: it changes after the
@@ -80,8 +107,12 @@ def explain(error: BaseException, path: str) -> str:
     return f"journal {path}: {text}"
 
 
-def connect_rw(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
-    """Open (creating folders, file and schema when new) for writing: WAL, synchronous=FULL."""
+def connect_rw(path: str, timeout: float | None = None) -> sqlite3.Connection:
+    """Open (creating folders, file and schema when new) for writing: WAL, synchronous=FULL.
+
+    TIMEOUT: how long to keep retrying while another program holds the journal locked.
+    """
+    timeout = LOCK_PATIENCE if timeout is None else timeout
     folder = os.path.dirname(os.path.abspath(path))
     try:
         os.makedirs(folder, exist_ok=True)
@@ -93,15 +124,18 @@ def connect_rw(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
             raise JournalError(explain(e, path)) from e
         raise JournalError(f"cannot create the folder for the journal {path}: "
                            f"{e.strerror or e}") from e
+    if os.path.isfile(path) and os.path.getsize(path) > 0:
+        # a foreign file is refused before anything is written
+        retrying(lambda: connect_ro(path, min(timeout, BUSY_TIMEOUT)).close(), timeout)
     conn = None
     try:
-        conn = sqlite3.connect(path, timeout=timeout, isolation_level=None,
+        conn = sqlite3.connect(path, timeout=min(timeout, BUSY_TIMEOUT), isolation_level=None,
                                check_same_thread=False)
-        mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        mode = retrying(lambda: conn.execute("PRAGMA journal_mode=WAL").fetchone()[0], timeout)
         if str(mode).lower() != "wal":
             raise JournalError(f"the journal {path} cannot use WAL mode (got {mode!r})")
         conn.execute("PRAGMA synchronous=FULL")
-        _ensure_schema(conn, path)
+        retrying(lambda: _ensure_schema(conn, path), timeout)
         return conn
     except sqlite3.Error as e:
         if conn is not None:
@@ -114,10 +148,19 @@ def connect_rw(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
 
 
 def connect_ro(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
-    """Open an existing journal read-only (verify, export, merge inputs); never creates a file."""
+    """Open an existing journal read-only (verify, export, merge inputs); never writes a byte.
+
+    A live journal (its -wal beside it, in a folder we may write) is opened mode=ro, so rows
+    still in the -wal are read. Otherwise (no -wal: the journal is closed; or read-only media,
+    where SQLite could not create its -shm) it is opened immutable: nothing at all is created
+    or changed. `wal_unread(path)` says when a -wal was there but could not be read.
+    """
     if not os.path.isfile(path):
-        raise JournalError(f"no journal at {path}")
-    uri = "file:" + quote(os.path.abspath(path)) + "?mode=ro"
+        raise JournalFileError(f"no journal at {path}")
+    full = os.path.abspath(path)
+    wal = full + "-wal"
+    live = os.path.exists(wal) and os.access(os.path.dirname(full), os.W_OK)
+    uri = "file:" + quote(full) + ("?mode=ro" if live else "?mode=ro&immutable=1")
     try:
         conn = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None,
                                check_same_thread=False)
@@ -132,6 +175,30 @@ def connect_ro(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def wal_unread(path: str) -> str:
+    """A note when connect_ro(PATH) cannot read the -wal beside it (read-only folder), else ""."""
+    full = os.path.abspath(path)
+    wal = full + "-wal"
+    if (not os.access(os.path.dirname(full), os.W_OK) and os.path.isfile(wal)
+            and os.path.getsize(wal) > 0):
+        return (f"{path}-wal is beside it but its folder is read-only, so rows in it were not "
+                "read; copy both files to a writable folder and verify again")
+    return ""
+
+
+def checkpoint(conn: sqlite3.Connection) -> None:
+    """Copy committed rows from the -wal into the main file now (PASSIVE: never waits).
+
+    At a station's write rate this keeps the .db complete after every commit, so a copy of the
+    .db alone (its -wal left behind) still holds every row. A reader holding an older snapshot
+    can leave the newest rows in the -wal for a while; the head file (anchor.py) shows that.
+    """
+    try:
+        conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+    except sqlite3.Error:
+        pass  # the rows are committed in the -wal; the next checkpoint copies them
 
 
 def _ensure_schema(conn: sqlite3.Connection, path: str) -> None:

@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from contextlib import contextmanager
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
 from ..errors import JournalError
-from . import chain, db
+from . import anchor, chain, db
 from .export import parse_since, render
 from .flags import DEFAULT_SPLIT_WINDOW, flags_for
 from .rows import MODES, PRINT_STATUSES, SELECT_ROWS, JournalRow, row_from_sql, to_utc_text
@@ -39,22 +38,45 @@ def normalise_mode(mode: str) -> str:
     return wanted
 
 
+class Seq(int):
+    """A recorded row's number, carrying its chain hash (.hash; .short as printed on a slip)."""
+
+    hash: str
+
+    def __new__(cls, seq: int, hash_: str) -> Seq:
+        made = super().__new__(cls, seq)
+        made.hash = hash_
+        return made
+
+    @property
+    def short(self) -> str:
+        return anchor.short_hash(self.hash)
+
+
 class Journal:
     """One journal file. Thread-safe: the kiosk may record from a worker and read from the UI."""
 
-    def __init__(self, conn: sqlite3.Connection, path: str, split_window: float, clock: Clock):
+    def __init__(self, conn: sqlite3.Connection, path: str, split_window: float, clock: Clock,
+                 patience: float | None = None):
         self._conn: sqlite3.Connection | None = conn
         self.path = path
         self.split_window = float(split_window)
         self._clock = clock
         self._lock = threading.RLock()
+        self._id: str | None = None
+        self.patience = db.LOCK_PATIENCE if patience is None else patience  # seconds a write retries while another program holds a lock
 
     @classmethod
     def open(cls, path: str | None = None, *, split_window: float = DEFAULT_SPLIT_WINDOW,
-             clock: Clock | None = None, timeout: float = db.BUSY_TIMEOUT) -> Journal:
-        """Open PATH (default: $ADJUDICATOR_JOURNAL or the user data dir), creating it when new."""
+             clock: Clock | None = None, timeout: float | None = None) -> Journal:
+        """Open PATH (default: $ADJUDICATOR_JOURNAL or the user data dir), creating it when new.
+
+        TIMEOUT: seconds to keep retrying, at open and at each write, while another program
+        holds the journal locked; only then is it "locked by another program".
+        """
         path = str(path) if path else db.default_journal_path()
-        return cls(db.connect_rw(path, timeout), path, split_window, clock or utc_now)
+        timeout = db.LOCK_PATIENCE if timeout is None else timeout
+        return cls(db.connect_rw(path, timeout), path, split_window, clock or utc_now, timeout)
 
     def __enter__(self) -> Journal:
         return self
@@ -79,8 +101,8 @@ class Journal:
     def record(self, verdict, *, station: str, mode: str, rule: str | None = None,
                table: str | None = None, round: str | None = None,
                recheck_of: int | None = None, secondary_agrees: bool | None = None,
-               split_window: float | None = None) -> int:
-        """Write and commit one adjudication; returns its seq. JournalError on any failure.
+               split_window: float | None = None) -> Seq:
+        """Write and commit one adjudication; returns its seq (with .hash). JournalError on any failure.
 
         Call it BEFORE the verdict is shown; if it raises, show the verdict anyway with
         "NOT RECORDED: call the director".
@@ -90,13 +112,16 @@ class Journal:
             recheck_of=recheck_of, secondary_agrees=secondary_agrees,
             split_window=split_window))])[0]
 
-    def record_many(self, items: Iterable[tuple[Any, Mapping[str, Any]]]) -> list[int]:
-        """Record several adjudications in ONE transaction (batch judging); all or none."""
+    def record_many(self, items: Iterable[tuple[Any, Mapping[str, Any]]]) -> list[Seq]:
+        """Record several adjudications in ONE transaction (batch judging); all or none.
+
+        Each number returned is a Seq: an int whose .hash is the row's hash (for the slip).
+        """
         try:
             prepared = [self._prepare(verdict, **kwargs) for verdict, kwargs in items]
         except (AttributeError, TypeError, ValueError) as e:  # a caller's mistake, said plainly
             raise JournalError(f"cannot record this challenge: {e}") from e
-        return self._append(prepared)
+        return [Seq(seq, hash_) for seq, hash_ in self._append_rows(prepared)]
 
     def _prepare(self, verdict, *, station: str, mode: str, rule=None, table=None, round=None,
                  recheck_of=None, secondary_agrees=None, split_window=None) -> dict:
@@ -121,27 +146,55 @@ class Journal:
     def _append(self, rows: Sequence[dict], *, keep_times: bool = False,
                 keep_flags: bool = False) -> list[int]:
         """Chain and insert ROWS in one IMMEDIATE transaction; merge passes times and flags."""
-        with self._write() as conn:
-            return self._insert_all(conn, rows, keep_times, keep_flags)
+        return [seq for seq, _ in self._append_rows(rows, keep_times=keep_times,
+                                                    keep_flags=keep_flags)]
 
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One IMMEDIATE transaction under the lock: committed whole or rolled back whole."""
+    def _append_rows(self, rows: Sequence[dict], *, keep_times: bool = False,
+                     keep_flags: bool = False) -> list[tuple[int, str]]:
+        done = self._write(lambda conn: self._insert_all(conn, rows, keep_times, keep_flags),
+                           checkpoint=False)
+        if done:
+            self._anchor(*done[-1])
+        return done
+
+    def _anchor(self, seq: int, hash_: str) -> None:
+        """After the commit: the head file forward, then the rows into the main file."""
+        with self._lock:
+            try:
+                if self._id is None:
+                    self._id = db.meta(self.conn)["journal_id"]
+                anchor.write_head(self.path, anchor.Head(self._id, seq, hash_))
+            except (OSError, sqlite3.Error, KeyError):
+                pass  # committed already: verify says the head file lags, the row is safe
+            db.checkpoint(self.conn)
+
+    def _write(self, body: Callable[[sqlite3.Connection], Any], checkpoint: bool = True) -> Any:
+        """BODY(conn) in one IMMEDIATE transaction under the lock: committed whole or rolled back
+        whole; run again while another program holds the journal locked (up to .patience)."""
         with self._lock:
             conn = self.conn
-            try:
+
+            def attempt():
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    yield conn
+                    result = body(conn)
                     conn.execute("COMMIT")
                 except BaseException:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     raise
+                return result
+
+            try:
+                result = db.retrying(attempt, self.patience)
             except sqlite3.Error as e:
                 raise JournalError(db.explain(e, self.path)) from e
+            if checkpoint:
+                db.checkpoint(conn)
+            return result
 
-    def _insert_all(self, conn, rows, keep_times: bool, keep_flags: bool) -> list[int]:
+    def _insert_all(self, conn, rows, keep_times: bool, keep_flags: bool
+                    ) -> list[tuple[int, str]]:
         head = db.meta(conn)
         seq, prev = int(head["head_seq"]), head["head_hash"]
         seqs = []
@@ -163,7 +216,7 @@ class Journal:
             columns = chain.CHAIN_COLUMNS
             conn.execute(f"INSERT INTO challenges ({', '.join(columns)}) VALUES "
                          f"({', '.join('?' * len(columns))})", [row[c] for c in columns])
-            seqs.append(seq)
+            seqs.append((seq, prev))
         conn.executemany("UPDATE meta SET value = ? WHERE key = ?",
                          [(str(seq), "head_seq"), (prev, "head_hash")])
         if rows:
@@ -176,12 +229,14 @@ class Journal:
         if status not in PRINT_STATUSES:
             raise JournalError(f"print status {status!r} is not one of: "
                                f"{', '.join(PRINT_STATUSES)}")
-        with self._write() as conn:
+        def note(conn) -> None:
             if conn.execute("SELECT 1 FROM challenges WHERE seq = ?", (seq,)).fetchone() is None:
                 raise JournalError(f"no challenge {seq} in the journal {self.path}")
             conn.execute("INSERT INTO print_log (seq, status, reason, time_utc) "
                          "VALUES (?, ?, ?, ?)", (seq, status, str(reason),
                          self._clock().astimezone(timezone.utc).isoformat()))
+
+        self._write(note)
 
     # -- reading ---------------------------------------------------------------------------
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
@@ -24,21 +23,17 @@ from adjudicator.station import NOT_RECORDED, Outcome
 
 from ..printing import Printed, print_desk
 from ..widgets.bigtext import BigText
-from ..widgets.entry_input import EDITING_BINDINGS, EntryInput
+from ..widgets.entry_input import EntryInput, OrderedInput
 from .base import LockedScreen, screen_css
 
 STEPS = ("Table, ENTER · Round, ENTER · the words from the slip, TAB · "
          "P in Table: reprint the last slip · R in Table: recheck the last challenge")
 
 
-class NumberInput(Input, inherit_bindings=False):
+class NumberInput(OrderedInput):
     """Table or round: digits only; TAB or ENTER moves on; P asks for a reprint of the last slip."""
 
-    BINDINGS = [
-        Binding("tab", "next", show=False),
-        Binding("enter", "next", show=False),
-        *EDITING_BINDINGS,
-    ]
+    COMMAND_KEYS = {"tab": "action_next", "enter": "action_next"}
 
     class Next(Message):
         """Go on to the next box."""
@@ -60,18 +55,16 @@ class NumberInput(Input, inherit_bindings=False):
     def __init__(self, **kwargs):
         super().__init__(restrict=r"[0-9]*", max_length=4, **kwargs)
 
-    async def _on_key(self, event: events.Key) -> None:
+    def take_key(self, event: events.Key) -> None:
+        """P and R are commands here (the screen refuses them while words are typed)."""
         message = {"p": self.Reprint, "r": self.Recheck}.get((event.character or "").lower())
         if message is not None:
-            event.stop()
-            event.prevent_default()  # Input's own handler does not run: nothing is typed
-            self.post_message(message())
+            self.tell(message())  # in turn: never typed, never after a later key
+        else:
+            super().take_key(event)
 
     def action_next(self) -> None:
-        self.post_message(self.Next(self))
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return action in {"next", "delete_left", "delete_right", "cursor_left", "cursor_right"}
+        self.tell(self.Next(self))
 
 
 class RunnerScreen(LockedScreen):
@@ -127,7 +120,7 @@ class RunnerScreen(LockedScreen):
     def on_number_input_next(self, event: NumberInput.Next) -> None:
         event.stop()
         target = "#round" if event.control.id == "table" else "#entry"
-        self.query_one(target).focus()
+        self.set_focus(self.query_one(target))  # now: the next key already goes there
 
     def on_entry_input_hint(self, event: EntryInput.Hint) -> None:
         self._say("Press TAB to judge the words.", error=False)
@@ -142,7 +135,7 @@ class RunnerScreen(LockedScreen):
         round_ = self.query_one("#round", NumberInput).value.strip()
         if not table:
             self._say("Type the table number from the slip first.", error=True)
-            self.query_one("#table").focus()
+            self.set_focus(self.query_one("#table"))
             return
         try:  # recorded before it is shown
             outcome = self.app.station.submit(event.text, table=table, round=round_)
@@ -152,7 +145,7 @@ class RunnerScreen(LockedScreen):
         self._show(outcome, table, round_)
         self.query_one("#entry", EntryInput).value = ""
         self.query_one("#table", NumberInput).value = ""  # the round stays: it rarely changes
-        self.query_one("#table").focus()  # ready for the next slip at once
+        self.set_focus(self.query_one("#table"))  # ready for the next slip at once
         self._print(outcome, table, round_)
 
     def _show(self, outcome: Outcome, table: str, round_: str) -> None:
@@ -188,14 +181,25 @@ class RunnerScreen(LockedScreen):
         note = print_desk(self.app).print_outcome(outcome)
         self._print_note(note.text, error=note.error)
 
+    def _typing(self) -> bool:
+        """True while words sit in the entry: then P and R are refused, never run."""
+        if not self.query_one("#entry", EntryInput).value.strip():
+            return False
+        self._say("Finish the slip first: TAB judges the words typed.", error=True)
+        return True
+
     def on_number_input_reprint(self, event: NumberInput.Reprint) -> None:
         event.stop()
+        if self._typing():
+            return
         note = print_desk(self.app).reprint(self.last_seq)
         self._print_note(note.text, error=note.error)
 
     def on_number_input_recheck(self, event: NumberInput.Recheck) -> None:
         """Judge the last challenge's words again, recorded and printed as its recheck."""
         event.stop()
+        if self._typing():
+            return
         last = self.last_outcome
         if last is None or last.seq is None:
             self._say("No recorded challenge to recheck yet.", error=True)

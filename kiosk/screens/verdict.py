@@ -30,6 +30,7 @@ def describe_lines(outcome: Outcome) -> list[tuple[str, str]]:
     lines.append(("words", "Words: " + " ".join(v.words)))
     lines.append(("consequence", outcome.consequence))
     number = f"Challenge #{outcome.seq}" if outcome.recorded else "Challenge not numbered"
+    number += f" · check {outcome.row_hash}" if outcome.row_hash else ""
     lines.append(("record", f"{number} · {v.lexicon.name} · {outcome.time:%H:%M:%S}"))
     if v.lexicon.warning:  # unrecognised or not a tournament list: said with every verdict
         lines.append(("lexicon-warning", v.lexicon.warning))

@@ -1,37 +1,121 @@
-"""EntryInput: the line players type into; TAB adjudicates, every editing chord is switched off."""
+"""EntryInput and OrderedInput: ONE key handler applies every key in the order typed; TAB judges.
+
+Why one handler: Textual gives a printable key to the focused Input at once, but runs a binding
+(BACKSPACE, TAB, ENTER) only after the key has bubbled back up to the App, by which time the
+letters typed after it have already been inserted: "zax", BACKSPACE, " qi" became "zax q". And
+Widget.focus() waits its turn behind the keys already read, so at the runner's desk the letters
+typed after ENTER landed in the Table box (an "r" there asked for a recheck). Here the App hands
+each key, as it arrives, to `take_key` of the focused box, which applies it at once; messages
+that move the focus or change the screen are delivered at once too (`deliver`), so the key after
+them already goes where the typist meant it.
+"""
 
 from __future__ import annotations
 
-from textual.binding import Binding
+import inspect
+
+from textual import events
 from textual.message import Message
 from textual.widgets import Input
 
+# Editing keys a box keeps, and the Input method each one runs. Nothing else edits.
+EDITING_KEYS = {
+    "backspace": "action_delete_left",
+    "delete": "action_delete_right",
+    "left": "action_cursor_left",
+    "right": "action_cursor_right",
+    "home": "action_home",
+    "end": "action_end",
+}
 
-# The only editing keys an entry box keeps (inherit_bindings=False drops Input's chords).
-EDITING_BINDINGS = [
-    Binding("backspace", "delete_left", show=False),
-    Binding("delete", "delete_right", show=False),
-    Binding("left", "cursor_left", show=False),
-    Binding("right", "cursor_right", show=False),
-    Binding("home", "home", show=False),
-    Binding("end", "end", show=False),
-]
 
+def deliver(widget, message: Message) -> bool:
+    """Hand MESSAGE to the nearest ancestor (up to the screen) that handles it, now; True if so.
 
-class EntryInput(Input, inherit_bindings=False):
-    """Letters, spaces, backspace, delete and arrows only; TAB asks for the adjudication.
-
-    The TAB binding is deliberately NOT a priority binding on the App: a priority binding runs as
-    soon as the key arrives, before the letters typed just ahead of it have reached this Input, so
-    a burst "qi za<TAB>" would judge an incomplete entry. A plain binding here is handled in turn,
-    after every letter queued before it (DESIGN.md; tests/kiosk/test_pty_burst.py proves it).
+    Posting would run it after every key already read; a focus move or a verdict decided by
+    this key must be in place before the next key is applied. Async handlers are not called.
     """
+    if not widget.is_attached:
+        return False
+    screen = widget.screen
+    node = widget.parent
+    while node is not None:
+        handler = getattr(node, message.handler_name, None)
+        if handler is not None and not inspect.iscoroutinefunction(handler):
+            handler(message)
+            return True
+        if node is screen:
+            break
+        node = node.parent
+    return False
 
-    BINDINGS = [
-        Binding("tab", "adjudicate", "Adjudicate", show=False),
-        Binding("enter", "press_tab_hint", show=False),
-        *EDITING_BINDINGS,
-    ]
+
+class OrderedInput(Input, inherit_bindings=False):
+    """An Input with no bindings: the App gives it each key in order through `take_key`."""
+
+    BINDINGS: list = []
+    COMMAND_KEYS: dict[str, str] = {}  # key -> name of a method that posts the key's message
+
+    def take_key(self, event: events.Key) -> None:
+        """Apply EVENT now. Keys that are not editing, a command or a character are ignored."""
+        self._restart_blink()
+        action = EDITING_KEYS.get(event.key)
+        if action is not None:
+            getattr(self, action)()
+        elif event.key in self.COMMAND_KEYS:
+            getattr(self, self.COMMAND_KEYS[event.key])()
+        elif event.is_printable and event.character is not None:
+            self.type_text(event.character)
+
+    def tell(self, message: Message) -> None:
+        """MESSAGE to the screen now (deliver), else posted as usual."""
+        if not deliver(self, message):
+            super().post_message(message)
+
+    def post_message(self, message: Message) -> bool:
+        # Input posts Changed on every edit: it is handled now, in key order, so that a
+        # screen never sees an entry's change after the TAB (or verdict) that followed it.
+        if isinstance(message, Input.Changed) and deliver(self, message):
+            return True
+        return super().post_message(message)
+
+    def take_paste(self, event: events.Paste) -> None:
+        """A bracketed paste: its first line, typed in at the cursor as one edit."""
+        line = event.text.splitlines()[0] if event.text else ""
+        if line:
+            self.type_text(line)
+
+    def type_text(self, text: str) -> None:
+        """TEXT at the cursor (over a selection), unless the box refuses it (restricted())."""
+        selection = self.selection
+        if selection.is_empty:
+            self.insert_text_at_cursor(text)
+        else:
+            self.replace(text, *selection)
+
+    def restricted(self) -> None:
+        """Silent, always (WESPA 3.11.1(b)): Input would ring the bell."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return False  # no binding, no markup action: keys come through take_key only
+
+    # Textual's own handlers stay out: a key or paste reaching the box by another road
+    # (one the App did not route) is applied by the same handler, never by Input's.
+    async def _on_key(self, event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
+        self.take_key(event)
+
+    def _on_paste(self, event: events.Paste) -> None:
+        event.stop()
+        event.prevent_default()
+        self.take_paste(event)
+
+
+class EntryInput(OrderedInput):
+    """Letters, spaces, backspace, delete and arrows only; TAB asks for the adjudication."""
+
+    COMMAND_KEYS = {"tab": "action_adjudicate", "enter": "action_press_tab_hint"}
 
     class Adjudicate(Message):
         """The opponent pressed TAB (or the button): judge exactly this text."""
@@ -44,12 +128,7 @@ class EntryInput(Input, inherit_bindings=False):
         """ENTER was pressed: tell the players that TAB adjudicates."""
 
     def action_adjudicate(self) -> None:
-        self.post_message(self.Adjudicate(self.value))
+        self.tell(self.Adjudicate(self.value))
 
     def action_press_tab_hint(self) -> None:
-        self.post_message(self.Hint())
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        allowed = {"adjudicate", "press_tab_hint", "delete_left", "delete_right",
-                   "cursor_left", "cursor_right", "home", "end"}
-        return action in allowed
+        self.tell(self.Hint())

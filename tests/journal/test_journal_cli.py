@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from adjudicator.cli import main
 from adjudicator.cli import recorded as journal_cli
-from adjudicator.errors import EXIT_ENTRY, EXIT_NOT_RECORDED
+from adjudicator.errors import EXIT_ENTRY, EXIT_IO, EXIT_NOT_RECORDED
 from adjudicator.journal import Journal, verify
 
 
@@ -131,7 +131,7 @@ def test_help_texts_have_examples(run, args):
 
 def test_verify_of_the_default_journal(run, tiny, tmp_path):
     missing = run("journal", "verify")
-    assert missing.exit_code == EXIT_NOT_RECORDED and "no journal at" in missing.stderr
+    assert missing.exit_code == EXIT_IO and "no journal at" in missing.stderr  # issue 12
     default = str(tmp_path / "journal.db")  # $ADJUDICATOR_JOURNAL from tests/conftest.py
     run("judge", "-l", tiny, "--journal", default, "qi")
     ok = run("journal", "verify")

@@ -42,6 +42,8 @@ def test_read_only_journal_file_is_a_plain_journal_error(jpath, monkeypatch, clo
     real_connect = sqlite3.connect
 
     def read_only(path, *args, **kwargs):  # as if the file or its folder were read-only
+        if str(path).startswith("file:"):  # already a read-only open
+            return real_connect(path, *args, **kwargs)
         kwargs["uri"] = True
         return real_connect("file:" + os.path.abspath(path) + "?mode=ro", *args, **kwargs)
 
@@ -116,7 +118,8 @@ def test_locked_exclusively_at_open(jpath, clock):
         other.close()
 
 
-def test_cli_judge_shows_the_verdict_even_when_the_journal_is_locked(jpath, clock):
+def test_cli_judge_shows_the_verdict_even_when_the_journal_is_locked(jpath, clock, monkeypatch):
+    monkeypatch.setattr(db, "LOCK_PATIENCE", 0.3)  # a lock held for longer than the patience
     with Journal.open(jpath, clock=clock) as j:
         fill(j, 1, clock=clock)
     other = sqlite3.connect(jpath, isolation_level=None)

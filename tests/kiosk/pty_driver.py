@@ -87,3 +87,35 @@ class PtyApp:
             self.proc.wait(timeout=10)
         finally:
             os.close(self.master)
+
+
+def station_config(tmp_path, words: str = "QI\nZA\nCAT\nCAR\n", *, mode: str = "",
+                   timers: str = "verdict_hold = 0.1\nverdict_clear = 60\n") -> tuple[str, str]:
+    """A tiny station in TMP_PATH: (config path, journal path)."""
+    (tmp_path / "tiny.txt").write_text(words)
+    journal = tmp_path / "journal.db"
+    config = tmp_path / "station.toml"
+    config.write_text(
+        f'station = "Pty"\nlexicon = "{tmp_path / "tiny.txt"}"\njournal = "{journal}"\n'
+        + (f'mode = "{mode}"\n' if mode else "") + "[timers]\n" + timers
+    )
+    return str(config), str(journal)
+
+
+class BusyCpu:
+    """N busy-loop child processes while the block runs (two per core, say); killed by pid."""
+
+    def __init__(self, n: int = 4):
+        self.n = n
+        self.procs: list[subprocess.Popen] = []
+
+    def __enter__(self) -> BusyCpu:
+        self.procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                      for _ in range(self.n)]
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for proc in self.procs:
+            proc.kill()
+        for proc in self.procs:
+            proc.wait(timeout=10)

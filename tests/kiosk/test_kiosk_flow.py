@@ -72,9 +72,9 @@ async def test_tab_judges_records_first_and_shows_the_verdict(make_app, config):
         assert text_of(app, "#plain").startswith("✔")
         assert text_of(app, "#words") == "Words: QI ZA"
         assert "10 points to the player challenged (2 words x 5)" in text_of(app, "#consequence")
-        assert text_of(app, "#record") == "Challenge #1 · TINY · 14:03:22"
+        row = app.station.journal.get(1)  # its short hash anchors the journal (docs/journal.md)
+        assert text_of(app, "#record") == f"Challenge #1 · check {row.hash[:8]} · TINY · 14:03:22"
         assert app.screen.query_one("#verdict-box").has_class("acceptable")
-        row = app.station.journal.get(1)
         assert row.words == ("QI", "ZA") and row.acceptable and row.station == "Station 7"
         assert row.mode == "station" and row.rule == "5-per-word"
 

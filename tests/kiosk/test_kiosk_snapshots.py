@@ -5,19 +5,26 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.config import Timers
+from adjudicator.journal import Journal
+from kiosk_helpers import FIXED_TIME
 
 SIZES = [(80, 24), (160, 48)]
 
 
 @pytest.fixture
 def snap_app(make_app, config, make_lexicon):
-    """The kiosk frozen for pictures: fixed clock (conftest), timers that never fire."""
+    """The kiosk frozen for pictures: fixed clocks (the row hash on the verdict screen depends on
+    the journal's), timers that never fire."""
     frozen = config.with_changes(timers=Timers(entry_idle=900, verdict_hold=900, verdict_clear=900))
+    journals = []
 
     def make(**kwargs):
-        return make_app(config=frozen, **kwargs)
+        journals.append(Journal.open(frozen.journal, clock=lambda: FIXED_TIME))
+        return make_app(config=frozen, journal=journals[-1], **kwargs)
 
-    return make
+    yield make
+    for journal in journals:
+        journal.close()
 
 
 async def _no_blink(pilot):

@@ -1,0 +1,104 @@
+"""Anchors of the chain kept outside the database: the head file beside it, and typed slips.
+
+The head file (JOURNAL.head) is rewritten after every commit that adds rows: the journal's id,
+the last row's number and its full hash. A copy of the .db that lacks committed rows (its -wal
+left behind, or deleted after a crash) then fails verify, naming the missing range. It is only
+ever moved forward, so with several writers it may lag behind the journal, never run ahead of it.
+
+Slips (`journal verify --slips FILE`): one "NUMBER HASH" per line, typed from collected result
+slips (the short row hash printed on each); a row edited and its whole chain recomputed no longer
+matches the slip of that row or of any later one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from ..errors import JournalError
+
+HEAD_SUFFIX = ".head"
+HEAD_MAGIC = "adjudicator-journal-head 1"
+SHORT_HASH = 8  # hex digits of a row's hash on its slip and verdict screen (32 bits)
+
+
+def short_hash(full: str) -> str:
+    """The row hash as printed on a slip: its first SHORT_HASH hex digits."""
+    return str(full or "")[:SHORT_HASH]
+
+
+def head_path(journal_path: str) -> str:
+    return str(journal_path) + HEAD_SUFFIX
+
+
+@dataclass(frozen=True)
+class Head:
+    """What the head file says: this journal had at least SEQ rows, the last one hashing HASH."""
+
+    journal_id: str
+    seq: int
+    hash: str
+
+
+def read_head(journal_path: str) -> Head | None:
+    """The head file beside JOURNAL_PATH, or None when there is none (or it is unreadable)."""
+    try:
+        with open(head_path(journal_path), encoding="ascii") as f:
+            lines = f.read().split("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    fields = dict(line.split(" ", 1) for line in lines[1:] if " " in line)
+    try:
+        if lines[0] != HEAD_MAGIC:
+            return None
+        return Head(fields["journal"], int(fields["seq"]), fields["hash"])
+    except (KeyError, ValueError, IndexError):
+        return None
+
+
+def write_head(journal_path: str, head: Head) -> None:
+    """Move the head file forward to HEAD (never back); written whole or not at all.
+
+    OSError is left to the caller: the row is committed already, so a failed head file must
+    not turn a recorded verdict into NOT RECORDED (store.py ignores it).
+    """
+    old = read_head(journal_path)
+    if old is not None and old.journal_id == head.journal_id and old.seq >= head.seq:
+        return
+    target = head_path(journal_path)
+    tmp = f"{target}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="ascii") as f:
+        f.write(f"{HEAD_MAGIC}\njournal {head.journal_id}\nseq {head.seq}\nhash {head.hash}\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, target)
+
+
+_SLIP_LINE = re.compile(r"^\s*#?\s*(\d+)\s*[:,;]?\s+([0-9a-fA-F][0-9a-fA-F \-]*)$")
+
+
+def read_slips(path: str) -> dict[int, str]:
+    """The slips file: {number: hash prefix}; '#' comments and blank lines are skipped."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise JournalError(f"cannot read the slips file {path}: "
+                           f"{getattr(e, 'strerror', None) or e}") from e
+    slips: dict[int, str] = {}
+    for n, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#") and not _SLIP_LINE.match(text):
+            continue
+        found = _SLIP_LINE.match(text)
+        digits = found and re.sub(r"[ \-]", "", found.group(2)).lower()
+        if not found or len(digits) < 4:
+            raise JournalError(f"{path} line {n}: {line.strip()!r} is not "
+                               "'NUMBER HASH' as printed on a slip (e.g. '12 3fa9c01d')")
+        seq = int(found.group(1))
+        if slips.get(seq, digits) != digits:
+            raise JournalError(f"{path} line {n}: challenge {seq} is given twice with "
+                               "different hashes")
+        slips[seq] = digits
+    return slips

@@ -1,0 +1,63 @@
+"""`journal backup`: a consistent copy of a live journal (SQLite's online backup API) and its head."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+
+from ..errors import JournalError
+from . import anchor, chain, db
+
+
+def backup(path: str, dest: str, *, force: bool = False) -> chain.ChainReport:
+    """Copy the journal at PATH (every committed row, -wal included) to DEST, with DEST.head.
+
+    Safe while a station keeps recording: the copy is one consistent snapshot. The copy is
+    written beside DEST and moved into place only once it verifies; returns its report.
+    """
+    if os.path.realpath(path) == os.path.realpath(dest):
+        raise JournalError(f"{dest} is the journal itself; choose another destination")
+    if os.path.exists(dest) and not force:
+        raise JournalError(f"{dest} already exists (use --force to replace it)")
+    src = db.connect_ro(path)
+    tmp = dest + ".copying"
+    _remove(tmp)
+    try:
+        out = sqlite3.connect(tmp, isolation_level=None)
+        try:
+            src.backup(out)
+            out.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no -wal
+            report = chain.check_connection(out, dest)
+            info = db.meta(out)
+        finally:
+            out.close()
+    except sqlite3.Error as e:
+        _remove(tmp)
+        raise JournalError(db.explain(e, dest)) from e
+    except BaseException:
+        _remove(tmp)
+        raise
+    finally:
+        src.close()
+    if not report.intact:
+        _remove(tmp)
+        raise chain.ChainBroken(path, report.broken_row or 0, report.reason)
+    try:
+        _remove(dest)
+        os.replace(tmp, dest)
+        if report.rows:
+            anchor.write_head(dest, anchor.Head(info["journal_id"], report.rows,
+                                                report.head_hash))
+    except OSError as e:
+        raise JournalError(f"cannot write {dest}: {e.strerror or e}") from e
+    return report
+
+
+def _remove(path: str) -> None:
+    for p in (path, path + "-wal", path + "-shm", path + "-journal", path + anchor.HEAD_SUFFIX):
+        try:
+            os.remove(p)
+        except (FileNotFoundError, NotADirectoryError):
+            pass
+        except OSError as e:
+            raise JournalError(f"cannot replace {p}: {e.strerror or e}") from e

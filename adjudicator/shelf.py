@@ -1,0 +1,167 @@
+"""The lexicon shelf: compiled lexicons kept in the user data folder, where names resolve."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from dataclasses import dataclass
+
+from .errors import FileAccessError, LexiconError
+from .known import LexiconIdentity, by_id
+from .lexicon import CompileReport, Lexicon, compile_sources, is_compiled
+
+SHELF_ENV = "ADJUDICATOR_SHELF"
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+def shelf_dir() -> str:
+    """$ADJUDICATOR_SHELF, else the lexicons/ folder in the user data folder."""
+    path = os.environ.get(SHELF_ENV)
+    if not path:
+        import platformdirs
+
+        path = os.path.join(platformdirs.user_data_dir("adjudicator"), "lexicons")
+    return path
+
+
+@dataclass
+class ShelfEntry:
+    """One file on the shelf: its identity, or why it cannot be used."""
+
+    path: str
+    identity: LexiconIdentity | None
+    problem: str = ""
+
+
+@dataclass
+class Added:
+    """What `lexicon add` did: the lexicon now on the shelf, and the compile's report if any."""
+
+    path: str
+    identity: LexiconIdentity
+    compiled: CompileReport | None
+    already: bool = False  # the very same list was already there under this name
+    replaced: bool = False
+
+
+def entries() -> list[ShelfEntry]:
+    """Every lexicon on the shelf, checked (a damaged one is listed with its problem)."""
+    folder = shelf_dir()
+    try:
+        names = sorted(os.listdir(folder))
+    except FileNotFoundError:
+        return []
+    except OSError as e:
+        raise FileAccessError(f"cannot read the lexicon shelf {folder}: {e.strerror or e}") from e
+    found = []
+    for name in names:
+        path = os.path.join(folder, name)
+        if name.startswith(".") or not name.lower().endswith(".lex") or not os.path.isfile(path):
+            continue
+        try:
+            found.append(ShelfEntry(path, Lexicon.load(path).identity))
+        except LexiconError as e:
+            found.append(ShelfEntry(path, None, str(e)))
+    return found
+
+
+def add(source: str, *, name: str | None = None, replace: bool = False,
+        skip_invalid: bool = False) -> Added:
+    """Compile SOURCE (a word list, or copy a compiled lexicon) onto the shelf as NAME.lex.
+
+    NAME defaults to the official id when the words match a known list (known.toml), else the
+    file's name. A list named like an official one (CSW19.txt) whose words are not that list as
+    published is refused: a station must never say CSW19 while judging other words.
+    """
+    if name is not None and not _NAME.fullmatch(name):
+        raise LexiconError(f"{name!r} cannot name a lexicon: use letters, digits, '-', '_', '.'")
+    folder = shelf_dir()
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise FileAccessError(f"cannot create the lexicon shelf {folder}: {e.strerror or e} "
+                              f"(set ${SHELF_ENV} to another folder)") from e
+    tmp = os.path.join(folder, f".adding-{os.getpid()}.lex")
+    try:
+        lex, report = _stage(source, tmp, name, skip_invalid)
+        final = lex.name  # the name in the file is the one screens and slips show
+        if not _NAME.fullmatch(final):
+            raise LexiconError(f"{final!r} cannot be a shelf name (use letters, digits, '-', '_', "
+                               "'.'): add the word list with --name")
+        official = by_id(final)
+        if official is not None and lex.identity.known is not official:
+            raise LexiconError(
+                f"{source} would be named {official.id}, but its words are not {official.id} as "
+                f"published ({lex.identity.word_count:,} words, fingerprint "
+                f"{lex.identity.short_fingerprint}; {official.id} has {official.words:,}): "
+                "check the file, or add it under another name with --name")
+        return _place(lex, report, tmp, folder, final, replace)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _stage(source: str, tmp: str, name: str | None, skip_invalid: bool
+           ) -> tuple[Lexicon, CompileReport | None]:
+    """The lexicon to add, written to TMP and loaded from there (so checked as it will be used)."""
+    if is_compiled(source):
+        named = Lexicon.load(source).name  # refused here if damaged, before anything is copied
+        if name is not None and name != named:
+            raise LexiconError(f"{source} is a compiled lexicon named {named}; to add it under "
+                               "another name, add its word list with --name")
+        try:
+            shutil.copyfile(source, tmp)
+        except OSError as e:
+            raise FileAccessError(f"cannot copy {source} to the shelf: {e.strerror or e}") from e
+        lex = Lexicon.load(tmp)
+        if not lex.verify_fingerprint():  # a checksum is not a signature: recompute from words
+            raise LexiconError(f"{source}: its words do not match its fingerprint; refused")
+        return lex, None
+    report = compile_sources([source], tmp, name=name, skip_invalid=skip_invalid)
+    return Lexicon.load(tmp), report
+
+
+def _place(lex: Lexicon, report: CompileReport | None, tmp: str, folder: str, final: str,
+           replace: bool) -> Added:
+    existing = [e for e in os.listdir(folder) if e.lower() == f"{final.lower()}.lex"]
+    dest = os.path.join(folder, f"{final}.lex")
+    if existing:
+        old_path = os.path.join(folder, existing[0])
+        try:
+            old = Lexicon.load(old_path).identity
+        except LexiconError:
+            old = None  # a damaged file is replaced only when asked, like any other
+        if old is not None and old.fingerprint == lex.fingerprint and not replace:
+            return Added(old_path, old, report, already=True)
+        if not replace:
+            raise LexiconError(
+                f"a different lexicon named {final} is already on the shelf ({old_path}); "
+                "add with --replace to replace it, or choose another --name")
+    try:
+        for old_name in existing:
+            os.unlink(os.path.join(folder, old_name))
+        os.replace(tmp, dest)
+    except OSError as e:
+        raise FileAccessError(f"cannot write {dest}: {e.strerror or e}") from e
+    return Added(dest, Lexicon.load(dest).identity, report, replaced=bool(existing))
+
+
+def remove(name: str) -> str:
+    """Take NAME.lex (any case) off the shelf; the path removed. A station configured with that
+    name will then refuse to start, naming it, until the list is added again."""
+    folder = shelf_dir()
+    try:
+        names = os.listdir(folder)
+    except FileNotFoundError:
+        names = []
+    found = [e for e in names if e.lower() == f"{name.lower()}.lex"]
+    if not _NAME.fullmatch(name) or not found:
+        raise LexiconError(f"no lexicon named {name!r} on the shelf ({folder}); "
+                           "see 'adjudicator lexicon list'")
+    path = os.path.join(folder, found[0])
+    try:
+        os.unlink(path)
+    except OSError as e:
+        raise FileAccessError(f"cannot remove {path}: {e.strerror or e}") from e
+    return path

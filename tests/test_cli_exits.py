@@ -1,0 +1,189 @@
+"""Exit codes exactly as the README's table says, and never a traceback (issue 12)."""
+
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from adjudicator.cli import main
+from adjudicator.errors import EXIT_ENTRY, EXIT_IO, EXIT_LEXICON
+
+ADJUDICATOR = [sys.executable, "-m", "adjudicator"]
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    path = tmp_path / "tiny.txt"
+    path.write_text("QI\nZA\nCAT\nXU\n")
+    return str(path)
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+    return lambda *args, input=None: runner.invoke(main, list(args), input=input,
+                                                   catch_exceptions=False)
+
+
+def one_error_line(result, code: int, says: str) -> None:
+    assert result.exit_code == code, result.stderr
+    assert result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("adjudicator: ") and says in line
+
+
+@pytest.mark.parametrize("args, says", [
+    (["judge", "--batch", "{tmp}/no-such.txt"], "cannot read"),
+    (["judge", "--batch", "{tmp}"], "Is a directory"),
+    (["compile", "{tiny}", "-o", "{tmp}/no-such-folder/x.lex"], "cannot write lexicon"),
+    (["compile", "{tmp}", "-o", "{tmp}/x.lex"], "Is a directory"),
+    (["compile", "{tmp}/no-such.txt", "-o", "{tmp}/x.lex"], "cannot read word list"),
+    (["compile", "{tiny}", "-o", "{tmp}"], "cannot write lexicon"),
+    (["journal", "verify", "{tmp}/no-such.db"], "no journal at"),
+    (["journal", "verify", "{tmp}"], "no journal at"),
+    (["journal", "verify"], "no journal at"),  # the default journal, not there yet
+    (["journal", "export", "{tmp}/no-such.db"], "no journal at"),
+])
+def test_a_file_that_cannot_be_read_or_written_exits_4(run, tmp_path, tiny, args, says):
+    args = [a.format(tmp=tmp_path, tiny=tiny) for a in args]
+    one_error_line(run(*args), EXIT_IO, says)
+    assert not (tmp_path / "x.lex").exists()
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".lexicon-")]  # no temp left
+
+
+def test_an_unwritable_cache_folder_exits_4(run, tmp_path, tiny, monkeypatch):
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("ADJUDICATOR_CACHE", str(tmp_path / "a-file" / "cache"))
+    one_error_line(run("judge", "--lexicon", tiny, "qi"), EXIT_IO, "cache folder")
+
+
+def test_lexicon_and_usage_errors_keep_their_codes(run, tmp_path, tiny):
+    one_error_line(run("judge", "--lexicon", "NO-SUCH-LIST", "qi"), EXIT_LEXICON, "not found")
+    one_error_line(run("judge", "--no-such-option"), EXIT_ENTRY, "no-such-option")
+    (tmp_path / "bad.txt").write_text("QI\nCAT5\n")
+    one_error_line(run("compile", str(tmp_path / "bad.txt"), "-o", str(tmp_path / "b.lex")),
+                   EXIT_LEXICON, "line 2")
+
+
+def test_a_truncated_lexicon_is_called_damaged_or_truncated(run, tmp_path, tiny):
+    out = tmp_path / "t.lex"
+    assert run("compile", tiny, "-o", str(out)).exit_code == 0
+    data = out.read_bytes()
+    for cut in (len(data) // 2, len(data) - 1, 40):
+        out.write_bytes(data[:cut])
+        one_error_line(run("judge", "--lexicon", str(out), "qi"), EXIT_LEXICON,
+                       "the lexicon file is damaged or truncated")
+        one_error_line(run("info", str(out)), EXIT_LEXICON, "damaged or truncated")
+
+
+def test_not_recorded_has_the_prefix_every_error_has(run, tmp_path, tiny):
+    (tmp_path / "blocker").write_text("x")
+    result = run("judge", "-l", tiny, "--journal", str(tmp_path / "blocker" / "j.db"), "qi")
+    assert result.stderr.startswith("adjudicator: NOT RECORDED")
+
+
+def _commands(tmp_path, tiny):
+    """Every command that writes to standard output, ready to run (the kiosk draws through
+    Textual on the terminal, not stdout; set-pin asks on the terminal)."""
+    journal = str(tmp_path / "j.db")
+    subprocess.run(ADJUDICATOR + ["judge", "-l", tiny, "--journal", journal, "qi"], check=True,
+                   capture_output=True)
+    batch = tmp_path / "batch.txt"
+    batch.write_text("qi za\ncat\n" * 5000)
+    fake_printer = tmp_path / "printer"
+    fake_printer.write_text("")
+    return [
+        ["--help"], ["--version"], ["judge", "--help"], ["kiosk", "--help"], ["serve", "--help"],
+        ["judge", "-l", tiny, "qi", "za"], ["judge", "-l", tiny, "qz"],
+        ["judge", "-l", tiny, "--batch", str(batch)],
+        ["judge", "-l", tiny, "--journal", journal, "qi"],
+        ["judge", "-l", tiny, "--journal", journal, "--batch", str(batch)],
+        ["compile", tiny, "-o", str(tmp_path / "out.lex")], ["info"], ["info", tiny],
+        ["lexicon", "add", tiny], ["lexicon", "list"], ["lexicon", "remove", "TINY"],
+        ["lexicon", "--help"], ["lexicon"], [],
+        ["journal", "verify", journal], ["journal", "export", journal],
+        ["journal", "merge", journal, "-o", str(tmp_path / "merged.db"), "--force"],
+        ["printer", "status", str(fake_printer)], ["serve", "--port", "0", "--no-such"],
+    ]
+
+
+@pytest.mark.parametrize("how", ["closed", "full", "read-only"])
+def test_every_command_with_its_output_closed_full_or_unwritable(tmp_path, tiny, how):
+    """stdout closed (>&-), /dev/full, or opened read-only: exit 4 (or the command's own error
+    code when it fails first), one line on stderr, never a traceback, never 0 or 1."""
+    if how == "full" and not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    for args in _commands(tmp_path, tiny):
+        if how == "closed":
+            kwargs = {"stdout": subprocess.DEVNULL, "preexec_fn": lambda: os.close(1)}
+        else:
+            target = open("/dev/full" if how == "full" else os.devnull, "w" if how == "full"
+                          else "r")
+            kwargs = {"stdout": target}
+        proc = subprocess.run(ADJUDICATOR + args, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True, env=env, timeout=60, **kwargs)
+        if how != "closed":
+            target.close()
+        assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr, args
+        assert proc.returncode not in (0, 1), (args, proc.returncode)
+        lines = proc.stderr.splitlines()
+        assert lines and all(line.startswith("adjudicator: ") for line in lines), (args, lines)
+        if args[:1] not in (["printer"], ["serve"]):  # those fail first: 7, and 2 for the bad option
+            assert proc.returncode == EXIT_IO, (args, proc.returncode, lines)
+            assert "cannot write standard output" in lines[-1], args
+
+
+def test_a_closed_pipe_ends_quietly_never_with_1(tmp_path, tiny):
+    """`adjudicator judge --batch big.txt | head -1`: SIGPIPE's death or 0, silently."""
+    batch = tmp_path / "big.txt"
+    batch.write_text("qi za\ncat xu\nqz\n" * 200_000)
+    proc = subprocess.Popen(ADJUDICATOR + ["judge", "-l", tiny, "--batch", str(batch)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline() == b"ACCEPTABLE\n"
+    proc.stdout.close()  # as head does after its line
+    err = proc.stderr.read()
+    code = proc.wait(timeout=60)
+    assert code in (0, -signal.SIGPIPE), code
+    assert err == b""
+
+
+@pytest.mark.parametrize("args", [[], ["lexicon"], ["journal"]])
+def test_a_command_group_alone_shows_its_help_not_a_squashed_error(run, args):
+    result = run(*args)
+    assert result.exit_code == 0 and result.stderr == ""
+    assert result.stdout.startswith("Usage: ") and "Commands:" in result.stdout
+
+
+def test_a_batch_from_a_closed_standard_input_exits_4(tiny):
+    proc = subprocess.run(ADJUDICATOR + ["judge", "-l", tiny, "--batch", "-"], text=True,
+                          capture_output=True, preexec_fn=lambda: os.close(0), timeout=60)
+    assert proc.returncode == EXIT_IO and proc.stdout == ""
+    assert proc.stderr == "adjudicator: cannot read standard input: it is closed\n"
+
+
+def test_ctrl_c_exits_130_not_an_io_code(tiny, tmp_path):
+    """Interrupted (SIGINT) while reading a batch from a pipe: one line, 130 as a shell says."""
+    proc = subprocess.Popen(ADJUDICATOR + ["judge", "-l", tiny, "--batch", "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdin.write(b"qi\n")
+    proc.stdin.flush()
+    assert proc.stdout.readline() == b"ACCEPTABLE\n"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.decode().splitlines() == ["adjudicator: interrupted"]
+
+
+def test_an_os_error_no_command_caught_is_named_for_what_failed():
+    import errno
+
+    from adjudicator.cli import describe_os_error
+
+    assert describe_os_error(OSError(errno.ENOENT, "No such file", "/x/y")) == (
+        "cannot read or write /x/y: No such file")
+    assert describe_os_error(OSError(errno.ETIMEDOUT, "Timed out")) == (
+        "input/output error: Timed out")  # not blamed on standard output

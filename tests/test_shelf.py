@@ -1,0 +1,145 @@
+"""The lexicon shelf: `adjudicator lexicon add|list`, names resolved there by default (issue 12)."""
+
+import os
+
+import pytest
+from click.testing import CliRunner
+
+from adjudicator import shelf
+from adjudicator.cli import main
+from adjudicator.config import Config
+from adjudicator.errors import EXIT_IO, EXIT_LEXICON
+from adjudicator.known import SHIPPED
+from adjudicator.station import load_lexicons
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+    return lambda *args, input=None: runner.invoke(main, list(args), input=input,
+                                                   catch_exceptions=False)
+
+
+@pytest.fixture
+def club(tmp_path):
+    path = tmp_path / "club.txt"
+    path.write_text("QI\nZA\nCAT\nXU\n")
+    return str(path)
+
+
+def listed(run) -> dict[str, list[str]]:
+    result = run("lexicon", "list")
+    assert result.exit_code == 0
+    rows = [line.split(None, 4) for line in result.stdout.splitlines()[2:]]
+    return {row[0]: row[1:] for row in rows}
+
+
+def test_the_shelf_is_the_user_data_folder_unless_overridden(monkeypatch, tmp_path):
+    assert shelf.shelf_dir() == os.environ["ADJUDICATOR_SHELF"]  # tests never touch the home
+    monkeypatch.delenv("ADJUDICATOR_SHELF")
+    import platformdirs
+
+    monkeypatch.setattr(platformdirs, "user_data_dir", lambda app: str(tmp_path / "data" / app))
+    assert shelf.shelf_dir() == str(tmp_path / "data" / "adjudicator" / "lexicons")
+
+
+def test_add_then_list_then_judge_by_name_with_no_setting(run, club):
+    result = run("lexicon", "list")
+    assert result.exit_code == 0 and "is empty" in result.stdout
+    assert run("judge", "--lexicon", "CLUB", "qi").exit_code == EXIT_LEXICON  # not yet
+    result = run("lexicon", "add", club)
+    assert result.exit_code == 0, result.stderr
+    assert "CLUB — UNRECOGNISED LIST — 4 words" in result.stdout  # flagged
+    assert "WARNING: CLUB is an UNRECOGNISED LIST" in result.stdout
+    assert os.listdir(os.environ["ADJUDICATOR_SHELF"]) == ["CLUB.lex"]
+    (name, edition, words, fingerprint, recognised), = [[k] + v for k, v in listed(run).items()]
+    assert (name, edition, words, recognised) == ("CLUB", "-", "4", "NO: UNRECOGNISED LIST")
+    assert len(fingerprint) == 12
+    assert run("judge", "--lexicon", "club", "qi", "za").exit_code == 0
+    assert run("judge", "--lexicon", "CLUB", "qi", "zz").exit_code == 1
+    assert "CLUB" in run("info", "club").stdout
+
+
+def test_an_official_list_is_recognised_by_its_words(run):
+    result = run("lexicon", "add", os.path.join(SHIPPED, "enable.lex"))  # a compiled lexicon
+    assert result.exit_code == 0, result.stderr
+    assert "UNRECOGNISED" not in result.stdout
+    edition, words, _, recognised = listed(run)["ENABLE"]
+    assert (edition, words) == ("ENABLE2K", "168,548")
+    assert recognised.startswith("yes: ENABLE word list") and "not a tournament" in recognised
+
+
+def test_a_list_named_like_an_official_one_but_not_it_is_refused(run, club, tmp_path):
+    fake = tmp_path / "CSW21.txt"
+    fake.write_text(open(club).read())
+    result = run("lexicon", "add", str(fake))
+    assert result.exit_code == EXIT_LEXICON
+    assert "not CSW21 as published" in result.stderr
+    assert listed(run) == {}  # nothing shelved, no temp file left
+    assert os.listdir(os.environ["ADJUDICATOR_SHELF"]) == []
+    assert run("lexicon", "add", str(fake), "--name", "MYCLUB").exit_code == 0
+    assert list(listed(run)) == ["MYCLUB"]
+
+
+def test_a_different_list_of_the_same_name_needs_replace(run, club, tmp_path):
+    assert run("lexicon", "add", club).exit_code == 0
+    assert "already on the shelf" in run("lexicon", "add", club).stdout  # the same list: fine
+    other = tmp_path / "other" / "club.txt"
+    other.parent.mkdir()
+    other.write_text("QI\nZA\n")
+    result = run("lexicon", "add", str(other))
+    assert result.exit_code == EXIT_LEXICON and "--replace" in result.stderr
+    assert listed(run)["CLUB"][1] == "4"
+    assert "replaced" in run("lexicon", "add", str(other), "--replace").stdout
+    assert listed(run)["CLUB"][1] == "2"
+
+
+def test_a_damaged_file_on_the_shelf_is_listed_as_damaged_and_never_used(run, club):
+    assert run("lexicon", "add", club).exit_code == 0
+    path = os.path.join(os.environ["ADJUDICATOR_SHELF"], "CLUB.lex")
+    with open(path, "r+b") as f:
+        f.truncate(os.path.getsize(path) // 2)
+    assert "DAMAGED, refused" in run("lexicon", "list").stdout
+    result = run("judge", "--lexicon", "CLUB", "qi")
+    assert result.exit_code == EXIT_LEXICON and "damaged or truncated" in result.stderr
+
+
+def test_an_unwritable_shelf_exits_4(run, club, tmp_path, monkeypatch):
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("ADJUDICATOR_SHELF", str(tmp_path / "a-file" / "shelf"))
+    result = run("lexicon", "add", club)
+    assert result.exit_code == EXIT_IO and result.stderr.startswith("adjudicator: cannot create")
+
+
+def test_the_kiosk_and_phone_server_find_shelved_names_too(run, club):
+    """They load through station.load_lexicons (adjudicator/resolve.py), as the CLI does."""
+    assert run("lexicon", "add", club).exit_code == 0
+    primary, secondary = load_lexicons(Config(lexicon="CLUB", secondary_lexicon="club"))
+    assert primary.name == "CLUB" and "QI" in primary and "ZZ" not in primary
+    assert secondary is not None and secondary.fingerprint == primary.fingerprint
+
+
+def test_the_directors_lexicon_choice_includes_the_shelf(run, club):
+    from adjudicator.resolve import available
+
+    assert run("lexicon", "add", club).exit_code == 0
+    assert os.path.join(os.environ["ADJUDICATOR_SHELF"], "CLUB.lex") in available()
+
+
+@pytest.mark.parametrize("what", ["missing", "folder"])
+def test_adding_a_file_that_cannot_be_read_exits_4(run, tmp_path, what):
+    source = tmp_path / "no-such.txt" if what == "missing" else tmp_path
+    result = run("lexicon", "add", str(source))
+    assert result.exit_code == EXIT_IO and result.stderr.startswith("adjudicator: cannot read")
+    assert listed(run) == {}
+
+
+def test_remove_takes_a_lexicon_off_the_shelf(run, club):
+    assert run("lexicon", "add", club).exit_code == 0
+    result = run("lexicon", "remove", "club")
+    assert result.exit_code == 0 and result.stdout.startswith("removed: ")
+    assert listed(run) == {}
+    assert os.path.exists(club)  # the word list itself is not touched
+    assert run("judge", "--lexicon", "CLUB", "qi").exit_code == EXIT_LEXICON
+    result = run("lexicon", "remove", "CLUB")
+    assert result.exit_code == EXIT_LEXICON and "no lexicon named 'CLUB'" in result.stderr
