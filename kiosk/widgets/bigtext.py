@@ -8,6 +8,7 @@ row (issue 11: ZZ previewed as II, ACCEPTABLE skewed).
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 from rich.text import Text
 from textual.geometry import Size
@@ -16,16 +17,33 @@ from textual.widget import Widget
 from adjudicator.marks import CHAR, glyphs
 
 # Widest first. Widths of "UNACCEPTABLE": banner3 113, ansi_regular 100, mono9 84, standard 72,
-# smblock 36; below that, plain bold text.
-FONTS = ("banner3", "ansi_regular", "mono9", "standard", "smblock")
+# smblock 36, quad3x5 24; below that, plain bold text.
+FONTS = ("banner3", "ansi_regular", "mono9", "standard", "smblock", "quad3x5")
 SOLID = {"banner3": "#"}  # fonts drawn with a character that reads better as a solid block
+# Our own font (tools/make_quad_font.py): 2 columns by 3 rows a letter, so 8 words of 15 letters
+# fit 80x24 in block letters, two words to a line (issue 11). Only A-Z and space.
+OWN_FONTS = {"quad3x5": Path(__file__).with_name("quad3x5.flf")}
+# Fonts whose letters already end in a blank half row: lines of them need no blank row between.
+NO_GAP = frozenset({"quad3x5"})
+
+
+def font_source(font: str) -> str:
+    """What pyfiglet is given for FONT: a shipped font's name, or our own font's file (no suffix)."""
+    own = OWN_FONTS.get(font)
+    return str(own.with_suffix("")) if own is not None else font
 
 
 @lru_cache(maxsize=8)
 def _figlet(font: str):
     from pyfiglet import Figlet  # imported on first use: keeps the kiosk's cold start short
 
-    return Figlet(font=font, width=100_000)
+    return Figlet(font=font_source(font), width=100_000)
+
+
+def covers(text: str, font: str) -> bool:
+    """True when FONT draws every character of TEXT (pyfiglet silently drops the others)."""
+    chars = _figlet(font).Font.chars
+    return all(ord(c) in chars for c in text)
 
 
 def figlet_rows(text: str, font: str) -> tuple[str, ...]:
@@ -94,6 +112,8 @@ GAPS = (3, 1)  # columns between the mark and the words: 1 where 3 does not fit
 def _beside(words, width, font, mark: bool) -> tuple[str, ...] | None:
     """The mark's largest glyph at most one row taller than the words, then the words: one
     block, centred as a whole."""
+    if not covers(" ".join(words), font):
+        return None
     word_block = render_lines(" ".join(words), font)
     word_width = _width(" ".join(words), font)
     drawings = glyphs(mark)
@@ -133,6 +153,8 @@ def warm(texts: tuple[str, ...] = ("ACCEPTABLE", "UNACCEPTABLE")) -> None:
 
 
 def _wrap_render(words, width, font) -> tuple[str, ...] | None:
+    if not covers(" ".join(words), font):
+        return None
     lines: list[list[str]] = []
     for word in words:
         if lines and _width(" ".join(lines[-1] + [word]), font) <= width:
@@ -143,7 +165,7 @@ def _wrap_render(words, width, font) -> tuple[str, ...] | None:
             lines.append([word])
     rows: list[str] = []
     for line in lines:
-        if rows:
+        if rows and font not in NO_GAP:
             rows.append(" " * width)  # a blank row between lines of block letters keeps them apart
         rows.extend(centre(render_lines(" ".join(line), font), width))
     return tuple(rows)

@@ -12,7 +12,7 @@ from kiosk_helpers import screen_lines
 from pyfiglet import Figlet
 
 from adjudicator.marks import CROSS, TICK, glyphs
-from kiosk.widgets.bigtext import FONTS, SOLID, layout
+from kiosk.widgets.bigtext import FONTS, SOLID, font_source, layout
 
 WORDS = ["ZZ", "ACCEPTABLE", "UNACCEPTABLE", "QI", "JUKEBOX", "MUZJIKS", "WAX", "LIJ", "TOWARD",
          "ZYZZYVA", "FLAPJACK", "OXYPHENBUTAZONE", "CWM", "Y", "BEZIQUE", "HM"]
@@ -21,7 +21,7 @@ WORDS = ["ZZ", "ACCEPTABLE", "UNACCEPTABLE", "QI", "JUKEBOX", "MUZJIKS", "WAX", 
 def font_block(text: str, font: str) -> list[str]:
     """pyfiglet's rows for TEXT, as pyfiglet draws them; only rows and columns blank in every
     row are dropped (the same shift for all rows)."""
-    rows = Figlet(font=font, width=10_000).renderText(text).split("\n")
+    rows = Figlet(font=font_source(font), width=10_000).renderText(text).split("\n")
     if font in SOLID:
         rows = [row.replace(SOLID[font], "█") for row in rows]
     rows = [row for row in rows]
@@ -154,3 +154,37 @@ async def test_the_large_mark_is_the_slips_drawing_at_desk_sizes(make_app, size)
         if size == (160, 48):
             assert find_block(lines, list(CROSS)) is not None, "\n".join(lines)
         assert find_block(lines, list(TICK)) is None
+
+
+# The 8 fifteen-letter words of CSW19 with the most wide letters (M N W): the widest real play.
+LONGEST_PLAY = ["NONCOMMUNICANTS", "NONINFRINGEMENT", "IMMUNOCOMPETENT", "IMMUNOSTIMULANT",
+                "INCONVENIENCING", "INTERCOMMUNIONS", "INTERTWINEMENTS", "MAGNANIMOUSNESS"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (160, 48)])
+async def test_eight_words_of_fifteen_letters_get_block_letters(make_app, size):
+    """Issue 11: the longest play a rack can form is previewed in block letters at the station's
+    sizes (80x24 and up), every word drawn as the font draws it, all of it on screen."""
+    assert len(LONGEST_PLAY) == 8 and all(len(w) == 15 for w in LONGEST_PLAY)
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        app.screen.query_one("#entry").value = " ".join(LONGEST_PLAY).lower()
+        await pilot.pause()
+        await pilot.pause()
+        typed = app.screen.query_one("#typed")
+        font, rows = typed.chosen()
+        assert font is not None, f"plain text at {size}"
+        assert typed.region.bottom <= app.screen.query_one("#entry").region.y
+        lines = screen_lines(app)
+        for word in LONGEST_PLAY:
+            assert find_block(lines, font_block(word, font)) is not None, (word, "\n".join(lines))
+
+
+def test_a_character_the_font_lacks_is_never_dropped_from_the_preview():
+    """pyfiglet leaves out what a font does not draw: QI and a CJK character must not preview as QI,
+    nor CA7 as CA in our own font (A-Z only)."""
+    font, rows = layout(("QI\u4e2d",), 200, 20)
+    assert font is None and "QI\u4e2d" in rows[0]
+    font, rows = layout(("CA7",), 80, 3, fonts=FONTS[-1:])
+    assert font is None and "CA7" in rows[0]
