@@ -72,8 +72,9 @@ class RunnerScreen(LockedScreen):
 
     DEFAULT_CSS = screen_css("runner.tcss")
 
-    def __init__(self) -> None:
+    def __init__(self, notice: str = "") -> None:
         super().__init__()
+        self._notice = notice  # said until the first key (why director mode closed)
         self.last_seq: int | None = None
         self.last_outcome: Outcome | None = None
         self.last_place: tuple[str, str] = ("", "")
@@ -111,6 +112,8 @@ class RunnerScreen(LockedScreen):
 
     def on_mount(self) -> None:
         self.query_one("#table", NumberInput).focus()
+        if self._notice:
+            self._say(self._notice, error=False)
 
     def on_screen_resume(self) -> None:
         self.query_one("#table", NumberInput).focus()
