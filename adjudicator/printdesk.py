@@ -90,12 +90,17 @@ def _slip_time(stamp: str) -> str:
 PRINTED = ("printed", "reprinted")
 
 
-def printed_before(row) -> bool:
+def printed_before(journal, row) -> bool:
     """True once a slip of this challenge came out of the printer: only then is another a REPRINT.
 
     A slip that never printed (failed, or never tried) prints as the original when it finally
-    does, and the journal says printed, not reprinted (issue 11).
+    does, and the journal says printed, not reprinted (issue 11). A reprint that failed after
+    an original came out does not make the next one the original: the journal's print log is
+    asked, not only the latest status.
     """
+    ever = getattr(journal, "slip_printed", None)
+    if ever is not None:
+        return ever(row.seq)
     return getattr(row, "print_status", "") in PRINTED
 
 
@@ -114,7 +119,7 @@ def reprint_from_journal(journal, seq: int, event: str, queue) -> Slip:
     on_done records the outcome (see journal_on_done).
     """
     row = journal.get(seq)
-    slip = slip_from_row(row, event, reprint=printed_before(row))
+    slip = slip_from_row(row, event, reprint=printed_before(journal, row))
     queue.submit(seq, slip)
     return slip
 
@@ -126,7 +131,7 @@ def reprint_and_wait(journal, seq: int, event: str, connection,
     from .docket import encode_slip, job_message, print_job
 
     row = journal.get(seq)
-    again = printed_before(row)
+    again = printed_before(journal, row)
     slip = slip_from_row(row, event, reprint=again)
     result = print_job(connection, encode_slip(slip, connection.columns))
     message = job_message(seq, result, reprint=again, reprint_hint=reprint_hint)
@@ -146,9 +151,8 @@ def journal_on_done(journal, notify: Notify | None = None):
     """
     def on_done(seq: int, ok: bool, message: str) -> None:
         try:
-            before = journal.get(seq)
-            journal.set_print_status(seq, journal_print_status(ok, printed_before(before)),
-                                     "" if ok else message)
+            again = printed_before(journal, journal.get(seq))
+            journal.set_print_status(seq, journal_print_status(ok, again), "" if ok else message)
         except Exception as e:  # JournalError: say so, keep the printer's news
             message = f"{message} (print status not recorded: {e})"
         if notify is not None:

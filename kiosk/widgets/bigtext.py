@@ -198,9 +198,11 @@ class BigText(Widget):
 
     def __init__(self, text: str = "", *, max_rows: int = 8, reserve: int = 0,
                  fonts: tuple[str, ...] = FONTS, id: str | None = None,
-                 classes: str | None = None, mark: bool | None = None):
-        """RESERVE: rows of the terminal the rest of the screen needs (0: only MAX_ROWS counts)."""
+                 classes: str | None = None, mark: bool | None = None, plain: bool = True):
+        """RESERVE: rows of the terminal the rest of the screen needs (0: only MAX_ROWS counts).
+        PLAIN False: nothing at all where no font fits (another line already says the words)."""
         super().__init__(id=id, classes=classes)
+        self.plain = plain
         self._text = text
         self.max_rows = max_rows
         self.reserve = reserve
@@ -224,16 +226,20 @@ class BigText(Widget):
         return layout(tuple(self._text.split()), width, rows, self.fonts, self.mark)
 
     def chosen(self) -> tuple[str | None, tuple[str, ...]]:
-        """(font, rows) as drawn now: font None means plain text."""
+        """(font, rows) as drawn now: font None means plain text (no rows if not self.plain)."""
         if self.styles.height is not None and not self.styles.height.is_auto:
             # A fixed or fractional height (e.g. 1fr): the largest font that fits that box.
             budget = min(self.max_rows, max(1, self.content_size.height))
-            return layout(tuple(self._text.split()), self.content_size.width, budget, self.fonts,
-                          self.mark)
-        return self._rows(self.content_size.width)
+            return self._plain_or_not(layout(tuple(self._text.split()), self.content_size.width,
+                                             budget, self.fonts, self.mark))
+        return self._plain_or_not(self._rows(self.content_size.width))
+
+    def _plain_or_not(self, chosen):
+        font, rows = chosen
+        return (font, rows) if font is not None or self.plain else (None, ())
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self._rows(width)[1])
+        return len(self._plain_or_not(self._rows(width))[1])
 
     def render(self) -> Text:
         font, rows = self.chosen()
