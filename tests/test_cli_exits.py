@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli import main
-from adjudicator.errors import EXIT_ENTRY, EXIT_IO, EXIT_LEXICON
+from adjudicator.errors import EXIT_ENTRY, EXIT_IO, EXIT_LEXICON, EXIT_NOT_RECORDED
 
 ADJUDICATOR = [sys.executable, "-m", "adjudicator"]
 
@@ -81,8 +81,16 @@ def test_a_truncated_lexicon_is_called_damaged_or_truncated(run, tmp_path, tiny)
 
 def test_not_recorded_has_the_prefix_every_error_has(run, tmp_path, tiny):
     (tmp_path / "blocker").write_text("x")
-    result = run("judge", "-l", tiny, "--journal", str(tmp_path / "blocker" / "j.db"), "qi")
-    assert result.stderr.startswith("adjudicator: NOT RECORDED")
+    journal = str(tmp_path / "blocker" / "j.db")  # cannot be created: nothing is recorded
+    result = run("judge", "-l", tiny, "--journal", journal, "qi")
+    assert (result.stdout, result.exit_code) == ("ACCEPTABLE\n", EXIT_NOT_RECORDED)
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("adjudicator: NOT RECORDED: call the director (")
+    result = run("judge", "-l", tiny, "--journal", journal, "--batch", "-", input=b"qi\nqz\n")
+    assert (result.stdout, result.exit_code) == ("ACCEPTABLE\nUNACCEPTABLE\n", EXIT_NOT_RECORDED)
+    lines = result.stderr.splitlines()
+    assert [line[:len("adjudicator: NOT RECORDED: call the director (line 1: ")] for line in lines
+            ] == [f"adjudicator: NOT RECORDED: call the director (line {n}: " for n in (1, 2)]
 
 
 def _commands(tmp_path, tiny):
