@@ -231,8 +231,11 @@ def test_batch_lines_end_only_at_lf_or_crlf_and_a_bom_is_skipped(run, tmp_path, 
     expected.append("ACCEPTABLE")
     challenges = tmp_path / "c.txt"
     challenges.write_bytes(data)
+    journal = str(tmp_path / "j.db")  # recorded batches read their lines the same way
     for result in (run("judge", "--lexicon", tiny_source, "--batch", str(challenges)),
-                   run("judge", "--lexicon", tiny_source, "--batch", "-", input=data)):
+                   run("judge", "--lexicon", tiny_source, "--batch", "-", input=data),
+                   run("judge", "--lexicon", tiny_source, "--journal", journal, "--batch", "-",
+                       input=data)):
         lines = result.stdout.splitlines()  # splitlines is safe here: the output is ours
         assert len(lines) == len(expected), lines
         assert [line[:len(e)] for line, e in zip(lines, expected)] == expected

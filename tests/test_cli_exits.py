@@ -243,3 +243,21 @@ def test_an_os_error_no_command_caught_is_named_for_what_failed():
         "cannot read or write /x/y: No such file")
     assert describe_os_error(OSError(errno.ETIMEDOUT, "Timed out")) == (
         "input/output error: Timed out")  # not blamed on standard output
+
+
+def test_the_readme_states_the_exit_codes_and_entry_rules_the_code_uses():
+    """Issue 12: 'the README's exit-code table and entry rules are exactly what the code does'.
+    The table's codes are the code's; the entry paragraph names each separator and the batch's
+    line ends (what each code and rule does is proven by the tests above and tests/test_entry)."""
+    import re
+    from pathlib import Path
+
+    from adjudicator import entry, errors
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    table = {int(code) for code in re.findall(r"^\| (\d+) \|", readme, re.M)}
+    assert table == {0, 1} | {v for k, v in vars(errors).items() if k.startswith("EXIT_")}
+    rules = re.search(r"\*\*Entry:\*\*(.*?)\n\n", readme, re.S).group(1).replace("\n", " ")
+    for ch in entry.SEPARATORS:
+        assert ("a comma" if ch == "," else f"(U+{ord(ch):04X})") in rules, repr(ch)
+    assert "a line ends only at LF or CRLF: a lone CR (U+000D) stays in its line" in rules
