@@ -52,6 +52,8 @@ def test_add_then_list_then_judge_by_name_with_no_setting(run, club):
     assert "CLUB — UNRECOGNISED LIST — 4 words" in result.stdout  # flagged
     assert "WARNING: CLUB is an UNRECOGNISED LIST" in result.stdout
     assert os.listdir(os.environ["ADJUDICATOR_SHELF"]) == ["CLUB.lex"]
+    header = run("lexicon", "list").stdout.splitlines()[1]
+    assert header.split() == ["NAME", "EDITION", "WORDS", "FINGERPRINT", "RECOGNISED"]
     (name, edition, words, fingerprint, recognised), = [[k] + v for k, v in listed(run).items()]
     assert (name, edition, words, recognised) == ("CLUB", "-", "4", "NO: UNRECOGNISED LIST")
     assert len(fingerprint) == 12
