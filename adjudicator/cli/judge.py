@@ -6,11 +6,11 @@ import sys
 
 import click
 
-from ..entry import is_plain, parse_entry
-from ..errors import EXIT_ENTRY, AdjudicatorError
+from ..entry import parse_entry
+from ..errors import EXIT_ENTRY
 from ..resolve import load_configured
 from ..verdict import adjudicate, lookup
-from .streams import ACCEPTABLE, UNACCEPTABLE, close_source, open_source
+from .streams import ACCEPTABLE, UNACCEPTABLE, Entries, close_source, open_source
 
 
 @click.command("judge")
@@ -81,30 +81,19 @@ def run_batch(lex, source: str) -> int:
     write, flush = sys.stdout.writelines, sys.stdout.flush
     streaming = stream.streaming
     contains = lookup(lex)
-    invalid = 0
+    entries = Entries(stream)
     try:
-        for block in stream.blocks():
-            answers = []
-            append = answers.append
-            for line in block:
-                if is_plain(line):  # parse_entry's own fast path, inlined: 3/4 of the time saved
-                    words = line.upper().replace(",", " ").split()
-                else:
-                    try:
-                        words = parse_entry(line)
-                    except AdjudicatorError as e:
-                        invalid += 1
-                        append(f"INVALID: {e}\n")
-                        continue
-                # every word is looked up (sum(map()) never stops early): time tells nothing
-                append(ACCEPTABLE if sum(map(contains, words)) == len(words) else UNACCEPTABLE)
-            write(answers)
+        for block in entries:
+            # every word is looked up (sum(map()) never stops early): time tells nothing
+            write([words if type(words) is str else ACCEPTABLE
+                   if sum(map(contains, words)) == len(words) else UNACCEPTABLE
+                   for words in block])
             if streaming:
                 flush()  # a runner at a pipe sees each verdict as soon as it is judged
     finally:
         close_source(source, stream)
     flush()
-    return EXIT_ENTRY if invalid else 0
+    return EXIT_ENTRY if entries.invalid else 0
 
 
 COMMANDS = [judge_cmd]

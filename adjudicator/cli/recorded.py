@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sys
+from itertools import chain
 
 from ..config import Config
-from ..entry import parse_entry
-from ..errors import EXIT_ENTRY, EXIT_NOT_RECORDED, AdjudicatorError
+from ..entry import Words
+from ..errors import EXIT_ENTRY, EXIT_NOT_RECORDED
 from ..station import NOT_RECORDED, Outcome, Station, open_station
-from .streams import ACCEPTABLE, UNACCEPTABLE, close_source, interactive, open_source
+from .streams import ACCEPTABLE, UNACCEPTABLE, Entries, close_source, interactive, open_source
 
 BATCH_GROUP = 256  # lines judged, then recorded in one transaction, then written
 
@@ -55,7 +56,7 @@ def run_batch_recorded(station: Station, source: str, table: str, round_: str) -
     stream = open_source(source)
     out, err = sys.stdout, sys.stderr
     group = 1 if interactive(source) else BATCH_GROUP
-    invalid = failed = 0
+    failed = 0
     lines: list[str | None] = []  # None: a verdict still to be judged and recorded
     pending: list[tuple[int, tuple[str, ...]]] = []
 
@@ -81,15 +82,13 @@ def run_batch_recorded(station: Station, source: str, table: str, round_: str) -
         lines.clear()
         pending.clear()
 
+    entries = Entries(stream)
     try:
-        for line_no, line in enumerate(stream, 1):
-            try:
-                words = parse_entry(line)
-            except AdjudicatorError as e:
-                invalid += 1
-                lines.append(f"INVALID: {e}\n")
+        for line_no, words in enumerate(chain.from_iterable(entries), 1):
+            if type(words) is str:  # the line's INVALID answer
+                lines.append(words)
             else:
-                pending.append((line_no, words))
+                pending.append((line_no, Words(words)))  # checked by Entries
                 lines.append(None)
             if len(lines) >= group:
                 flush()
@@ -99,4 +98,4 @@ def run_batch_recorded(station: Station, source: str, table: str, round_: str) -
         station.close()
     if failed:
         return EXIT_NOT_RECORDED
-    return EXIT_ENTRY if invalid else 0
+    return EXIT_ENTRY if entries.invalid else 0
