@@ -171,3 +171,16 @@ def test_the_kiosk_and_each_phone_kiosk_start_with_a_shelved_name(run, club, tmp
         assert ended.value.code == 0
     assert started == [("station", "CLUB", "CLUB", True, False),
                        ("smart-device", "CLUB", "CLUB", True, False)]
+
+
+def test_a_directors_licensed_list_in_one_step(run):
+    """Issue 12's director: `lexicon add CSW19.txt`, then the name works with no setting."""
+    from realdata import real_list
+
+    result = run("lexicon", "add", real_list("CSW19.txt"))
+    assert result.exit_code == 0, result.stderr
+    assert "UNRECOGNISED" not in result.stdout
+    edition, words, fingerprint, recognised = listed(run)["CSW19"]
+    assert (words, recognised[:4]) == ("279,496", "yes:")
+    assert run("judge", "--lexicon", "CSW19", "qi", "za").stdout == "ACCEPTABLE\n"
+    assert run("judge", "--lexicon", "csw19", "qi", "qzx").stdout == "UNACCEPTABLE\n"
