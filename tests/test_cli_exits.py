@@ -193,11 +193,13 @@ def test_every_command_with_its_output_closed_full_or_unwritable(tmp_path, tiny,
         assert lines[0].startswith("adjudicator: cannot write standard output"), (args, lines)
 
 
-def test_a_closed_pipe_ends_quietly_never_with_1(tmp_path, tiny):
+@pytest.mark.parametrize("recorded", [False, True])
+def test_a_closed_pipe_ends_quietly_never_with_1(tmp_path, tiny, recorded):
     """`adjudicator judge --batch big.txt | head -1`: SIGPIPE's death or 0, silently."""
     batch = tmp_path / "big.txt"
     batch.write_text("qi za\ncat xu\nqz\n" * 200_000)
-    proc = subprocess.Popen(ADJUDICATOR + ["judge", "-l", tiny, "--batch", str(batch)],
+    journal = ["--journal", str(tmp_path / "j.db")] if recorded else []
+    proc = subprocess.Popen(ADJUDICATOR + ["judge", "-l", tiny, *journal, "--batch", str(batch)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout.readline() == b"ACCEPTABLE\n"
     proc.stdout.close()  # as head does after its line
