@@ -155,12 +155,7 @@ def connect_ro(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
     where SQLite could not create its -shm) it is opened immutable: nothing at all is created
     or changed. `wal_unread(path)` says when a -wal was there but could not be read.
     """
-    if not os.path.isfile(path):
-        raise JournalFileError(f"no journal at {path}")
-    full = os.path.abspath(path)
-    wal = full + "-wal"
-    live = os.path.exists(wal) and os.access(os.path.dirname(full), os.W_OK)
-    uri = "file:" + quote(full) + ("?mode=ro" if live else "?mode=ro&immutable=1")
+    uri = ro_uri(path)
     try:
         conn = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None,
                                check_same_thread=False)
@@ -175,6 +170,15 @@ def connect_ro(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def ro_uri(path: str) -> str:
+    """The URI connect_ro opens PATH with (also for ATTACH): mode=ro, or immutable (see there)."""
+    if not os.path.isfile(path):
+        raise JournalFileError(f"no journal at {path}")
+    full = os.path.abspath(path)
+    live = os.path.exists(full + "-wal") and os.access(os.path.dirname(full), os.W_OK)
+    return "file:" + quote(full) + ("?mode=ro" if live else "?mode=ro&immutable=1")
 
 
 def wal_unread(path: str) -> str:

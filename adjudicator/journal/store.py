@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, TextIO
 
 from ..errors import JournalError
 from . import anchor, chain, db
-from .export import parse_since, render
+from .export import parse_since, query, write
 from .flags import DEFAULT_SPLIT_WINDOW, flags_for
 from .rows import MODES, PRINT_STATUSES, SELECT_ROWS, JournalRow, row_from_sql, to_utc_text
 
@@ -276,9 +277,18 @@ class Journal:
                             "GROUP BY h ORDER BY h")
         return [(h.replace("T", " ") + ":00", n) for h, n in found]
 
-    def export(self, fmt: str = "csv", since: int | str | None = None) -> str:
-        """The rows as CSV or JSON text for the director (see export.py); flags included."""
-        return render(self.rows(parse_since(since) if isinstance(since, str) else since), fmt)
+    def export(self, fmt: str = "csv", since: int | str | None = None,
+               out: TextIO | None = None):
+        """The rows as CSV or JSON for the director (see export.py); flags included. Streamed
+        to OUT (returns the row count), else returned as text."""
+        since = parse_since(since) if isinstance(since, str) else since
+        buffer = io.StringIO() if out is None else out
+        with self._lock:
+            try:
+                count = write(self.conn.execute(*query(since)), fmt, buffer)
+            except sqlite3.Error as e:
+                raise JournalError(db.explain(e, self.path)) from e
+        return buffer.getvalue() if out is None else count
 
     def journal_id(self) -> str:
         return self._query("SELECT value FROM meta WHERE key = 'journal_id'")[0][0]
