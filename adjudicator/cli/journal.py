@@ -136,6 +136,8 @@ def merge_cmd(inputs: tuple[str, ...], out: str, force: bool) -> None:
     report = merge(list(inputs), out, force=force)
     for path, station, n in report.sources:
         click.echo(f"{path}: {station or '(empty)'}, {n} challenge{'s' if n != 1 else ''}")
+    for note in report.notes:
+        click.echo(f"  note: {note}")
     extra = f" ({report.duplicates} duplicates skipped)" if report.duplicates else ""
     click.echo(f"{out}: {report.rows} challenges merged{extra}")
 

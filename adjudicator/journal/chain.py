@@ -10,7 +10,16 @@ acceptable (1/0), recheck_of, secondary_agrees (1/0) and origin_seq; text for th
 (words upper case, one space apart; flags a JSON array as text); JSON null for NULL.
 
     hash = SHA-256( prev_hash + canonical_content ) as lowercase hex, over the UTF-8 bytes
-    prev_hash = the previous row's hash; GENESIS (64 zeros) for row 1
+    prev_hash = the previous row's hash; for row 1, the journal's genesis:
+
+    genesis = SHA-256( "adjudicator-journal genesis\njournal " + journal_id
+                       + "\nstation " + station + "\n" )
+
+with journal_id and station as the meta table holds them. Both are fixed when the first row is
+recorded (a fresh id then, so journals copied from one empty file still differ), so every hash
+covers which journal and station the row belongs to: changing either breaks row 1. Journals made
+before this (meta has no "chain" key) start from GENESIS, 64 zeros; their id and station are not
+covered, and verify says so.
 
 seq is inside the content, so moving a row changes its hash. The meta table's head_seq and
 head_hash are updated in the same transaction as each row, so deleting the last rows shows too.
@@ -39,9 +48,21 @@ HASHED_COLUMNS = (
 CHAIN_COLUMNS = HASHED_COLUMNS + ("prev_hash", "hash")
 
 
+CHAIN_VERSION = "2"  # meta "chain": the genesis covers the journal id and station name
+LEGACY_NOTE = ("made by an older adjudicator: its journal id and station name are outside the "
+               "chain (rows are covered as before)")
+
+
 def genesis_of(info: Mapping[str, str]) -> str:
     """The prev_hash of row 1 for a journal whose meta table is INFO (see the module doc)."""
-    return GENESIS
+    if info.get("chain") != CHAIN_VERSION or "station" not in info:
+        return GENESIS  # an older journal, or one with no row yet
+    return genesis(info.get("journal_id", ""), info["station"])
+
+
+def genesis(journal_id: str, station: str) -> str:
+    text = f"adjudicator-journal genesis\njournal {journal_id}\nstation {station}\n"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def canonical(row: Mapping) -> str:
@@ -168,8 +189,11 @@ def check_connection(conn: sqlite3.Connection, path: str,
             head_seq = int(info.get("head_seq", "0"))
             cursor = conn.execute(
                 f"SELECT {', '.join(CHAIN_COLUMNS)} FROM challenges ORDER BY seq")
-            return check_rows(cursor, path, head_seq, info.get("head_hash"), anchors,
-                              genesis_of(info))
+            report = check_rows(cursor, path, head_seq, info.get("head_hash"), anchors,
+                                genesis_of(info))
+            if info.get("chain") != CHAIN_VERSION and report.rows:
+                report = report.with_notes(LEGACY_NOTE)
+            return report
         finally:
             conn.execute("COMMIT")
     finally:

@@ -221,6 +221,7 @@ def _ensure_schema(conn: sqlite3.Connection, path: str) -> None:
             conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", [
                 ("format", FORMAT), ("schema", str(SCHEMA_VERSION)),
                 ("journal_id", uuid.uuid4().hex), ("head_seq", "0"), ("head_hash", "0" * 64),
+                ("chain", "2"),  # chain.CHAIN_VERSION: the genesis covers id and station
             ])
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         conn.execute("COMMIT")

@@ -12,7 +12,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from ..errors import JournalError
-from . import anchor, db
+from . import anchor, chain, db
 from .store import Journal
 
 CHUNK = 1000  # rows per transaction written to the merged journal
@@ -75,6 +75,7 @@ class MergeReport:
     rows: int
     sources: tuple[tuple[str, str, int], ...]  # (file, station, rows read)
     duplicates: int
+    notes: tuple[str, ...] = ()  # e.g. a journal whose id is not under its chain (older)
 
 
 def merge(inputs: list[str], out: str, *, force: bool = False) -> MergeReport:
@@ -84,6 +85,12 @@ def merge(inputs: list[str], out: str, *, force: bool = False) -> MergeReport:
     columns; rows come in time order (UTC), then station, then original seq. recheck_of is
     renumbered to the merged seq. A row given twice (the same journal, or a later copy of it)
     is kept once. Merged journals may be merged again: origins are carried through.
+
+    A row's identity is chained: its origin journal id (covered by the genesis of that
+    journal's chain, see chain.py, or by the merged row's hash) and its seq there. Two rows
+    with one identity must be the same challenge, else the merge is refused. Journals made
+    before ids were chained are merged by the id their meta table holds, and a note says so:
+    an edited id there can make one journal's rows count twice, never drop them.
     """
     if not inputs:
         raise JournalError("give at least one journal to merge")
@@ -108,15 +115,15 @@ def merge(inputs: list[str], out: str, *, force: bool = False) -> MergeReport:
             work.execute("PRAGMA synchronous=OFF")
             for statement in SCRATCH.split(";"):
                 work.execute(statement)
-            sources, duplicates = _stage(work, inputs)
+            sources, duplicates, notes = _stage(work, inputs)
             work.execute("BEGIN")
             work.execute("INSERT INTO ordered (okey_j, okey_s) SELECT okey_j, okey_s "
                          "FROM staged ORDER BY time_utc, station, okey_s")
             work.execute("CREATE UNIQUE INDEX ordered_key ON ordered (okey_j, okey_s)")
             work.execute("COMMIT")
+            _write_sources_meta(journal, sources)  # before row 1: its station is chained
             total = _write_rows(work, journal)
             _copy_print_log(work, journal)
-            _write_sources_meta(journal, sources)
         except sqlite3.Error as e:
             raise JournalError(db.explain(e, out)) from e
         finally:
@@ -136,12 +143,13 @@ def merge(inputs: list[str], out: str, *, force: bool = False) -> MergeReport:
     except OSError as e:
         _remove(tmp)
         raise JournalError(db.explain(e, out)) from e
-    return MergeReport(out, total, tuple(sources), duplicates)
+    return MergeReport(out, total, tuple(sources), duplicates, tuple(notes))
 
 
-def _stage(work: sqlite3.Connection, inputs: list[str]) -> tuple[list, int]:
-    """Each source's rows into the scratch table, keyed by identity; (sources, duplicates)."""
-    sources, duplicates = [], 0
+def _stage(work: sqlite3.Connection, inputs: list[str]) -> tuple[list, int, list]:
+    """Each source's rows into the scratch table, keyed by identity; (sources, duplicates,
+    notes)."""
+    sources, duplicates, notes = [], 0, []
     for number, path in enumerate(inputs):
         work.execute("ATTACH DATABASE ? AS src", (db.ro_uri(path),))
         try:
@@ -157,6 +165,11 @@ def _stage(work: sqlite3.Connection, inputs: list[str]) -> tuple[list, int]:
             work.execute("INSERT INTO plog SELECT :src, seq, id, status, reason, time_utc "
                          "FROM src.print_log", names)
             rows = work.execute("SELECT count(*) FROM src.challenges").fetchone()[0]
+            station = info.get("station", "")
+            if info.get("chain") != chain.CHAIN_VERSION and rows:
+                notes.append(f"{path}: {chain.LEGACY_NOTE}; merged by the id in its meta table")
+                station = work.execute("SELECT station FROM src.challenges "
+                                       "ORDER BY seq LIMIT 1").fetchone()[0]
             work.execute("COMMIT")
         except BaseException:
             if work.in_transaction:
@@ -164,8 +177,8 @@ def _stage(work: sqlite3.Connection, inputs: list[str]) -> tuple[list, int]:
             raise
         finally:
             work.execute("DETACH DATABASE src")
-        sources.append((path, info.get("station", ""), rows))
-    return sources, duplicates
+        sources.append((path, station, rows))
+    return sources, duplicates, notes
 
 
 def _write_rows(work: sqlite3.Connection, journal: Journal) -> int:

@@ -198,6 +198,8 @@ class Journal:
                     ) -> list[tuple[int, str]]:
         head = db.meta(conn)
         seq, prev = int(head["head_seq"]), head["head_hash"]
+        if seq == 0 and rows:
+            prev = self._start_chain(conn, head, rows[0]["station"])
         seqs = []
         for given in rows:
             row = {k: v for k, v in given.items() if not k.startswith("_")}
@@ -220,10 +222,24 @@ class Journal:
             seqs.append((seq, prev))
         conn.executemany("UPDATE meta SET value = ? WHERE key = ?",
                          [(str(seq), "head_seq"), (prev, "head_hash")])
-        if rows:
-            conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('station', ?)",
-                         (rows[0]["station"],))
         return seqs
+
+    def _start_chain(self, conn, head: Mapping[str, str], station: str) -> str:
+        """Before row 1: fix the journal's id (a fresh one: copies of one empty file differ)
+        and station name (unless already set, as merge does), and return the genesis that
+        chains both (chain.py). Older journals (no "chain" in meta) keep theirs as they were."""
+        if head.get("chain") != chain.CHAIN_VERSION:
+            conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('station', ?)",
+                         (station,))
+            return head["head_hash"]
+        import uuid
+
+        station = head.get("station", station)
+        fixed = {"journal_id": uuid.uuid4().hex, "station": station}
+        conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                         list(fixed.items()))
+        self._id = None
+        return chain.genesis(fixed["journal_id"], station)
 
     def set_print_status(self, seq: int, status: str, reason: str = "") -> None:
         """Note what the docket printer did with challenge SEQ (outside the hash chain)."""

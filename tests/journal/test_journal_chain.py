@@ -130,7 +130,11 @@ def test_a_row_inserted_between_two_rows_is_reported_at_its_number(five):
 def test_the_documented_canonical_content_and_link(journal, jpath, clock):
     fill(journal, 2, clock=clock)
     cols = ", ".join(HASHED_COLUMNS)
-    prev = GENESIS
+    meta = dict(raw(jpath, "SELECT key, value FROM meta"))
+    start = (f"adjudicator-journal genesis\njournal {meta['journal_id']}\n"
+             f"station {meta['station']}\n")
+    prev = hashlib.sha256(start.encode("utf-8")).hexdigest()  # chain.py's genesis
+    assert meta["station"] == "Station 1" and prev != GENESIS
     for values in raw(jpath, f"SELECT {cols}, prev_hash, hash FROM challenges ORDER BY seq"):
         row = dict(zip(HASHED_COLUMNS, values))
         assert values[-2] == prev
