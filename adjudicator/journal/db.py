@@ -126,7 +126,10 @@ def connect_rw(path: str, timeout: float | None = None) -> sqlite3.Connection:
                            f"{e.strerror or e}") from e
     if os.path.isfile(path) and os.path.getsize(path) > 0:
         # a foreign file is refused before anything is written
-        retrying(lambda: connect_ro(path, min(timeout, BUSY_TIMEOUT)).close(), timeout)
+        try:
+            retrying(lambda: _refuse_foreign(path, min(timeout, BUSY_TIMEOUT)), timeout)
+        except sqlite3.Error as e:
+            raise JournalError(explain(e, path)) from e
     conn = None
     try:
         conn = sqlite3.connect(path, timeout=min(timeout, BUSY_TIMEOUT), isolation_level=None,
@@ -170,6 +173,26 @@ def connect_ro(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def _refuse_foreign(path: str, timeout: float) -> None:
+    """JournalError when PATH holds another program's SQLite data (read-only look). A file with
+    no table yet is not foreign: another writer has just created it and is adding the schema."""
+    try:
+        conn = sqlite3.connect(ro_uri(path), uri=True, timeout=timeout, isolation_level=None)
+    except sqlite3.Error as e:
+        raise JournalError(explain(e, path)) from e
+    try:
+        if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            _check_format(conn, path)
+    except sqlite3.OperationalError as e:
+        if is_locked(e):
+            raise
+        raise JournalError(explain(e, path)) from e
+    except sqlite3.Error as e:
+        raise JournalError(explain(e, path)) from e
+    finally:
+        conn.close()
 
 
 def ro_uri(path: str) -> str:
