@@ -281,17 +281,15 @@ class Station:
         import os
 
         from adjudicator.errors import JournalError
-        from adjudicator.journal.export import render
 
         if self.journal is None:
             raise JournalError(f"no journal is open ({self.journal_problem})")
         stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         folder = os.path.dirname(os.path.abspath(self.journal.path))
         out = os.path.join(folder, f"journal-export-{stamp}.csv")
-        text = render(self.journal.rows(), "csv")
         try:
             with open(out, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
+                self.journal.export("csv", out=f)  # streamed: any size in little memory
         except OSError as e:
             raise JournalError(f"cannot write {out}: {e.strerror or e}") from e
         return out

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import sys
-from itertools import chain
+import time
 
 from ..config import Config
 from ..entry import Words
 from ..errors import EXIT_ENTRY, EXIT_NOT_RECORDED
 from ..station import NOT_RECORDED, Outcome, Station, open_station
-from .streams import ACCEPTABLE, UNACCEPTABLE, Entries, close_source, interactive, open_source
+from .streams import ACCEPTABLE, UNACCEPTABLE, Entries, close_source, open_source
 
 BATCH_GROUP = 256  # lines judged, then recorded in one transaction, then written
+GROUP_WAIT = 0.004  # seconds a line from a pipe waits for more lines to commit with it
 
 
 def judge_station() -> str:
@@ -48,14 +49,15 @@ def judge_recorded(station: Station, words, table: str, round_: str,
 def run_batch_recorded(station: Station, source: str, table: str, round_: str) -> int:
     """`judge --batch` with a journal: no verdict line is written before its row is committed.
 
-    Lines are judged in groups, each group recorded in one transaction, then written (one line
-    at a time when a runner types at a pipe). A line that cannot be recorded still gets its
+    Lines are judged in groups, each group recorded in one transaction (a group commit), then
+    written: up to BATCH_GROUP lines, and from a pipe or terminal only the lines that arrived
+    within GROUP_WAIT of the oldest unanswered one, so a runner typing is answered at once and
+    a fast pipe commits as few times as a file. A line that cannot be recorded still gets its
     verdict, plus "adjudicator: NOT RECORDED: call the director (line N: reason)" on stderr;
     exit 5 then.
     """
     stream = open_source(source)
     out, err = sys.stdout, sys.stderr
-    group = 1 if interactive(source) else BATCH_GROUP
     failed = 0
     lines: list[str | None] = []  # None: a verdict still to be judged and recorded
     pending: list[tuple[int, tuple[str, ...]]] = []
@@ -84,13 +86,24 @@ def run_batch_recorded(station: Station, source: str, table: str, round_: str) -
 
     entries = Entries(stream)
     try:
-        for line_no, words in enumerate(chain.from_iterable(entries), 1):
-            if type(words) is str:  # the line's INVALID answer
-                lines.append(words)
-            else:
-                pending.append((line_no, Words(words)))  # checked by Entries
-                lines.append(None)
-            if len(lines) >= group:
+        line_no, clock = 0, time.monotonic
+        first = 0.0  # when the oldest line not yet answered arrived
+        for block in entries:
+            if not lines:
+                first = clock()
+            for words in block:
+                line_no += 1
+                if type(words) is str:  # the line's INVALID answer
+                    lines.append(words)
+                else:
+                    pending.append((line_no, Words(words)))  # checked by Entries
+                    lines.append(None)
+                if len(lines) >= BATCH_GROUP:
+                    flush()
+                    first = clock()
+            # a group commit: lines that came together (or within GROUP_WAIT) share a
+            # transaction; a runner typing at a pipe is answered GROUP_WAIT after the line
+            if lines and not stream.more_within(first + GROUP_WAIT - clock()):
                 flush()
         flush()
     finally:
