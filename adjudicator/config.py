@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import asdict, dataclass, field, replace
@@ -13,6 +14,9 @@ from .rules import ChallengeRule
 CONFIG_ENV = "ADJUDICATOR_CONFIG"
 JOURNAL_ENV = "ADJUDICATOR_JOURNAL"
 MODES = ("station", "runner", "smart-device")
+# The longest any timer or timeout may be: a day. TOML reads nan, inf and 1e308 as numbers; no
+# timer can wait that long (asyncio and the protocol's deadlines need finite seconds).
+MAX_SECONDS = 86_400.0
 FLOWS = ("none", "rtscts", "xonxoff")
 PAPERS = ("58mm", "80mm")
 
@@ -24,6 +28,14 @@ class Timers:
     entry_idle: float = 30.0
     verdict_hold: float = 2.0
     verdict_clear: float = 15.0
+
+    def __post_init__(self) -> None:
+        """However built (config file, director's screen, code), every timer is finite."""
+        for key, value in asdict(self).items():
+            if (isinstance(value, bool) or not isinstance(value, (int, float))
+                    or not 0 <= value <= MAX_SECONDS):  # False for nan too
+                raise ConfigError(f"timers.{key} must be a number of seconds from 0 to "
+                                  f"{MAX_SECONDS:g}, not {value!r}")
 
 
 @dataclass(frozen=True)
@@ -284,6 +296,11 @@ class _Reader:
             return default
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self._fail(key, f"must be a number of seconds, not {value!r}")
+        if not math.isfinite(value):  # TOML's nan, inf and -inf are floats
+            raise self._fail(key, f"must be a finite number of seconds, not {value!r}")
+        if value > MAX_SECONDS:
+            raise self._fail(key, f"must be at most {MAX_SECONDS:g} seconds (a day), "
+                                  f"not {value!r}")
         if value < minimum:
             raise self._fail(key, f"must be at least {minimum:g}, not {value!r}")
         return float(value)

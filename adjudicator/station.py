@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from adjudicator.config import Config
-from adjudicator.entry import parse_entry
+from adjudicator.entry import check_entry_length, parse_entry
 from adjudicator.errors import AdjudicatorError
 from adjudicator.lexicon import Lexicon
 from adjudicator.rules import consequence_under
@@ -173,6 +173,7 @@ class Station:
 
     def submit(self, text: str, *, table: str = "", round: str = "") -> Outcome:
         """Validate typed TEXT (EntryError: never judged, nothing recorded), then judge() it."""
+        check_entry_length(text)  # what no entry box holds is never parsed (MAX_ENTRY_CHARS)
         return self.judge(parse_entry(text), table=table, round=round)
 
     def judge(self, words: tuple[str, ...], *, table: str = "", round: str = "",
