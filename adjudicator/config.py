@@ -23,11 +23,13 @@ PAPERS = ("58mm", "80mm")
 
 @dataclass(frozen=True)
 class Timers:
-    """Seconds: unfinished entry cleared, verdict held against stray keys, verdict cleared."""
+    """Seconds: unfinished entry cleared, verdict held against stray keys, verdict cleared,
+    director mode closed when nobody touches it (the station locked again, issue 11)."""
 
     entry_idle: float = 30.0
     verdict_hold: float = 2.0
     verdict_clear: float = 15.0
+    director_idle: float = 120.0
 
     def __post_init__(self) -> None:
         """However built (config file, director's screen, code), every timer is finite."""
@@ -154,6 +156,7 @@ def parse_config(data: dict[str, Any], where: str = "") -> Config:
         entry_idle=t.number("entry_idle", 30.0, minimum=1.0),
         verdict_hold=t.number("verdict_hold", 2.0, minimum=0.0),
         verdict_clear=t.number("verdict_clear", 15.0, minimum=1.0),
+        director_idle=t.number("director_idle", 120.0, minimum=10.0),
     )
     t.refuse_unknown()
     if timers.verdict_hold > timers.verdict_clear:

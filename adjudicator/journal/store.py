@@ -264,6 +264,13 @@ class Journal:
             except sqlite3.Error as e:
                 raise JournalError(db.explain(e, self.path)) from e
 
+    def slip_printed(self, seq: int) -> bool:
+        """True once a slip of challenge SEQ came out of the printer (whatever happened since):
+        only then is another slip of it a REPRINT."""
+        return bool(self._query(
+            "SELECT 1 FROM print_log WHERE seq = ? AND status IN ('printed', 'reprinted') "
+            "LIMIT 1", (seq,)))
+
     def get(self, seq: int) -> JournalRow:
         found = self._query(SELECT_ROWS + " WHERE c.seq = ?", (seq,))
         if not found:
