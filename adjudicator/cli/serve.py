@@ -23,16 +23,22 @@ from click.core import ParameterSource
 @click.option("--rotate-token", is_flag=True,
               help="Make a new token (old links and codes stop working at once), print the new "
                    "URL and QR code, and exit. A running server needs no restart.")
-@click.option("--max-sessions", default=48, show_default=True, type=click.IntRange(1, 1000),
-              help="Most devices connected at once (each runs its own kiosk).")
+@click.option("--max-phones", default=300, show_default=True, type=click.IntRange(1, 5000),
+              help="Most phone pages open at once; the next phone is told the limit is reached.")
+@click.option("--per-device", default=2, show_default=True, type=click.IntRange(1, 20),
+              help="Pages one device may hold (a newer page replaces its oldest).")
+@click.option("--per-address", default=8, show_default=True, type=click.IntRange(0, 5000),
+              help="Pages one network address may hold (0: no cap).")
 @click.pass_context
 def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
-              token_file: str | None, rotate_token: bool, max_sessions: int) -> None:
+              token_file: str | None, rotate_token: bool, max_phones: int, per_device: int,
+              per_address: int) -> None:
     """Serve the locked kiosk to phones and tablets: smart-device mode (WESPA 3.11.1(b)).
 
-    Every browser tab gets its own kiosk in adjudication mode only, journaled as
-    "smart device" with a session label; closing the tab ends it. Nothing but the URL
-    printed here (with its token, also shown as a QR code) opens it.
+    One server process serves every phone a plain page (adjudication only): the table is
+    chosen, the challenger types, the opponent taps ADJUDICATE or presses Enter. Every
+    verdict is journaled first, as "smart device" with the table and the device. Nothing
+    but the URL printed here (with its token, also shown as a QR code) opens it.
 
     \b
     Examples:
@@ -55,11 +61,21 @@ def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
                   heading="New token: old links no longer open the judge. New link:")
         return
     tokens.ensure()
-    from kiosk.web.server import KioskServer
+    from adjudicator.phone.limits import Limits
+    from adjudicator.phone.run import PhoneServer
+    from adjudicator.phone.server import PhoneApp, stations_for
+    from adjudicator.station import load_lexicons, open_journal
 
-    kiosk_config = os.path.abspath(cfg.path) if (config_path or os.path.exists(cfg.path)) else None
-    KioskServer(config_path=kiosk_config, tokens=tokens, host=host, port=port,
-                max_sessions=max_sessions).serve()
+    cfg = cfg.with_changes(mode="smart-device")
+    lexicon, secondary = load_lexicons(cfg)
+    journal, problem = open_journal(cfg)
+    if journal is None:
+        click.echo(f"adjudicator: warning: {problem}: verdicts will say NOT RECORDED", err=True)
+    limits = Limits(max_phones=max_phones, per_device=per_device, per_address=per_address)
+    app = PhoneApp(stations_for(cfg, lexicon, secondary, journal, problem), tokens=tokens,
+                   timers=cfg.timers, limits=limits)
+    PhoneServer(app, host=host, port=port,
+                on_stop=journal.close if journal is not None else None).serve()
 
 
 COMMANDS = [serve_cmd]
