@@ -1,4 +1,4 @@
-"""`adjudicator serve`: the locked kiosk for phones and tablets in a browser, behind a token."""
+"""`adjudicator serve`: the phone page (one aiohttp process) for phones and tablets, behind a token."""
 
 from __future__ import annotations
 
@@ -29,10 +29,13 @@ from click.core import ParameterSource
               help="Pages one device may hold (a newer page replaces its oldest).")
 @click.option("--per-address", default=8, show_default=True, type=click.IntRange(0, 5000),
               help="Pages one network address may hold (0: no cap).")
+@click.option("--idle-timeout", default=10.0, show_default=True, type=click.FloatRange(0.2, 600),
+              help="Seconds a connection may take to send a whole request, or stay idle "
+                   "between requests, before it is closed.")
 @click.pass_context
 def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
               token_file: str | None, rotate_token: bool, max_phones: int, per_device: int,
-              per_address: int) -> None:
+              per_address: int, idle_timeout: float) -> None:
     """Serve the locked kiosk to phones and tablets: smart-device mode (WESPA 3.11.1(b)).
 
     One server process serves every phone a plain page (adjudication only): the table is
@@ -71,7 +74,8 @@ def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
     journal, problem = open_journal(cfg)
     if journal is None:
         click.echo(f"adjudicator: warning: {problem}: verdicts will say NOT RECORDED", err=True)
-    limits = Limits(max_phones=max_phones, per_device=per_device, per_address=per_address)
+    limits = Limits(max_phones=max_phones, per_device=per_device, per_address=per_address,
+                    idle_timeout=idle_timeout)
     app = PhoneApp(stations_for(cfg, lexicon, secondary, journal, problem), tokens=tokens,
                    timers=cfg.timers, limits=limits)
     PhoneServer(app, host=host, port=port,

@@ -7,7 +7,7 @@ import base64
 import hashlib
 from importlib import resources
 
-from .limits import FULL
+from .limits import FULL, TOO_MANY_HERE
 
 
 def _read(name: str) -> str:
@@ -25,7 +25,9 @@ class Page:
         css, js = _read("phone.css"), _read("phone.js")
         html = _read("index.html")
         self.body = html.replace("/*CSS*/", css).replace("/*JS*/", js).encode()
-        self.full = _read("full.html").replace("{{message}}", FULL).encode()
+        template = _read("full.html")
+        self.refusals = {reason: template.replace("{{message}}", reason).encode()
+                         for reason in (FULL, TOO_MANY_HERE)}
         self.csp = ("default-src 'none'; connect-src 'self'; img-src 'self' data:; "
                     f"style-src {_hash(css)}; script-src {_hash(js)}; base-uri 'none'; "
                     "form-action 'none'; frame-ancestors 'none'")

@@ -95,7 +95,8 @@ class PhoneApp:
         device = self.devices.get(known) if known else None
         reason = self.admission.refuse(_address(request), len(device.sockets) if device else 0)
         if reason:
-            return web.Response(status=503, body=self.page.full, content_type="text/html",
+            return web.Response(status=503, body=self.page.refusals[reason],
+                                content_type="text/html",
                                 charset="utf-8", headers={"Content-Security-Policy":
                                                           self.page.full_csp})
         response = web.Response(body=self.page.body, content_type="text/html", charset="utf-8",

@@ -35,8 +35,13 @@ def parse_frame(data: object) -> dict:
 
 def lexicon_lines(identity) -> tuple[str, str]:
     """(the lexicon described, its warning: ENABLE is not a tournament list, an unknown list)."""
-    warning = "" if identity.status == "verified" else identity.status
-    return identity.describe(), warning
+    if identity.known is None:
+        return identity.describe(), "⚠ UNRECOGNISED LIST: not a known official word list"
+    known = identity.known
+    described = f"{known.id} — {known.title} — {identity.word_count:,} words"
+    if known.tournament:
+        return described + " — verified", ""
+    return described, f"⚠ {known.id} is not a tournament word list"
 
 
 def hello(device: Device) -> dict:
