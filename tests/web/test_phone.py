@@ -132,7 +132,9 @@ def test_adjudicate_stays_on_screen_with_the_keyboard_open(server, new_device, n
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     page.touchscreen.tap(*centre(box(page, "#adjudicate")))
     verdict_text(page)
-    assert inside_viewport(box(page, "#word"), viewport), name
+    page.wait_for_selector("body[data-view=verdict] #next")
+    for selector in ("#word", "#played", "#next"):
+        assert inside_viewport(box(page, selector), viewport), (name, selector)
 
 
 @pytest.mark.parametrize("viewport", [{"width": 915, "height": 412},
@@ -144,7 +146,8 @@ def test_landscape_phone_and_tablet_show_the_whole_verdict(server, new_device, v
     enter(page, "qi")
     page.tap("#adjudicate")
     verdict_text(page)
-    for selector in ("#mark", "#word", "#played", "#consequence"):
+    page.wait_for_selector("body[data-view=verdict] #next")
+    for selector in ("#mark", "#word", "#played", "#consequence", "#recheck-button", "#next"):
         assert inside_viewport(box(page, selector), viewport), selector
 
 

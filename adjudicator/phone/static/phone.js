@@ -2,7 +2,7 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const body = document.body;
-  let ws = null, timer = null, retry = 0, view = 'connecting', waitForTouch = false;
+  let ws = null, timer = null, slow = null, retry = 0, view = 'connecting', waitForTouch = false;
 
   function send(frame) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(frame)); }
   function setView(v) { view = v; body.dataset.view = v; }
@@ -42,7 +42,7 @@
 
   function show(s) {
     const before = view;
-    clearTimeout(timer);
+    clearTimeout(timer); clearTimeout(slow);
     if (s.remaining !== null && s.remaining !== undefined) {
       timer = setTimeout(() => send({t: 'expire'}), s.remaining * 1000 + 60);
     }
@@ -81,8 +81,16 @@
   });
   $('entry-form').addEventListener('submit', (e) => {
     e.preventDefault();
+    if (!ws || ws.readyState !== 1) {
+      $('error').textContent = 'Not connected: reconnecting… the words are kept. Tap ADJUDICATE again in a moment.';
+      return;
+    }
     $('adjudicate').disabled = true;
     send({t: 'judge', text: $('words').value});
+    clearTimeout(slow);
+    slow = setTimeout(() => {  // the verdict is recorded before it is shown: say why it waits
+      $('error').textContent = 'Still recording the verdict… if this stays, call the director.';
+    }, 5000);
   });
   $('words').addEventListener('input', () => send({t: 'typed', text: $('words').value}));
   $('change').addEventListener('click', () => send({t: 'leave'}));
