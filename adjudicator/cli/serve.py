@@ -64,22 +64,15 @@ def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
                   heading="New token: old links no longer open the judge. New link:")
         return
     tokens.ensure()
+    from adjudicator.phone.build import build_phone_app
     from adjudicator.phone.limits import Limits
     from adjudicator.phone.run import PhoneServer
-    from adjudicator.phone.server import PhoneApp, stations_for
-    from adjudicator.station import load_lexicons, open_journal
 
-    cfg = cfg.with_changes(mode="smart-device")
-    lexicon, secondary = load_lexicons(cfg)
-    journal, problem = open_journal(cfg)
-    if journal is None:
-        click.echo(f"adjudicator: warning: {problem}: verdicts will say NOT RECORDED", err=True)
     limits = Limits(max_phones=max_phones, per_device=per_device, per_address=per_address,
                     idle_timeout=idle_timeout)
-    app = PhoneApp(stations_for(cfg, lexicon, secondary, journal, problem), tokens=tokens,
-                   timers=cfg.timers, limits=limits)
-    PhoneServer(app, host=host, port=port,
-                on_stop=journal.close if journal is not None else None).serve()
+    app = build_phone_app(cfg, tokens=tokens, limits=limits,
+                          warn=lambda text: click.echo(f"adjudicator: warning: {text}", err=True))
+    PhoneServer(app, host=host, port=port).serve()
 
 
 COMMANDS = [serve_cmd]

@@ -13,6 +13,7 @@ from aiohttp import web
 
 from adjudicator.errors import AdjudicatorError
 from adjudicator.net.announce import base_url, print_url, token_url
+from .guard import ConnectionGuard
 from .logs import loop_exception_handler, route_library_logs
 from .server import PhoneApp
 
@@ -28,29 +29,6 @@ def raise_file_limit(wanted: int) -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
         except (ValueError, OSError):
             pass
-
-
-def cap_connections(server: web.Server, maximum: int, first_request: float, log) -> None:
-    """TCP connections beyond MAXIMUM are closed as they arrive (the file descriptors last); a
-    connection that has not sent one whole request within FIRST_REQUEST seconds (silent, or
-    trickling its headers) is closed then."""
-    made = server.connection_made
-    loop = asyncio.get_running_loop()
-
-    def too_slow(handler, transport) -> None:
-        if not transport.is_closing() and getattr(handler, "_request_count", 1) == 0:
-            log("a connection sent no request in time: closed")
-            transport.abort()
-
-    def connection_made(handler, transport) -> None:
-        made(handler, transport)
-        if len(server.connections) > maximum:
-            log("connection limit reached: a connection was closed at once")
-            transport.abort()
-            return
-        loop.call_later(first_request, too_slow, handler, transport)
-
-    server.connection_made = connection_made  # type: ignore[method-assign]
 
 
 class PhoneServer:
@@ -78,8 +56,7 @@ class PhoneServer:
         runner = web.AppRunner(self.app.make_app(), access_log=None, handle_signals=False,
                                keepalive_timeout=limits.idle_timeout, shutdown_timeout=3.0)
         await runner.setup()
-        cap_connections(runner.server, limits.max_connections, limits.idle_timeout,
-                        self.app.log)
+        ConnectionGuard(runner.server, limits.max_connections, limits.idle_timeout, self.app.log)
         site = web.TCPSite(runner, self.host, self.port, backlog=512)
         try:
             await site.start()

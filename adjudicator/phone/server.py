@@ -13,7 +13,6 @@ from urllib.parse import urlencode, urlsplit
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from adjudicator.net.token import TokenStore
-from adjudicator.station import Station, TableCounts
 from .limits import Admission, Limits
 from .logs import OneLineLog
 from .page import Page
@@ -55,10 +54,14 @@ class PhoneApp:
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="journal")
         self.judge_in = runner(self.executor)
         self.sockets: set[web.WebSocketResponse] = set()
+        self.on_close: list = []
 
-    def make_app(self) -> web.Application:
+    def make_app(self, routes=()) -> web.Application:
+        """The aiohttp application: the page at /, its websocket at /ws, and ROUTES (another
+        surface's, such as the director's hub) behind the same token guard."""
         app = web.Application(middlewares=[self._guard], client_max_size=4096)
-        app.add_routes([web.get("/", self.handle_page), web.get("/ws", self.handle_websocket)])
+        app.add_routes([web.get("/", self.handle_page), web.get("/ws", self.handle_websocket),
+                        *routes])
         app.on_shutdown.append(self._close_pages)
         return app
 
@@ -189,7 +192,10 @@ class PhoneApp:
                                for ws in list(self.sockets)), return_exceptions=True)
 
     def close(self) -> None:
+        """After the server stopped: the last records written, then ON_CLOSE (the journal)."""
         self.executor.shutdown(wait=True)
+        for close in self.on_close:
+            close()
 
 
 def _forbidden() -> web.Response:
@@ -206,16 +212,3 @@ def _same_origin(request: web.Request) -> bool:
     if not origin or origin == "null":
         return origin is None
     return urlsplit(origin).netloc == request.host
-
-
-def stations_for(config, lexicon, secondary, journal, journal_problem: str = ""):
-    """station_for(label) for PhoneApp: every device's Station shares the lexicons, the journal
-    and one TableCounts; its journal name is "<station> / <device label>"."""
-    counts = TableCounts()
-    counts.count("", journal)  # read the journal's tables now, before any phone judges
-
-    def station_for(label: str) -> Station:
-        return Station(config, lexicon, journal, secondary=secondary, session=label,
-                       journal_problem=journal_problem, table_counts=counts)
-
-    return station_for

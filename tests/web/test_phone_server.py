@@ -108,19 +108,29 @@ def test_silent_and_trickling_connections_are_closed_after_the_idle_timeout(star
     no_traceback(server)
 
 
-def test_a_held_connection_does_not_stop_a_phone_from_opening_the_page(start_server):
-    server = start_server("--idle-timeout", "1")
-    held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(20)]
+def test_held_connections_neither_stop_a_phone_nor_exhaust_the_server(start_server):
+    """Issue 15: 1,100 idle connections held and no phone got the page. At the connection cap
+    (2 x phones + 64) the oldest connection that has asked for nothing is closed instead."""
+    import psutil
 
-    async def a_phone() -> int:
-        async with Phone(server) as phone:
-            return phone.page_status
-
+    server = start_server("--idle-timeout", "120", "--max-phones", "1")
+    held = []
     try:
-        assert run(a_phone()) == 200
+        for _ in range(300):
+            held.append(socket.create_connection(("127.0.0.1", server.port)))
+
+        async def a_phone() -> tuple[int, int]:
+            async with Phone(server) as phone:
+                ws = await phone.connect()
+                await phone.frame("state")
+                return phone.page_status, ws.closed
+
+        assert run(a_phone()) == (200, False)
+        assert psutil.Process(server.proc.pid).num_fds() < 120  # not one per held connection
     finally:
         for sock in held:
             sock.close()
+    no_traceback(server)
 
 
 # -- caps ----------------------------------------------------------------------------------------
