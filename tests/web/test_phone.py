@@ -189,3 +189,19 @@ def test_each_table_sees_its_own_challenge_count(server, new_device):
     assert "challenges here: 1" in phones[2].inner_text("#where")
     stations = {r.station for r in journal_rows(server)}
     assert len(stations) == 3  # every phone is its own device in the journal
+
+
+def test_a_page_left_open_over_a_token_rotation_says_it_needs_the_new_link(start_server,
+                                                                            new_device):
+    from adjudicator.net.token import TokenStore, token_path
+
+    server = start_server()
+    page = new_device()
+    open_page(page, server)
+    sit_at(page, "3")
+    server.stop()  # the laptop restarts between rounds, with a new token
+    page.wait_for_selector("body[data-view=connecting]")
+    TokenStore(token_path(str(server.config))).rotate()
+    start_server("--port", str(server.port))
+    page.wait_for_selector("text=needs the current link", timeout=30_000)
+    assert "Ask the tournament director" in page.inner_text("body")

@@ -256,6 +256,27 @@ def test_bad_frames_are_logged_in_one_line_and_the_page_carries_on(start_server)
     assert server.proc.poll() is None
 
 
+def test_a_flood_of_bad_frames_writes_a_few_lines_not_megabytes(start_server):
+    """Issue 15: the terminal that shows the QR code got 36-150 MB of tracebacks."""
+    server = start_server()
+    mark = len(server.output)
+
+    async def scenario():
+        async with Phone(server) as phone:
+            ws = await phone.connect()
+            await phone.frame("state")
+            for i in range(500):
+                await ws.send_str(f"garbage {i}")
+            await phone.send(t="table", table="1")
+            while (await phone.frame("state"))["view"] != "ready":
+                pass
+
+    run(scenario())
+    written = server.output[mark:]
+    assert 5 <= len(written.splitlines()) <= 25, written
+    no_traceback(server)
+
+
 def test_get_ws_without_an_upgrade_answers_cleanly(server):
     import urllib.request
 

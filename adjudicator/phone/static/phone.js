@@ -26,6 +26,9 @@
       if (e.code === 4000) { notice('Opened again', 'This judge was opened again on this device.'); return; }
       if (e.code === 4001) { notice('Paused', 'Touch the screen to carry on.'); waitForTouch = true; return; }
       if (view !== 'notice') { $('status').textContent = 'Connection lost: reconnecting…'; setView('connecting'); }
+      if (retry >= 2) {  // the link may have been rotated: the page itself then says so (403)
+        fetch('/', {cache: 'no-store'}).then((r) => { if (r.status === 403) location.reload(); }, () => {});
+      }
       setTimeout(connect, Math.min(8000, 400 * 2 ** retry++));
     };
   }
