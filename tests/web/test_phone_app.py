@@ -18,13 +18,14 @@ from adjudicator.net.token import TokenStore
 from adjudicator.phone.build import build_phone_app
 
 
-def make_config(tmp_path):
+def make_config(tmp_path, hold: float = 0):
     src = tmp_path / "tiny.txt"
     src.write_text("\n".join(WORDS) + "\n")
     compile_sources([str(src)], str(tmp_path / "tiny.lex"), name="TINY")
     path = tmp_path / "event.toml"
     path.write_text(f'event = "Unit Open"\nstation = "Phones"\nlexicon = "{tmp_path / "tiny.lex"}"\n'
-                    f'journal = "{tmp_path / "journal.db"}"\n[timers]\nverdict_hold = 0\n')
+                    f'journal = "{tmp_path / "journal.db"}"\n[timers]\nverdict_hold = {hold}\n'
+                    "verdict_clear = 300\nentry_idle = 300\n")
     return load_config(str(path))
 
 
@@ -89,3 +90,50 @@ def test_the_verdict_is_in_the_journal_with_table_and_device_before_the_phone_se
     assert frame["verdict"]["acceptable"] is False
     assert frame["verdict"]["record"].startswith(f"Challenge #{row.seq}")
     assert "ZZZ" not in json.dumps({k: v for k, v in frame["verdict"].items() if k != "words"})
+
+
+def test_recheck_from_a_phone_points_at_the_first_challenge_and_a_held_verdict_ignores_taps(
+        tmp_path):
+    """WESPA 3.10.9: RECHECK judges the same words again, journaled as a recheck of the first."""
+    config = make_config(tmp_path, hold=0.3)
+    tokens = TokenStore(str(tmp_path / "event.token"))
+    token = tokens.ensure()
+    phone = build_phone_app(config, tokens=tokens, out=io.StringIO())
+
+    async def next_state(ws) -> dict:
+        while True:
+            frame = json.loads((await ws.receive()).data)
+            if frame["t"] == "state":
+                return frame
+
+    async def scenario():
+        async with TestClient(TestServer(phone.make_app())) as client:
+            client.session.cookie_jar.update_cookies({"adjudicator_token": token})
+            await client.get("/")
+            ws = await client.ws_connect("/ws")
+            await ws.send_str(json.dumps({"t": "table", "table": "8"}))
+            await ws.send_str(json.dumps({"t": "judge", "text": "cat"}))
+            while (frame := await next_state(ws)).get("view") != "verdict-held":
+                pass
+            await ws.send_str(json.dumps({"t": "recheck"}))  # held: ignored
+            assert (await next_state(ws))["view"] == "verdict-held"
+            await asyncio.sleep(0.35)
+            await ws.send_str(json.dumps({"t": "expire"}))
+            assert (await next_state(ws))["view"] == "verdict"
+            await ws.send_str(json.dumps({"t": "recheck"}))
+            frame = await next_state(ws)
+            await ws.close()
+            return frame
+
+    try:
+        frame = asyncio.run(scenario())
+    finally:
+        phone.close()
+    assert frame["verdict"]["recheck"] == "RECHECK OF #1"
+    journal = Journal.open(config.journal)
+    try:
+        first, second = reversed(journal.recent(5))
+    finally:
+        journal.close()
+    assert (first.words, second.words) == (("CAT",), ("CAT",))
+    assert second.recheck_of == first.seq and second.table == "8"
