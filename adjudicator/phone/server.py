@@ -165,8 +165,11 @@ class PhoneApp:
             except BadFrame as e:
                 self.log(f"{device.label}: bad frame ({e})")
                 continue
-            problem = await act(frame, device, timers=self.timers, clock=self.clock,
-                                judge_in=self.judge_in)
+            try:
+                problem = await act(frame, device, timers=self.timers, clock=self.clock,
+                                    judge_in=self.judge_in)
+            except Exception as e:  # noqa: BLE001 - one line, and the page carries on
+                problem = f"{frame['t']} failed: {type(e).__name__}: {e}"
             if problem:
                 self.log(f"{device.label}: {problem}")
             if frame["t"] == "typed" and not problem:

@@ -137,3 +137,45 @@ def test_recheck_from_a_phone_points_at_the_first_challenge_and_a_held_verdict_i
         journal.close()
     assert (first.words, second.words) == (("CAT",), ("CAT",))
     assert second.recheck_of == first.seq and second.table == "8"
+
+
+def test_an_unexpected_failure_is_one_log_line_and_the_page_carries_on(tmp_path, monkeypatch):
+    from adjudicator.station import Station
+
+    config = make_config(tmp_path)
+    tokens = TokenStore(str(tmp_path / "event.token"))
+    token = tokens.ensure()
+    log = io.StringIO()
+    phone = build_phone_app(config, tokens=tokens, out=log)
+    real_submit = Station.submit
+    calls = []
+
+    def flaky(self, text, **kwargs):
+        calls.append(text)
+        if len(calls) == 1:
+            raise MemoryError("simulated")
+        return real_submit(self, text, **kwargs)
+
+    monkeypatch.setattr(Station, "submit", flaky)
+
+    async def scenario():
+        async with TestClient(TestServer(phone.make_app())) as client:
+            client.session.cookie_jar.update_cookies({"adjudicator_token": token})
+            await client.get("/")
+            ws = await client.ws_connect("/ws")
+            await ws.send_str(json.dumps({"t": "table", "table": "2"}))
+            await ws.send_str(json.dumps({"t": "judge", "text": "qi"}))
+            await ws.send_str(json.dumps({"t": "judge", "text": "qi"}))
+            while True:
+                frame = json.loads((await ws.receive()).data)
+                if "verdict" in frame:
+                    await ws.close()
+                    return frame
+
+    try:
+        frame = asyncio.run(scenario())
+    finally:
+        phone.close()
+    assert frame["verdict"]["acceptable"] is True and len(calls) == 2
+    assert "judge failed: MemoryError: simulated" in log.getvalue()
+    assert "Traceback" not in log.getvalue()
