@@ -4,6 +4,8 @@ verdict fills the screen, recorded first with the table and the device."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from web_helpers import PHONE, box, centre, inside_viewport
 
@@ -64,6 +66,7 @@ def test_a_phone_chooses_its_table_types_taps_adjudicate_and_sees_the_verdict(se
     page.touchscreen.tap(*centre(button))
     shown = verdict_text(page)
     assert "✔" in shown and "ACCEPTABLE" in shown and "UNACCEPTABLE" not in shown
+    assert not re.search(r"\bTAB\b|\bR:", shown)  # phone words: tap RECHECK or NEXT
     assert "Words: QI ZA" in shown
     assert "Penalty: 10 points" in shown  # the consequence under the event's rule (5-per-word)
     assert "UNRECOGNISED LIST" in shown  # the lexicon's warning, on the verdict itself

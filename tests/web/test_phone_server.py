@@ -315,7 +315,11 @@ def test_a_stop_signal_closes_every_page_and_leaves_nothing_behind(start_server,
     async def scenario():
         async with Phone(server) as phone:
             await phone.connect()
-            await phone.frame("state")
+            await phone.send(t="table", table="1")
+            await phone.send(t="judge", text="qi")
+            while "verdict" not in await phone.frame("state"):
+                pass
+            assert not server.children()  # one process serves every phone: none to orphan
             server.proc.send_signal(sig)
             closed = await phone.frame(timeout=15)
             assert closed["t"] == "closed"
