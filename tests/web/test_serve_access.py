@@ -86,6 +86,8 @@ def test_the_token_opens_the_page_and_moves_into_a_cookie(server):
     # its CSS and JS inlined, and a policy that lets nothing else load.
     assert "http://" not in page and "https://" not in page and "<link" not in page
     assert " src=" not in page
+    script = page[page.index("<script>"):page.index("</script>")]
+    assert len(script.encode()) < 8_000 and len(page.encode()) < 20_000  # a few KB, one response
     assert "default-src 'none'" in headers["Content-Security-Policy"]
     assert headers["Referrer-Policy"] == "no-referrer"
     status, headers, _ = get(f"{server.base}/?token={server.token}&table=4")
