@@ -36,7 +36,8 @@ from click.core import ParameterSource
 def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
               token_file: str | None, rotate_token: bool, max_phones: int, per_device: int,
               per_address: int, idle_timeout: float) -> None:
-    """Serve the locked kiosk to phones and tablets: smart-device mode (WESPA 3.11.1(b)).
+    """Serve the word judge to every phone and tablet at an event: smart-device mode (WESPA
+    3.11.1(b)).
 
     One server process serves every phone a plain page (adjudication only): the table is
     chosen, the challenger types, the opponent taps ADJUDICATE or presses Enter. Every
