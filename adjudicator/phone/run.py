@@ -35,11 +35,13 @@ class PhoneServer:
     """PhoneApp served on HOST:PORT until a stop signal (or STOP) arrives."""
 
     def __init__(self, app: PhoneApp, *, host: str = "127.0.0.1", port: int = 8000,
-                 out: TextIO | None = None, on_stop=None):
+                 out: TextIO | None = None, on_stop=None, routes=()):
+        """ROUTES: another surface's aiohttp routes served beside the page, behind the token."""
         self.app = app
         self.host, self.port = host, port
         self.out = out or sys.stdout
         self.on_stop = on_stop
+        self.routes = tuple(routes)
         self.bound_port: int | None = None
         self.base = ""
 
@@ -53,7 +55,7 @@ class PhoneServer:
         route_library_logs(self.app.log)
         limits = self.app.limits
         raise_file_limit(limits.max_connections + 256)
-        runner = web.AppRunner(self.app.make_app(), access_log=None, handle_signals=False,
+        runner = web.AppRunner(self.app.make_app(self.routes), access_log=None, handle_signals=False,
                                keepalive_timeout=limits.idle_timeout, shutdown_timeout=3.0)
         await runner.setup()
         ConnectionGuard(runner.server, limits.max_connections, limits.idle_timeout, self.app.log)
