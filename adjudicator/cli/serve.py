@@ -1,4 +1,4 @@
-"""`adjudicator serve`: the phone page (one aiohttp process) for phones and tablets, behind a token."""
+"""`adjudicator serve`: the phone page (one aiohttp process) for phones and tablets, by token."""
 
 from __future__ import annotations
 

@@ -19,7 +19,8 @@ class ConnectionGuard:
     whole request within FIRST_REQUEST seconds (silent, or trickling its headers) is closed."""
 
     def __init__(self, server: web.Server, maximum: int, first_request: float, log):
-        self.server, self.maximum, self.first_request, self.log = server, maximum, first_request, log
+        self.server, self.maximum, self.log = server, maximum, log
+        self.first_request = first_request
         self.waiting: OrderedDict = OrderedDict()  # handler -> transport, oldest first
         self._made, self._lost = server.connection_made, server.connection_lost
         self._loop = asyncio.get_running_loop()

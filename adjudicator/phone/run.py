@@ -55,8 +55,9 @@ class PhoneServer:
         route_library_logs(self.app.log)
         limits = self.app.limits
         raise_file_limit(limits.max_connections + 256)
-        runner = web.AppRunner(self.app.make_app(self.routes), access_log=None, handle_signals=False,
-                               keepalive_timeout=limits.idle_timeout, shutdown_timeout=3.0)
+        runner = web.AppRunner(self.app.make_app(self.routes), access_log=None,
+                               handle_signals=False, keepalive_timeout=limits.idle_timeout,
+                               shutdown_timeout=3.0)
         await runner.setup()
         ConnectionGuard(runner.server, limits.max_connections, limits.idle_timeout, self.app.log)
         site = web.TCPSite(runner, self.host, self.port, backlog=512)

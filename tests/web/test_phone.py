@@ -72,7 +72,8 @@ def test_a_phone_chooses_its_table_types_taps_adjudicate_and_sees_the_verdict(se
     assert "UNRECOGNISED LIST" in shown  # the lexicon's warning, on the verdict itself
     assert inside_viewport(box(page, "#word"), PHONE)
     verdict_box = box(page, "#verdict")
-    assert verdict_box["width"] >= PHONE["width"] - 1 and verdict_box["height"] >= PHONE["height"] - 1
+    assert verdict_box["width"] >= PHONE["width"] - 1
+    assert verdict_box["height"] >= PHONE["height"] - 1
     colour = page.eval_on_selector("#verdict", "e => getComputedStyle(e).backgroundColor")
     assert colour == "rgb(0, 90, 156)"  # blue for ACCEPTABLE (orange for UNACCEPTABLE)
 

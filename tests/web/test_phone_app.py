@@ -23,7 +23,8 @@ def make_config(tmp_path, hold: float = 0):
     src.write_text("\n".join(WORDS) + "\n")
     compile_sources([str(src)], str(tmp_path / "tiny.lex"), name="TINY")
     path = tmp_path / "event.toml"
-    path.write_text(f'event = "Unit Open"\nstation = "Phones"\nlexicon = "{tmp_path / "tiny.lex"}"\n'
+    path.write_text('event = "Unit Open"\nstation = "Phones"\n'
+                    f'lexicon = "{tmp_path / "tiny.lex"}"\n'
                     f'journal = "{tmp_path / "journal.db"}"\n[timers]\nverdict_hold = {hold}\n'
                     "verdict_clear = 300\nentry_idle = 300\n")
     return load_config(str(path))

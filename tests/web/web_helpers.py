@@ -114,8 +114,9 @@ class ServeProcess:
 
 def box(page, selector: str) -> dict:
     """The element's box in CSS pixels (x, y, width, height)."""
-    return page.eval_on_selector(selector, "e => { const r = e.getBoundingClientRect(); "
-                                 "return {x: r.left, y: r.top, width: r.width, height: r.height}; }")
+    return page.eval_on_selector(
+        selector, "e => { const r = e.getBoundingClientRect(); "
+        "return {x: r.left, y: r.top, width: r.width, height: r.height}; }")
 
 
 def inside_viewport(box: dict, viewport: dict) -> bool:
