@@ -50,7 +50,8 @@ def hello(device: Device) -> dict:
     described, warning = lexicon_lines(station.lexicon.identity)
     return {"t": "hello", "event": station.config.event, "device": device.label,
             "steps": [TOUCH.step_1, TOUCH.step_2], "hint": TOUCH.hint,
-            "next_hint": TOUCH.next_hint, "lexicon": described, "warning": warning}
+            "next_hint": TOUCH.next_hint, "lexicon": described, "warning": warning,
+            "entry_idle": station.config.timers.entry_idle}
 
 
 def outcome_payload(outcome: Outcome) -> dict:
@@ -80,7 +81,7 @@ def state_payload(device: Device, here: TableState | None) -> dict:
     protocol = here.protocol
     protocol.expire()
     if protocol.state is State.READY:
-        here.outcome = None
+        here.outcome, here.text = None, ""  # an unfinished entry cleared by its idle timer
     payload = {"t": "state", "view": protocol.state.value, "table": here.table,
                "round": here.round, "count": device.station.table_count(here.table),
                "text": here.text, "error": here.error, "remaining": protocol.remaining()}

@@ -209,3 +209,24 @@ def test_a_page_left_open_over_a_token_rotation_says_it_needs_the_new_link(start
     start_server("--port", str(server.port))
     page.wait_for_selector("text=needs the current link", timeout=30_000)
     assert "Ask the tournament director" in page.inner_text("body")
+
+
+def test_an_unfinished_entry_is_cleared_by_the_stations_idle_timer(tiny_config, start_server,
+                                                                    new_device):
+    """As at a station (protocol.py, timers.entry_idle): words left typed and never judged are
+    cleared, so the next challenge at the table starts from an empty entry."""
+    tiny_config.write_text(tiny_config.read_text().replace("entry_idle = 300", "entry_idle = 1"))
+    server = start_server()
+    page = new_device()
+    open_page(page, server)
+    sit_at(page, "6")
+    enter(page, "qi z")
+    assert page.evaluate("document.body.dataset.view") == "entry"
+    page.wait_for_selector("body[data-view=ready]", timeout=10_000)
+    assert page.input_value("#words") == ""
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.input_value("#words") == "" and journal_rows(server) == []
+    enter(page, "qi")  # and the entry still judges afterwards
+    page.keyboard.press("Enter")
+    assert "Words: QI" in verdict_text(page)

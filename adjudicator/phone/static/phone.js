@@ -2,7 +2,7 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const body = document.body;
-  let ws = null, timer = null, slow = null, retry = 0, view = 'connecting', waitForTouch = false;
+  let ws = null, timer = null, slow = null, idle = null, entryIdle = 0, retry = 0, view = 'connecting', waitForTouch = false;
 
   function send(frame) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(frame)); }
   function setView(v) { view = v; body.dataset.view = v; }
@@ -41,6 +41,7 @@
     $('hint').textContent = m.hint; $('next-hint').textContent = m.next_hint;
     $('lexicon').textContent = m.lexicon; $('warning').textContent = m.warning;
     $('device').textContent = '· ' + m.device;
+    entryIdle = m.entry_idle || 0;
   }
 
   function show(s) {
@@ -68,6 +69,8 @@
       const input = $('words');
       if (!['ready', 'entry'].includes(before) || document.activeElement !== input || s.error) {
         if (document.activeElement !== input || !s.error) input.value = s.text || '';
+      } else if (before === 'entry' && s.view === 'ready' && !s.text) {
+        input.value = '';  // the entry's idle timer ran out
       }
       setView(s.view);
       if (!['ready', 'entry'].includes(before) && before !== 'connecting') input.focus();
@@ -89,13 +92,19 @@
       return;
     }
     $('adjudicate').disabled = true;
+    clearTimeout(idle);
     send({t: 'judge', text: $('words').value});
     clearTimeout(slow);
     slow = setTimeout(() => {  // the verdict is recorded before it is shown: say why it waits
       $('error').textContent = 'Still recording the verdict… if this stays, call the director.';
     }, 5000);
   });
-  $('words').addEventListener('input', () => send({t: 'typed', text: $('words').value}));
+  $('words').addEventListener('input', () => {
+    send({t: 'typed', text: $('words').value});
+    if (view === 'ready' || view === 'entry') setView($('words').value.trim() ? 'entry' : 'ready');
+    clearTimeout(idle);  // the station's idle timer: an unfinished entry is cleared (protocol.py)
+    if (entryIdle > 0 && $('words').value.trim()) idle = setTimeout(() => send({t: 'expire'}), entryIdle * 1000 + 100);
+  });
   $('change').addEventListener('click', () => send({t: 'leave'}));
   $('next').addEventListener('click', () => send({t: 'next'}));
   $('recheck-button').addEventListener('click', () => send({t: 'recheck'}));
