@@ -230,3 +230,25 @@ def test_an_unfinished_entry_is_cleared_by_the_stations_idle_timer(tiny_config, 
     enter(page, "qi")  # and the entry still judges afterwards
     page.keyboard.press("Enter")
     assert "Words: QI" in verdict_text(page)
+
+
+def test_a_verdict_waiting_on_a_locked_journal_says_so_then_shows(server, new_device):
+    """Issue 15: a hung kiosk froze a phone without a word. The verdict is recorded before it is
+    shown; while another program holds the journal's lock the phone says why it waits."""
+    import sqlite3
+
+    page = new_device()
+    open_page(page, server)
+    sit_at(page, "5")
+    enter(page, "qi za")
+    lock = sqlite3.connect(str(server.config.parent / "journal.db"), isolation_level=None)
+    try:
+        lock.execute("BEGIN EXCLUSIVE")
+        page.tap("#adjudicate")
+        page.wait_for_selector("#error:has-text('Still recording the verdict')", timeout=15_000)
+        assert page.evaluate("document.body.dataset.view") in ("ready", "entry")
+    finally:
+        lock.execute("COMMIT")
+        lock.close()
+    assert "Words: QI ZA" in verdict_text(page)
+    assert [r.words for r in journal_rows(server)] == [("QI", "ZA")]
