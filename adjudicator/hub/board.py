@@ -159,19 +159,24 @@ class Board:
                 "id": view.journal_id, "name": view.name or view.journal_id[:8],
                 "mode": view.mode, "challenges": view.challenges,
                 "lexicon": view.lexicon, "fingerprint": view.fingerprint[:12],
-                "printer": view.printer or "none", "last_seq": view.last_seq,
+                "printer": PRINTER_WORDS.get(view.printer, view.printer) or "none", "last_seq": view.last_seq,
                 "acked": view.acked, "alarms": self.alarms(view, majority),
                 "seen": None if view.last_beat is None else round(self.clock() - view.last_beat),
             })
         tables = [{"station": s, "table": t or "-", "challenges": v.challenges,
                    "acceptable": v.acceptable, "unacceptable": v.unacceptable, "last": v.last}
-                  for (s, t), v in sorted(self.tables.items())]
+                  for (s, t), v in sorted(self.tables.items(), key=_table_order)]
         alarms = [{"station": s["name"], "text": a} for s in stations for a in s["alarms"]]
         alarms += [{"station": e["station"], "text": f, "table": e["table"], "time": e["time"]}
                    for e in self.flagged for f in e["flags"]]
         return {"version": self.version, "time": self.wall().isoformat(timespec="seconds"),
                 "stations": stations, "tables": tables, "latest": list(self.latest),
                 "alarms": alarms}
+
+
+def _table_order(item) -> tuple:
+    (station, table), _ = item
+    return (station, not table.isdigit(), int(table) if table.isdigit() else 0, table)
 
 
 def _flags(value) -> list[str]:

@@ -148,7 +148,12 @@ class Hub:
         app.router.add_get("/", self.page)
         app.router.add_get("/state", self.state)
         app.router.add_get("/events", self.events)
+        app.router.add_get("/favicon.ico", _no_icon)
         return app
+
+
+async def _no_icon(_request: web.Request) -> web.Response:
+    return web.Response(status=204)
 
 
 async def serve(journal_path: str, host: str, port: int, ready=None) -> None:
