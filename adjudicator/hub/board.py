@@ -73,6 +73,9 @@ class Board:
 
     def add_rows(self, journal_id: str, rows: Iterable[Mapping], acked: int | None = None) -> None:
         """Rows the hub has just added for station JOURNAL_ID (hub journal columns)."""
+        rows = list(rows)
+        if journal_id not in self.stations and rows:
+            self._forget_empty(str(rows[0]["station"]))
         view = self.station(journal_id)
         for row in rows:
             self._add(view, row)
@@ -110,6 +113,8 @@ class Board:
             self.flagged.appendleft(entry)
 
     def heartbeat(self, journal_id: str, beat: Mapping) -> None:
+        if journal_id not in self.stations:
+            self._forget_empty(str(beat.get("station") or ""))
         view = self.station(journal_id)
         view.last_beat = self.clock()
         view.name = str(beat.get("station") or view.name)
@@ -122,6 +127,13 @@ class Board:
         if station_time:
             view.skew = (station_time - self.wall()).total_seconds()
         self.version += 1
+
+    def _forget_empty(self, name: str) -> None:
+        """A station heard under a new journal id forgets its old one if that never held a row:
+        a journal's id is fixed at its first row, so an empty station announces itself twice."""
+        for journal_id, view in list(self.stations.items()):
+            if name and view.name == name and view.challenges == 0 and view.last_seq == 0:
+                del self.stations[journal_id]
 
     def alarms(self, view: StationView, majority: str | None) -> list[str]:
         """The station's alarms, in words."""

@@ -164,7 +164,11 @@ async def serve(journal_path: str, host: str, port: int, ready=None) -> None:
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     try:
-        await site.start()
+        try:
+            await site.start()
+        except OSError as e:
+            raise AdjudicatorError(f"cannot listen on {host}:{port}: {e.strerror or e} "
+                                   "(another program there? try another --port)") from None
         bound = runner.addresses[0][1] if runner.addresses else port
         if ready is not None:
             ready(hub, bound)

@@ -94,3 +94,12 @@ def test_counts_per_station_and_table():
     tables = {(t["station"], t["table"]): (t["challenges"], t["acceptable"], t["unacceptable"])
               for t in board.snapshot()["tables"]}
     assert tables == {("Desk 1", "3"): (2, 1, 1), ("Desk 1", "-"): (1, 1, 0)}
+
+
+def test_an_empty_station_heard_under_a_new_journal_id_is_not_shown_twice():
+    board = Board(clock=Clock(), wall=lambda: T0)
+    board.heartbeat("empty-id", {"station": "Desk 1", "last_seq": 0})
+    board.heartbeat("other", {"station": "Desk 2", "last_seq": 0})
+    board.add_rows("fixed-id", [row("Desk 1", "3", 0)], acked=1)
+    board.heartbeat("fixed-id", {"station": "Desk 1", "last_seq": 1})
+    assert sorted(s["id"] for s in board.snapshot()["stations"]) == ["fixed-id", "other"]

@@ -90,3 +90,19 @@ def test_a_station_config_with_a_hub_but_no_token_is_refused(tmp_path):
     config.write_text('hub = "http://127.0.0.1:8080"\n')
     done = run("journal", "push", "--config", str(config))
     assert done.returncode == 6 and "hub_token: missing" in done.stderr
+
+
+def test_a_port_in_use_is_said_in_one_line(hub, tmp_path):
+    port = hub.url.rsplit(":", 1)[1]
+    done = run("hub", "--host", "127.0.0.1", "--port", port, "--config",
+               str(tmp_path / "other.toml"))
+    assert done.returncode == 4 and done.stderr.count("\n") == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+
+
+def test_the_hub_stops_on_ctrl_c_with_one_line(tmp_path):
+    proc = HubProcess(tmp_path / "hub.toml")
+    proc.proc.send_signal(2)
+    assert proc.proc.wait(20) == 130
+    assert proc.proc.stderr.read().strip() == "adjudicator: interrupted"
+    proc.stop()
