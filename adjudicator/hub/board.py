@@ -38,6 +38,7 @@ class StationView:
     fingerprint: str = ""
     printer: str = ""
     skew: float = 0.0  # seconds the station's clock is ahead of the hub's
+    refused: str = ""  # why the hub last refused its rows ("" once rows are taken again)
     challenges: int = 0
     tables: Counter = field(default_factory=Counter)
 
@@ -81,6 +82,15 @@ class Board:
             self._add(view, row)
         if acked is not None:
             view.acked = max(view.acked, acked)
+        if rows:
+            view.refused = ""
+        self.version += 1
+
+    def refuse(self, journal_id: str, station: str, why: str) -> None:
+        """The hub would not take this station's rows (a chain that does not hold): said."""
+        view = self.station(journal_id)
+        view.name = view.name or station
+        view.refused = why
         self.version += 1
 
     def _add(self, view: StationView, row: Mapping) -> None:
@@ -147,6 +157,8 @@ class Board:
         if state not in PRINTER_FINE:
             state = state.removeprefix("printer ").strip()
             said.append(f"printer: {PRINTER_WORDS.get(state, state)}")
+        if view.refused:
+            said.append(f"rows refused: {view.refused}")
         backlog = view.last_seq - view.acked
         if backlog > 0:
             said.append(f"backlog {backlog}")

@@ -92,6 +92,8 @@ class Hub:
             acked, added = await loop.run_in_executor(
                 self._writer, self.ledger.accept, body["journal_id"], rows)
         except Refused as e:
+            self.board.refuse(body["journal_id"], str(body.get("station") or ""), str(e))
+            self._notify()
             return web.json_response({"error": str(e)}, status=422)
         except AdjudicatorError as e:
             return web.json_response({"error": str(e)}, status=503)

@@ -77,3 +77,35 @@ def test_tokens_are_made_once_and_kept(tmp_path):
     again = HubJournal(str(tmp_path / "hub.db"))
     assert again.tokens() == tokens and tokens[0] != tokens[1]
     again.close()
+
+
+def test_a_station_whose_rows_are_refused_is_an_alarm_on_the_page(tmp_path, make_lexicon,
+                                                                   start_hub):
+    from adjudicator.hub.forward import HubUnreachable, post
+
+    jid, rows = station_rows(tmp_path, make_lexicon, "S1", 2)
+    hub = start_hub()
+    forged = dict(rows[0], words="ZA")
+    with pytest.raises(HubUnreachable, match="does not match its hash"):
+        post(hub.url, "/api/rows", hub.hub.station_token,
+             {"journal_id": jid, "station": "S1", "rows": [forged]})
+    [station] = hub.call(hub.hub.board.snapshot)["stations"]
+    assert station["name"] == "S1" and any(a.startswith(
+        "rows refused: row 1 of station journal") for a in station["alarms"])
+    post(hub.url, "/api/rows", hub.hub.station_token,
+         {"journal_id": jid, "station": "S1", "rows": rows})
+    [station] = hub.call(hub.hub.board.snapshot)["stations"]
+    assert not any(a.startswith("rows refused") for a in station["alarms"])
+
+
+def test_the_hub_journal_merges_with_the_station_journals_keeping_each_row_once(
+        tmp_path, make_lexicon):
+    from adjudicator.journal.merge import merge
+
+    hub = HubJournal(str(tmp_path / "hub.db"))
+    jid, rows = station_rows(tmp_path, make_lexicon, "S1", 5)
+    hub.accept(jid, rows[:3])
+    hub.close()
+    report = merge([str(tmp_path / "hub.db"), str(tmp_path / "S1.db")],
+                   str(tmp_path / "event.db"))
+    assert report.rows == 5 and report.duplicates == 3
