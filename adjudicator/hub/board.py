@@ -76,7 +76,7 @@ class Board:
         """Rows the hub has just added for station JOURNAL_ID (hub journal columns)."""
         rows = list(rows)
         if journal_id not in self.stations and rows:
-            self._forget_empty(str(rows[0]["station"]))
+            self._forget_empty(str(rows[0]["station"]), journal_id)
         view = self.station(journal_id)
         for row in rows:
             self._add(view, row)
@@ -124,7 +124,7 @@ class Board:
 
     def heartbeat(self, journal_id: str, beat: Mapping) -> None:
         if journal_id not in self.stations:
-            self._forget_empty(str(beat.get("station") or ""))
+            self._forget_empty(str(beat.get("station") or ""), journal_id)
         view = self.station(journal_id)
         view.last_beat = self.clock()
         view.name = str(beat.get("station") or view.name)
@@ -138,12 +138,17 @@ class Board:
             view.skew = (station_time - self.wall()).total_seconds()
         self.version += 1
 
-    def _forget_empty(self, name: str) -> None:
-        """A station heard under a new journal id forgets its old one if that never held a row:
-        a journal's id is fixed at its first row, so an empty station announces itself twice."""
-        for journal_id, view in list(self.stations.items()):
+    def _forget_empty(self, name: str, journal_id: str) -> None:
+        """A station heard under a new journal id forgets its old one if that never held a row
+        (a journal's id is fixed at its first row, so an empty station announces itself twice);
+        what its heartbeat said carries over."""
+        for old_id, view in list(self.stations.items()):
             if name and view.name == name and view.challenges == 0 and view.last_seq == 0:
-                del self.stations[journal_id]
+                del self.stations[old_id]
+                new = self.station(journal_id)
+                for heard in ("name", "mode", "last_beat", "lexicon", "fingerprint", "printer",
+                              "skew"):
+                    setattr(new, heard, getattr(view, heard))
 
     def alarms(self, view: StationView, majority: str | None) -> list[str]:
         """The station's alarms, in words."""

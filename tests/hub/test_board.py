@@ -98,8 +98,9 @@ def test_counts_per_station_and_table():
 
 def test_an_empty_station_heard_under_a_new_journal_id_is_not_shown_twice():
     board = Board(clock=Clock(), wall=lambda: T0)
-    board.heartbeat("empty-id", {"station": "Desk 1", "last_seq": 0})
+    board.heartbeat("empty-id", {"station": "Desk 1", "last_seq": 0, "lexicon": "CSW24"})
     board.heartbeat("other", {"station": "Desk 2", "last_seq": 0})
     board.add_rows("fixed-id", [row("Desk 1", "3", 0)], acked=1)
+    assert [s["lexicon"] for s in board.snapshot()["stations"]] == ["CSW24", ""]  # carried over
     board.heartbeat("fixed-id", {"station": "Desk 1", "last_seq": 1})
     assert sorted(s["id"] for s in board.snapshot()["stations"]) == ["fixed-id", "other"]
