@@ -180,3 +180,16 @@ def test_the_kiosk_and_runners_desk_forward_through_the_station_service(tmp_path
                      {x["name"] for x in s})
     assert names == {"K-station", "K-runner"}
     wait_for(lambda: hub.hub.ledger.journal.count() == 2)
+
+
+def test_a_deferred_journal_starts_forwarding_when_it_opens(tmp_path, make_lexicon, start_hub):
+    """The kiosk's first paint imports no network code: the sender starts with the journal."""
+    hub = start_hub()
+    cfg = station_config(tmp_path, hub.url, hub.hub.station_token, "Deferred")
+    station = open_station(cfg, make_lexicon(["QI"]), defer_journal=True)
+    key = str(tmp_path / "Deferred.db")
+    assert key not in forward._running
+    station.submit("qi")  # opens the journal first, then judges
+    assert key in forward._running
+    wait_for(lambda: hub.hub.ledger.journal.count() == 1)
+    station.close()
