@@ -104,3 +104,12 @@ def test_an_empty_station_heard_under_a_new_journal_id_is_not_shown_twice():
     assert [s["lexicon"] for s in board.snapshot()["stations"]] == ["CSW24", ""]  # carried over
     board.heartbeat("fixed-id", {"station": "Desk 1", "last_seq": 1})
     assert sorted(s["id"] for s in board.snapshot()["stations"]) == ["fixed-id", "other"]
+
+
+def test_a_challenge_on_the_page_is_its_words_and_one_verdict_nothing_per_word():
+    board = Board(clock=Clock(), wall=lambda: T0)
+    board.add_rows("a", [row("Desk 1", "3", 0, acceptable=False)])
+    [entry] = board.snapshot()["latest"]
+    assert set(entry) == {"time", "station", "table", "words", "verdict", "recheck", "flags",
+                          "seq"}
+    assert (entry["words"], entry["verdict"]) == ("QI ZA", "UNACCEPTABLE")

@@ -104,3 +104,31 @@ def test_the_station_token_opens_no_page(browser, hub):
     assert "for the tournament director" in page.inner_text("body")
     assert "Latest challenges" not in page.content()
     page.close()
+
+
+def test_the_page_rides_out_a_hub_restart_and_shows_the_journal_again(browser, tmp_path,
+                                                                      make_lexicon):
+    from playwright.sync_api import expect
+
+    lex = make_lexicon(["QI", "ZA"], name="CSW24")
+    hub = HubProcess(tmp_path / "hub.toml")
+    port = int(hub.url.rsplit(":", 1)[1])
+    desk, fwd = station(tmp_path, hub, "Desk 5", lex)
+    desk.record(adjudicate(lex, ("ZA", "QI")), station="Desk 5", mode="station", table="3")
+    fwd.push()
+    page = browser.new_page()
+    try:
+        page.goto(hub.director_url)
+        page.locator("#latest").get_by_text("ZA QI").wait_for(timeout=WAIT)
+        hub.stop()
+        expect(page.locator("#live")).to_have_text("hub not answering: retrying", timeout=WAIT)
+        hub = HubProcess(tmp_path / "hub.toml", port=port)  # same journal: same key, same rows
+        expect(page.locator("#live")).to_have_text("live", timeout=WAIT)
+        page.locator("#latest").get_by_text("ZA QI").wait_for(timeout=WAIT)
+        assert page.locator("#tables tr").first.inner_text().split()[:4] == [
+            "Desk", "5", "3", "1"]
+    finally:
+        page.close()
+        fwd.stop()
+        desk.close()
+        hub.stop()
