@@ -370,25 +370,7 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
                       rule_known=rule_known, journal_reopener=reopener,
                       table_counts=table_counts)
     if config.hub and forward:  # every row to the director's hub, off the verdict path
-        if station.journal_pending:  # the kiosk's first paint pays nothing: started with it
-            station._opener = _then_forward(station._opener, station)
-        else:
-            _start_forwarding(station)
+        from adjudicator.hub.attach import forward_station
+
+        forward_station(station)
     return station
-
-
-def _start_forwarding(station: Station) -> None:
-    from adjudicator.hub.forward import forward_journal
-    from adjudicator.hub.status import station_status
-
-    config = station.config
-    forward_journal(config.journal, config.hub, config.hub_token, station_status(station))
-
-
-def _then_forward(opener, station: Station):
-    """OPENER, then the hub's sender started (just after the first paint, as the journal)."""
-    def open_and_forward():
-        opened = opener()
-        _start_forwarding(station)
-        return opened
-    return open_and_forward
