@@ -74,6 +74,8 @@ class Config:
     printer: PrinterSettings = field(default_factory=PrinterSettings)
     path: str = ""
     journal_setting: str = ""  # the journal key as written in the file ("" = default place)
+    hub: str = ""  # the director's hub ("http://H:P"): every row is forwarded there; "" = none
+    hub_token: str = ""  # the station token the hub printed
 
     def with_changes(self, **changes: Any) -> Config:
         """A copy with some fields changed (the director's edits), the journal path re-resolved."""
@@ -149,8 +151,16 @@ def parse_config(data: dict[str, Any], where: str = "") -> Config:
         journal_setting=r.text("journal", ""),
         split_window=r.number("split_window", 90.0, minimum=0.0),
         pin_hash=r.text("pin_hash", ""),
+        hub=r.text("hub", "").strip().rstrip("/"),
+        hub_token=r.text("hub_token", "").strip(),
     )
     r.refuse_unknown()
+    if cfg["hub"] and not cfg["hub"].startswith(("http://", "https://")):
+        raise ConfigError(f"{_in(where)}key hub: {cfg['hub']!r} is not an address like "
+                          '"http://192.168.1.20:8080" (as `adjudicator hub` prints it)')
+    if cfg["hub"] and not cfg["hub_token"]:
+        raise ConfigError(f"{_in(where)}key hub_token: missing; paste both lines "
+                          "`adjudicator hub` printed")
     t = _Reader(timers_table, where, "timers.")
     timers = Timers(
         entry_idle=t.number("entry_idle", 30.0, minimum=1.0),
@@ -220,6 +230,7 @@ def to_toml_dict(cfg: Config) -> dict[str, Any]:
         "journal": cfg.journal_setting,
         "split_window": cfg.split_window,
         "pin_hash": cfg.pin_hash,
+        **({"hub": cfg.hub, "hub_token": cfg.hub_token} if cfg.hub else {}),
         "timers": asdict(cfg.timers),
         "printer": asdict(cfg.printer),
     }
