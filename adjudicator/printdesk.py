@@ -256,9 +256,19 @@ class PrintDesk:
         if self._queue is None:
             journal = self.station.journal
             on_done = journal_on_done(journal, self._done) if journal is not None else self._done
-            self._queue = PrintQueue(settings, on_done, reprint_hint=self.reprint_hint)
+            self._queue = PrintQueue(settings, self._noting_state(on_done),
+                                      reprint_hint=self.reprint_hint)
             self._settings = settings
         return self._queue
+
+    def _noting_state(self, on_done):
+        """ON_DONE, after noting the printer's state for the hub's heartbeat (hub/status.py)."""
+        from .hub.status import printer_state
+
+        def noted(seq: int, ok: bool, message: str) -> None:
+            self.station.printer_state = printer_state(ok, message)
+            on_done(seq, ok, message)
+        return noted
 
     def print_outcome(self, outcome: Outcome) -> Note:
         """Queue OUTCOME's slip (never waits for paper); what to tell the adjudicator now."""

@@ -98,6 +98,15 @@ class KioskApp(App, inherit_bindings=False):
                 return
         await super().on_event(event)
 
+    def get_driver_class(self):
+        """Textual's driver, but on a Linux terminal one whose input no byte can end."""
+        driver = super().get_driver_class()
+        if (driver.__module__, driver.__name__) == ("textual.drivers.linux_driver", "LinuxDriver"):
+            from .terminal import KioskDriver
+
+            return KioskDriver
+        return driver
+
     def bell(self) -> None:
         """Silent, always (WESPA 3.11.1(b))."""
 

@@ -115,6 +115,9 @@ class ReadyScreen(LockedScreen):
     def on_entry_input_hint(self, event: EntryInput.Hint) -> None:
         self._say(KEYBOARD.hint, error=False)
 
+    def on_entry_input_refused(self, event: EntryInput.Refused) -> None:
+        self._say(event.text, error=True)  # nothing was typed: the entry is as it was
+
     def on_touch_button_pressed(self, event: TouchButton.Pressed) -> None:
         if event.button.id == "adjudicate":
             event.stop()

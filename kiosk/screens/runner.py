@@ -244,6 +244,9 @@ class RunnerScreen(LockedScreen):
     def on_entry_input_hint(self, event: EntryInput.Hint) -> None:
         self._say("Press TAB to judge the words.", error=False)
 
+    def on_entry_input_refused(self, event: EntryInput.Refused) -> None:
+        self._say(event.text, error=True)  # nothing was typed: the entry is as it was
+
     def on_input_changed(self, event: Input.Changed) -> None:
         self._say("", error=False)
 

@@ -12,9 +12,12 @@ SIZES = [(80, 24), (160, 48)]
 
 
 @pytest.fixture
-def snap_app(make_app, config, make_lexicon):
-    """The kiosk frozen for pictures: fixed clocks (the row hash on the verdict screen depends on
-    the journal's), timers that never fire."""
+def snap_app(make_app, config, make_lexicon, monkeypatch):
+    """The kiosk frozen for pictures: fixed clocks and journal id (the row hash on the verdict
+    screen depends on the journal's clock and on its id, a random UUID), timers that never fire."""
+    import uuid
+
+    monkeypatch.setattr(uuid, "uuid4", lambda: uuid.UUID(int=0x5EED))
     frozen = config.with_changes(timers=Timers(entry_idle=900, verdict_hold=900, verdict_clear=900))
     journals = []
 
