@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import sys
-from itertools import chain
 
 from ..config import Config
-from ..entry import Words
 from ..errors import EXIT_ENTRY, EXIT_NOT_RECORDED
 from ..station import NOT_RECORDED, Outcome, Station, open_station
 from .streams import ACCEPTABLE, UNACCEPTABLE, Entries, close_source, interactive, open_source
@@ -82,13 +80,14 @@ def run_batch_recorded(station: Station, source: str, table: str, round_: str) -
         lines.clear()
         pending.clear()
 
-    entries = Entries(stream)
+    entries = Entries()
     try:
-        for line_no, words in enumerate(chain.from_iterable(entries), 1):
+        for line_no, line in enumerate(stream, 1):
+            words = entries.parse(line)
             if type(words) is str:  # the line's INVALID answer
                 lines.append(words)
             else:
-                pending.append((line_no, Words(words)))  # checked by Entries
+                pending.append((line_no, words))
                 lines.append(None)
             if len(lines) >= group:
                 flush()
