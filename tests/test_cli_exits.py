@@ -114,7 +114,25 @@ def leaf_commands() -> set[tuple[str, ...]]:
     return found
 
 
-def _commands(tmp_path, tiny, printer):
+@pytest.fixture
+def hub(tmp_path):
+    """A running director's hub: the two config lines it prints for its stations."""
+    proc = subprocess.Popen(ADJUDICATOR + ["hub", "--host", "127.0.0.1", "--port", "0", "--config",
+                                           str(tmp_path / "hub" / "hub.toml")],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        lines = []
+        while not any("hub_token" in line for line in lines):
+            line = proc.stdout.readline()
+            assert line, "the hub ended before printing its station lines"
+            lines.append(line.strip())
+        yield "\n".join(line for line in lines if line.startswith(("hub = ", "hub_token = ")))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def _commands(tmp_path, tiny, printer, hub):
     """Every command, each run for real (as well as its --help), ready to run. The kiosk alone is
     run only for --help: it draws through Textual on the terminal and never writes stdout."""
     journal = str(tmp_path / "j.db")
@@ -124,6 +142,8 @@ def _commands(tmp_path, tiny, printer):
     batch.write_text("qi za\ncat\n" * 5000)
     config = str(tmp_path / "event.toml")
     fast = ["--columns", "32", "--write-timeout", "1"]
+    station = tmp_path / "station.toml"
+    station.write_text(f'journal = "{journal}"\n{hub}\n')
     return [
         ["--help"], ["--version"], ["judge", "--help"], ["kiosk", "--help"], ["serve", "--help"],
         ["judge", "-l", tiny, "qi", "za"], ["judge", "-l", tiny, "qz"],
@@ -141,6 +161,8 @@ def _commands(tmp_path, tiny, printer):
         ["set-pin", "--config", config],
         ["serve", "--port", "0", "--config", config, "--rotate-token"],
         ["serve", "--port", "0", "--config", config],  # its link and code, then it would serve
+        ["journal", "push", "--config", str(station)],
+        ["hub", "--host", "127.0.0.1", "--port", "0", "--config", str(tmp_path / "hub.toml")],
     ]
 
 
@@ -159,22 +181,22 @@ def fake_printer():
     printer.close()
 
 
-def test_the_output_test_runs_every_command(tmp_path, tiny, fake_printer):
+def test_the_output_test_runs_every_command(tmp_path, tiny, fake_printer, hub):
     """A command added later is added to the test below, or this fails."""
-    run = {tuple(a[:len(c)]) for a in _commands(tmp_path, tiny, fake_printer) for c in
+    run = {tuple(a[:len(c)]) for a in _commands(tmp_path, tiny, fake_printer, hub) for c in
            leaf_commands() if a[len(c):len(c) + 1] != ["--help"]}
     assert leaf_commands() - run == {("kiosk",)}  # draws on the terminal, never on stdout
 
 
 @pytest.mark.parametrize("how", ["closed", "full", "read-only"])
 def test_every_command_with_its_output_closed_full_or_unwritable(tmp_path, tiny, how,
-                                                                 fake_printer):
+                                                                 fake_printer, hub):
     """stdout closed (>&-), /dev/full, or opened read-only: exit 4, one line on stderr, never a
     traceback, never 0 or 1 (set-pin's prompts go to stderr before it)."""
     if how == "full" and not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full on this system")
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-    for args in _commands(tmp_path, tiny, fake_printer):
+    for args in _commands(tmp_path, tiny, fake_printer, hub):
         if how == "closed":
             kwargs = {"stdout": subprocess.DEVNULL, "preexec_fn": lambda: os.close(1)}
         else:

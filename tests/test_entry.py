@@ -146,3 +146,14 @@ def test_is_plain_agrees_with_parse_entry(text):
     whatever is plain must be exactly what parse_entry accepts, with the same words."""
     if entry.is_plain(text):
         assert parse_entry(text) == tuple(text.upper().replace(",", " ").split())
+
+
+def test_the_entry_cap_is_what_a_play_can_form():
+    """8 words of 15 letters, each with a comma and a space after it, fit; one more does not."""
+    assert entry.MAX_ENTRY_CHARS == 8 * (15 + 2)
+    longest = ", ".join(["ABCDEFGHIJKLMNO"] * 8) + ", "
+    assert len(longest) == entry.MAX_ENTRY_CHARS
+    entry.check_entry_length(longest)
+    with pytest.raises(EntryError) as e:
+        entry.check_entry_length(longest + " ")
+    assert e.value.code == entry.ENTRY_TOO_LONG and "at most 136 characters" in str(e.value)

@@ -23,6 +23,8 @@ from .streams import ACCEPTABLE, UNACCEPTABLE, Entries, close_source, open_sourc
 @click.option("--journal", "journal", metavar="PATH", help="Record every adjudication in this "
               "journal (mode runner) before its verdict is shown; if it cannot, the verdict is "
               "still shown, stderr says NOT RECORDED and the exit code is 5.")
+@click.option("--config", "config_path", metavar="PATH", help="Record as the station this config "
+              "describes (its journal, name, mode, rule and lexicon), and forward to its hub.")
 @click.option("--station", metavar="NAME", help="Station name for --journal (default: host name).")
 @click.option("--table", metavar="T", help="Table number for --journal.")
 @click.option("--round", "round_", metavar="R", help="Round for --journal.")
@@ -30,7 +32,8 @@ from .streams import ACCEPTABLE, UNACCEPTABLE, Entries, close_source, open_sourc
               help="For --journal: this is a recheck of challenge N (WESPA 3.10.9).")
 def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
               journal: str | None = None, station: str | None = None, table: str | None = None,
-              round_: str | None = None, recheck_of: int | None = None) -> None:
+              round_: str | None = None, recheck_of: int | None = None,
+              config_path: str | None = None) -> None:
     """Judge a challenged play: prints ACCEPTABLE (exit 0) or UNACCEPTABLE (exit 1).
 
     Words are separated by spaces, tabs or commas, nothing else. Only the play as a whole is
@@ -43,14 +46,22 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
       adjudicator judge --lexicon csw19.lex qi qzx
       adjudicator judge --lexicon CSW19 --batch challenges.txt
       adjudicator judge --journal event.db --station "Runner desk" --table 12 qi za
+      adjudicator judge --config station.toml --table 12 qi za   # + its hub
     """
-    if not journal and (station or table or round_ or recheck_of is not None):
-        raise click.UsageError("--station, --table, --round and --recheck-of need --journal PATH")
+    if not (journal or config_path) and (station or table or round_ or recheck_of is not None):
+        raise click.UsageError("--station, --table, --round and --recheck-of need --journal PATH "
+                               "or --config PATH")
     if batch is not None and words:
         raise click.UsageError("give either WORDS or --batch, not both")
     if batch is not None and recheck_of is not None:
         raise click.UsageError("--recheck-of names one challenge: give WORDS, not --batch")
     entry = parse_entry(" ".join(words)) if batch is None else None  # EntryError: exit 2 first
+    if config_path:
+        from .recorded import judge_with_config
+
+        raise click.exceptions.Exit(judge_with_config(
+            config_path, lexicon, journal, station, entry, batch, table or "", round_ or "",
+            recheck_of))
     lex = load_configured(lexicon)
     if journal:  # through the station service: recorded before any verdict is shown
         from .recorded import judge_recorded, run_batch_recorded, terminal_station

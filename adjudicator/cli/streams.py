@@ -62,6 +62,18 @@ class BatchLines:
         except OSError as e:
             raise FileAccessError(f"cannot read {self.name}: {e.strerror or e}") from e
 
+    def more_within(self, seconds: float) -> bool:
+        """True when more input arrives within SECONDS (at once for a file or at its end)."""
+        if not self.streaming:
+            return True
+        import select
+
+        try:
+            ready, _, _ = select.select([self.raw], [], [], max(0.0, seconds))
+        except (OSError, ValueError, TypeError):
+            return False  # cannot wait on it: answer what is there now
+        return bool(ready)
+
     def close(self) -> None:
         if self.owned:
             self.raw.close()
@@ -99,11 +111,6 @@ def open_source(source: str) -> BatchLines:
 
 def close_source(source: str, stream: BatchLines) -> None:
     stream.close()  # standard input is left open
-
-
-def interactive(source: str) -> bool:
-    """True when lines come from a pipe or terminal (a runner typing): answer each at once."""
-    return source == "-" and not is_regular_file(sys.stdin)
 
 
 def is_regular_file(stream) -> bool:
