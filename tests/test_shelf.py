@@ -149,10 +149,10 @@ def test_remove_takes_a_lexicon_off_the_shelf(run, club):
 
 def test_the_kiosk_and_the_phone_server_start_with_a_shelved_name(run, club, tmp_path,
                                                                    monkeypatch):
-    """Their real starts: `adjudicator kiosk --config P` (launch.run_kiosk -> kiosk.app.build_app
-    -> open_station) and the phone server's (`serve`: phone.build.build_phone_app) both load
-    through station.load_lexicons -> resolve.load_lexicon, which looks on the shelf with no
-    setting."""
+    """Their real start: `adjudicator kiosk --config P` goes through launch.run_kiosk ->
+    kiosk.app.build_app -> open_station -> load_lexicons -> resolve.load_lexicon, and the phone
+    server (`adjudicator serve`) through phone.build.build_phone_app -> load_lexicons: both look
+    on the shelf with no setting."""
     pytest.importorskip("textual")
     import kiosk.app
 
@@ -163,25 +163,23 @@ def test_the_kiosk_and_the_phone_server_start_with_a_shelved_name(run, club, tmp
 
     assert run("lexicon", "add", club).exit_code == 0
     config = tmp_path / "event.toml"
-    config.write_text('lexicon = "club"\nsecondary_lexicon = "CLUB"\n')
-
-    def seen(station):
-        return (station.config.mode, station.lexicon.name, station.secondary.name,
-                "QI" in station.lexicon, "ZZ" in station.lexicon)
-
+    config.write_text('lexicon = "club"\nsecondary_lexicon = "CLUB"\n'
+                      f'journal = "{tmp_path / "j.db"}"\n')
     started = []
-    monkeypatch.setattr(kiosk.app.KioskApp, "run",
-                        lambda app, *a, **k: started.append(seen(app.station)))
+    monkeypatch.setattr(kiosk.app.KioskApp, "run", lambda app, *a, **k: started.append(
+        (app.station.config.mode, app.station.lexicon.name, app.station.secondary.name,
+         "QI" in app.station.lexicon, "ZZ" in app.station.lexicon)))
     with pytest.raises(SystemExit) as ended:
         command_main(["kiosk", "--config", str(config)])
     assert ended.value.code == 0
-    tokens = TokenStore(str(tmp_path / "event.token"))
-    tokens.ensure()
-    phone = build_phone_app(load_config(str(config)), tokens=tokens)
+    phones = build_phone_app(load_config(str(config)),
+                             tokens=TokenStore(str(tmp_path / "token")))
     try:
-        started.append(seen(phone.devices.get("a-phone").station))
+        station = phones.devices.get("phone-1").station
+        started.append((station.config.mode, station.lexicon.name, station.secondary.name,
+                        "QI" in station.lexicon, "ZZ" in station.lexicon))
     finally:
-        phone.close()
+        phones.close()
     assert started == [("station", "CLUB", "CLUB", True, False),
                        ("smart-device", "CLUB", "CLUB", True, False)]
 
