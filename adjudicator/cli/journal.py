@@ -97,15 +97,17 @@ def export_cmd(path: str | None, fmt: str, since: str | None, out: str | None) -
         since_value = parse_since(since)
     except JournalError as e:
         raise click.BadParameter(str(e), param_hint="--since") from None
-    text = export_journal(path, fmt, since_value)
     if out:
         try:
             with open(out, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
+                export_journal(path, fmt, since_value, f)
         except OSError as e:
             raise JournalError(f"cannot write {out}: {e.strerror or e}") from e
     else:
-        click.echo(text, nl=False)
+        import sys
+
+        export_journal(path, fmt, since_value, sys.stdout)
+        sys.stdout.flush()
     report = verify(path)
     if not report.intact:
         click.echo(f"adjudicator: WARNING: {report.describe()}", err=True)
@@ -134,8 +136,28 @@ def merge_cmd(inputs: tuple[str, ...], out: str, force: bool) -> None:
     report = merge(list(inputs), out, force=force)
     for path, station, n in report.sources:
         click.echo(f"{path}: {station or '(empty)'}, {n} challenge{'s' if n != 1 else ''}")
+    for note in report.notes:
+        click.echo(f"  note: {note}")
     extra = f" ({report.duplicates} duplicates skipped)" if report.duplicates else ""
     click.echo(f"{out}: {report.rows} challenges merged{extra}")
+
+
+@journal_group.command("push")
+@click.option("--config", "config_path", metavar="PATH",
+              help="The station's config (its hub, hub_token and journal).")
+def push_cmd(config_path: str | None) -> None:
+    """Send the director's hub every row it does not hold yet (the config's `hub`).
+
+    For a one-shot `judge --config`, or a station whose link was down when it closed: the
+    rows waited in its journal. Exit 4 when the hub cannot be reached (nothing is lost).
+
+    \b
+    Example:
+      adjudicator journal push --config station.toml
+    """
+    from .hub import push
+
+    push(config_path)
 
 
 COMMANDS = [journal_group]

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 from dataclasses import dataclass
 
 from ..errors import JournalError
+from . import chain, db
 
 HEAD_SUFFIX = ".head"
 HEAD_MAGIC = "adjudicator-journal-head 1"
@@ -102,3 +104,33 @@ def read_slips(path: str) -> dict[int, str]:
                                "different hashes")
         slips[seq] = digits
     return slips
+
+
+def verify_file(path: str, slips: dict[int, str] | None = None) -> chain.ChainReport:
+    """Check the journal at PATH against its head file and SLIPS (see journal.verify)."""
+    conn = db.connect_ro(path)
+    try:
+        anchors, notes = _anchors(conn, path, slips or {})
+        notes.append(db.wal_unread(path))
+        return chain.check_connection(conn, path, anchors).with_notes(*notes)
+    except sqlite3.Error as e:
+        raise JournalError(db.explain(e, path)) from e
+    finally:
+        conn.close()
+
+
+def _anchors(conn, path: str, slips: dict[int, str]) -> tuple[dict, list[str]]:
+    """{seq: (hash or prefix, where from)} from typed slips and the head file; notes."""
+    anchors = {seq: (digits, f"the slip of challenge {seq}") for seq, digits in slips.items()}
+    notes = []
+    head = read_head(path)
+    journal_id = db.meta(conn).get("journal_id")
+    if head is None:
+        notes.append(f"no head file ({head_path(path)}): rows recorded after the last "
+                     "one in this file cannot be ruled out; `adjudicator journal backup` "
+                     "copies both")
+    elif head.journal_id != journal_id:
+        notes.append(f"{head_path(path)} belongs to another journal: not used")
+    elif head.seq not in anchors:
+        anchors[head.seq] = (head.hash, f"the head file {head_path(path)}")
+    return anchors, notes
