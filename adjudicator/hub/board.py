@@ -143,7 +143,9 @@ class Board:
         (a journal's id is fixed at its first row, so an empty station announces itself twice);
         what its heartbeat said carries over."""
         for old_id, view in list(self.stations.items()):
-            if name and view.name == name and view.challenges == 0 and view.last_seq == 0:
+            same = view.name == name or name.startswith(f"{view.name} / ")  # a phone server's
+            #   rows name "<station> / <device>"; its heartbeat names the station
+            if name and view.name and same and view.challenges == 0 and view.last_seq == 0:
                 del self.stations[old_id]
                 new = self.station(journal_id)
                 for heard in ("name", "mode", "last_beat", "lexicon", "fingerprint", "printer",
