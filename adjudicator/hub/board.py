@@ -143,7 +143,8 @@ class Board:
         (a journal's id is fixed at its first row, so an empty station announces itself twice);
         what its heartbeat said carries over."""
         for old_id, view in list(self.stations.items()):
-            if name and view.name == name and view.challenges == 0 and view.last_seq == 0:
+            same = name and (view.name == name or name.startswith(view.name + " / "))
+            if same and view.challenges == 0 and view.last_seq == 0:  # " / ": a phone's row
                 del self.stations[old_id]
                 new = self.station(journal_id)
                 for heard in ("name", "mode", "last_beat", "lexicon", "fingerprint", "printer",

@@ -113,3 +113,12 @@ def test_a_challenge_on_the_page_is_its_words_and_one_verdict_nothing_per_word()
     assert set(entry) == {"time", "station", "table", "words", "verdict", "recheck", "flags",
                           "seq"}
     assert (entry["words"], entry["verdict"]) == ("QI ZA", "UNACCEPTABLE")
+
+
+def test_a_phone_servers_rows_under_device_names_join_its_heartbeat_station():
+    board = Board(clock=Clock(), wall=lambda: T0)
+    board.heartbeat("empty-id", {"station": "Phones", "last_seq": 0, "lexicon": "CSW24"})
+    board.add_rows("fixed-id", [row("Phones / web-1-2", "9", 0)], acked=1)
+    [station] = board.snapshot()["stations"]
+    assert (station["id"], station["name"], station["lexicon"]) == ("fixed-id", "Phones",
+                                                                     "CSW24")
