@@ -90,7 +90,8 @@ class Hub:
         loop = asyncio.get_running_loop()
         try:
             acked, added = await loop.run_in_executor(
-                self._writer, self.ledger.accept, body["journal_id"], rows)
+                self._writer, self.ledger.accept, body["journal_id"], rows,
+                str(body.get("station") or ""))
         except Refused as e:
             self.board.refuse(body["journal_id"], str(body.get("station") or ""), str(e))
             self._notify()

@@ -109,3 +109,14 @@ def test_the_hub_journal_merges_with_the_station_journals_keeping_each_row_once(
     report = merge([str(tmp_path / "hub.db"), str(tmp_path / "S1.db")],
                    str(tmp_path / "event.db"))
     assert report.rows == 5 and report.duplicates == 3
+
+
+def test_rows_sent_under_another_journal_id_are_refused(tmp_path, make_lexicon):
+    """Row 1 chains from a genesis hashing its journal's id and station (journal/chain.py): a
+    station's rows replayed as another station journal's are not taken."""
+    jid, rows = station_rows(tmp_path, make_lexicon, "S1", 2)
+    hub = HubJournal(str(tmp_path / "hub.db"))
+    with pytest.raises(Refused, match="does not start that journal's chain"):
+        hub.accept("f" * 32, rows)
+    assert hub.accept(jid, rows)[0] == 2
+    hub.close()
