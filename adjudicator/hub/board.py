@@ -18,6 +18,7 @@ SILENT_AFTER = 15.0  # seconds without a heartbeat before a station is "silent"
 SPLIT_WINDOW = 90.0  # seconds: the same table at two stations this close is a possible split
 CLOCK_SKEW = 60.0  # seconds a station's clock may differ from the hub's before it is named
 LATEST = 25  # challenges listed on the page
+TABLE_LATEST = 5  # challenges kept for each station and table
 SPLIT_FLAG = "possible split look-up"
 RECHECK_FLAGS = ("rechecks differ: director to decide",)
 PRINTER_WORDS = {"paper out": "out of paper"}  # docket/status.py's phrase -> the page's
@@ -51,6 +52,7 @@ class TableView:
     acceptable: int = 0
     unacceptable: int = 0
     last: str = ""
+    recent: deque = field(default_factory=lambda: deque(maxlen=TABLE_LATEST))
 
 
 class Board:
@@ -119,6 +121,7 @@ class Board:
                  else "UNACCEPTABLE", "recheck": row.get("recheck_of") is not None,
                  "flags": [_flag_words(f) for f in flags], "seq": row.get("seq")}
         self.latest.appendleft(entry)
+        t.recent.appendleft(entry)
         if flags:
             self.flagged.appendleft(entry)
 
@@ -189,12 +192,14 @@ class Board:
                 "id": view.journal_id, "name": view.name or view.journal_id[:8],
                 "mode": view.mode, "challenges": view.challenges,
                 "lexicon": view.lexicon, "fingerprint": view.fingerprint[:12],
-                "printer": PRINTER_WORDS.get(view.printer, view.printer) or "none", "last_seq": view.last_seq,
+                "printer": PRINTER_WORDS.get(view.printer, view.printer) or "none",
+                "last_seq": view.last_seq,
                 "acked": view.acked, "alarms": self.alarms(view, majority),
                 "seen": None if view.last_beat is None else round(self.clock() - view.last_beat),
             })
         tables = [{"station": s, "table": t or "-", "challenges": v.challenges,
-                   "acceptable": v.acceptable, "unacceptable": v.unacceptable, "last": v.last}
+                   "acceptable": v.acceptable, "unacceptable": v.unacceptable, "last": v.last,
+                   "recent": list(v.recent)}
                   for (s, t), v in sorted(self.tables.items(), key=_table_order)]
         alarms = [{"station": s["name"], "text": a} for s in stations for a in s["alarms"]]
         alarms += [{"station": e["station"], "text": f, "table": e["table"], "time": e["time"]}
