@@ -114,7 +114,7 @@ def leaf_commands() -> set[tuple[str, ...]]:
     return found
 
 
-def _commands(tmp_path, tiny, printer):
+def _commands(tmp_path, tiny, printer, hub):
     """Every command, each run for real (as well as its --help), ready to run. The kiosk alone is
     run only for --help: it draws through Textual on the terminal and never writes stdout."""
     journal = str(tmp_path / "j.db")
@@ -124,6 +124,8 @@ def _commands(tmp_path, tiny, printer):
     batch.write_text("qi za\ncat\n" * 5000)
     config = str(tmp_path / "event.toml")
     fast = ["--columns", "32", "--write-timeout", "1"]
+    station = tmp_path / "station.toml"  # the live hub's two lines: push has rows to send
+    station.write_text(f'journal = "{journal}"\n' + "\n".join(hub.station_lines) + "\n")
     return [
         ["--help"], ["--version"], ["judge", "--help"], ["kiosk", "--help"], ["serve", "--help"],
         ["judge", "-l", tiny, "qi", "za"], ["judge", "-l", tiny, "qz"],
@@ -141,6 +143,8 @@ def _commands(tmp_path, tiny, printer):
         ["set-pin", "--config", config],
         ["serve", "--port", "0", "--config", config, "--rotate-token"],
         ["serve", "--port", "0", "--config", config],  # its link and code, then it would serve
+        ["hub", "--host", "127.0.0.1", "--port", "0", "--config", str(tmp_path / "hub.toml")],
+        ["journal", "push", "--config", str(station)],
     ]
 
 
@@ -159,22 +163,38 @@ def fake_printer():
     printer.close()
 
 
-def test_the_output_test_runs_every_command(tmp_path, tiny, fake_printer):
+@pytest.fixture
+def live_hub(tmp_path):
+    """A running `adjudicator hub` (tests/hub/hub_process.py) for `journal push` to talk to."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parent / "hub" / "hub_process.py"
+    spec = importlib.util.spec_from_file_location("hub_process_for_exits", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    (tmp_path / "live").mkdir()
+    hub = module.HubProcess(tmp_path / "live" / "hub.toml")
+    yield hub
+    hub.stop()
+
+
+def test_the_output_test_runs_every_command(tmp_path, tiny, fake_printer, live_hub):
     """A command added later is added to the test below, or this fails."""
-    run = {tuple(a[:len(c)]) for a in _commands(tmp_path, tiny, fake_printer) for c in
+    run = {tuple(a[:len(c)]) for a in _commands(tmp_path, tiny, fake_printer, live_hub) for c in
            leaf_commands() if a[len(c):len(c) + 1] != ["--help"]}
     assert leaf_commands() - run == {("kiosk",)}  # draws on the terminal, never on stdout
 
 
 @pytest.mark.parametrize("how", ["closed", "full", "read-only"])
 def test_every_command_with_its_output_closed_full_or_unwritable(tmp_path, tiny, how,
-                                                                 fake_printer):
+                                                                 fake_printer, live_hub):
     """stdout closed (>&-), /dev/full, or opened read-only: exit 4, one line on stderr, never a
     traceback, never 0 or 1 (set-pin's prompts go to stderr before it)."""
     if how == "full" and not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full on this system")
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-    for args in _commands(tmp_path, tiny, fake_printer):
+    for args in _commands(tmp_path, tiny, fake_printer, live_hub):
         if how == "closed":
             kwargs = {"stdout": subprocess.DEVNULL, "preexec_fn": lambda: os.close(1)}
         else:

@@ -61,9 +61,10 @@ def test_a_station_with_a_hub_forwards_rows_and_heartbeats(tmp_path, make_lexico
     assert desk["name"] == "Desk 1" and desk["lexicon"] == "TWL-TINY"
     assert desk["fingerprint"] == lex.fingerprint[:12] and desk["printer"] == "none"
     assert desk["alarms"] == [] and desk["acked"] == 2
-    assert snap["tables"][0] == {"station": "Desk 1", "table": "12", "challenges": 2,
-                                 "acceptable": 1, "unacceptable": 1,
-                                 "last": snap["tables"][0]["last"]}
+    table = dict(snap["tables"][0])
+    assert [e["words"] for e in table.pop("recent")] == ["QI QQ", "QI ZA"]
+    assert table == {"station": "Desk 1", "table": "12", "challenges": 2, "acceptable": 1,
+                     "unacceptable": 1, "last": table["last"]}
     assert [e["verdict"] for e in snap["latest"]] == ["UNACCEPTABLE", "ACCEPTABLE"]
 
 
