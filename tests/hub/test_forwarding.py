@@ -251,3 +251,16 @@ def test_the_phone_server_forwards_every_phones_row(tmp_path, make_lexicon, star
     [station] = snap["stations"]
     assert (station["name"], station["mode"], station["lexicon"]) == (
         "Phones", "smart-device", "PHONE-TINY")
+
+
+def test_the_directors_save_keeps_the_hub_lines(tmp_path):
+    from adjudicator.config import load_config, save_config
+
+    path = tmp_path / "station.toml"
+    path.write_text('station = "Desk 1"\n# from the hub\nhub = "http://10.0.0.2:8080"\n'
+                    'hub_token = "abc"\n')
+    save_config(load_config(str(path)).with_changes(station="Desk 9"))
+    again = load_config(str(path))
+    assert (again.station, again.hub, again.hub_token) == ("Desk 9", "http://10.0.0.2:8080",
+                                                            "abc")
+    assert "# from the hub" in path.read_text()
