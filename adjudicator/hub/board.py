@@ -19,6 +19,7 @@ SPLIT_WINDOW = 90.0  # seconds: the same table at two stations this close is a p
 CLOCK_SKEW = 60.0  # seconds a station's clock may differ from the hub's before it is named
 LATEST = 25  # challenges listed on the page
 TABLE_LATEST = 5  # challenges kept for each station and table
+WRONG_TOKEN_SHOWN = 60.0  # seconds a sender with a wrong hub_token stays on the page
 SPLIT_FLAG = "possible split look-up"
 RECHECK_FLAGS = ("rechecks differ: director to decide",)
 PRINTER_WORDS = {"paper out": "out of paper"}  # docket/status.py's phrase -> the page's
@@ -67,6 +68,7 @@ class Board:
         self.latest: deque[dict] = deque(maxlen=LATEST)
         self.flagged: deque[dict] = deque(maxlen=LATEST)
         self._last_at_table: dict[str, tuple[str, str, datetime]] = {}
+        self._wrong_token: dict[str, tuple[str, float]] = {}  # address -> (station, when)
         self.version = 0
 
     def station(self, journal_id: str) -> StationView:
@@ -87,6 +89,12 @@ class Board:
         if rows:
             view.refused = ""
         self.version += 1
+
+    def wrong_token(self, address: str, station: str) -> None:
+        """A sender at ADDRESS used a wrong hub_token (shown for a minute after its last try)."""
+        if address in self._wrong_token or len(self._wrong_token) < 50:
+            self._wrong_token[address] = (station, self.clock())
+            self.version += 1
 
     def refuse(self, journal_id: str, station: str, why: str) -> None:
         """The hub would not take this station's rows (a chain that does not hold): said."""
@@ -202,6 +210,13 @@ class Board:
                    "recent": list(v.recent)}
                   for (s, t), v in sorted(self.tables.items(), key=_table_order)]
         alarms = [{"station": s["name"], "text": a} for s in stations for a in s["alarms"]]
+        now = self.clock()
+        for address, (name, when) in list(self._wrong_token.items()):
+            if now - when > WRONG_TOKEN_SHOWN:
+                del self._wrong_token[address]
+            else:
+                alarms.append({"station": name or address,
+                               "text": f"wrong hub_token (from {address})"})
         alarms += [{"station": e["station"], "text": f, "table": e["table"], "time": e["time"]}
                    for e in self.flagged for f in e["flags"]]
         return {"version": self.version, "time": self.wall().isoformat(timespec="seconds"),

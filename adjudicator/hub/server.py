@@ -63,9 +63,16 @@ class Hub:
 
     # -- stations --------------------------------------------------------------------------
 
-    def _station(self, request: web.Request) -> None:
+    async def _station(self, request: web.Request) -> None:
         auth = request.headers.get("Authorization", "")
         if not _same(auth.removeprefix("Bearer ").strip(), self.station_token):
+            try:  # the director is told, so a station with a mistyped line is not just missing
+                said = await request.json()
+                name = str(said.get("station") or "")[:60] if isinstance(said, dict) else ""
+            except (ValueError, UnicodeDecodeError):
+                name = ""
+            self.board.wrong_token(request.remote or "?", name)
+            self._notify()
             raise web.HTTPForbidden(text=json.dumps({"error": "wrong hub_token: paste the "
                                     "line `adjudicator hub` printed"}),
                                     content_type="application/json")
@@ -81,7 +88,7 @@ class Hub:
         return body
 
     async def rows(self, request: web.Request) -> web.Response:
-        self._station(request)
+        await self._station(request)
         body = await self._body(request)
         rows = body.get("rows")
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
@@ -103,7 +110,7 @@ class Hub:
         return web.json_response({"acked": acked})
 
     async def heartbeat(self, request: web.Request) -> web.Response:
-        self._station(request)
+        await self._station(request)
         body = await self._body(request)
         self.board.heartbeat(body["journal_id"], body)
         self._notify()

@@ -122,3 +122,13 @@ def test_a_phone_servers_rows_under_device_names_join_its_heartbeat_station():
     [station] = board.snapshot()["stations"]
     assert (station["id"], station["name"], station["lexicon"]) == ("fixed-id", "Phones",
                                                                      "CSW24")
+
+
+def test_a_sender_with_a_wrong_token_is_named_for_a_minute():
+    clock = Clock()
+    board = Board(clock=clock, wall=lambda: T0)
+    board.wrong_token("10.0.0.5", "Desk 3")
+    assert [(a["station"], a["text"]) for a in board.snapshot()["alarms"]] == [
+        ("Desk 3", "wrong hub_token (from 10.0.0.5)")]
+    clock.now += 61
+    assert board.snapshot()["alarms"] == []
