@@ -112,7 +112,10 @@ class Hub:
     async def heartbeat(self, request: web.Request) -> web.Response:
         await self._station(request)
         body = await self._body(request)
-        self.board.heartbeat(body["journal_id"], body)
+        try:
+            self.board.heartbeat(body["journal_id"], body)
+        except (TypeError, ValueError):
+            return web.json_response({"error": "not a station's heartbeat"}, status=400)
         self._notify()
         return web.json_response({"acked": self.board.station(body["journal_id"]).acked})
 

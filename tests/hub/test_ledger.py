@@ -120,3 +120,18 @@ def test_rows_sent_under_another_journal_id_are_refused(tmp_path, make_lexicon):
         hub.accept("f" * 32, rows)
     assert hub.accept(jid, rows)[0] == 2
     hub.close()
+
+
+def test_messages_no_station_sends_get_a_plain_answer(tmp_path, start_hub):
+    from adjudicator.hub.forward import HubUnreachable, post
+
+    hub = start_hub()
+    token = hub.hub.station_token
+    for path, body, why in (
+            ("/api/heartbeat", {"journal_id": "j", "last_seq": "many"}, "heartbeat"),
+            ("/api/rows", {"journal_id": "j", "rows": "x"}, "rows must be a list"),
+            ("/api/rows", {"rows": []}, "not a station's message"),
+            ("/api/rows", {"journal_id": "j", "rows": [{"seq": 1}]}, "incomplete")):
+        with pytest.raises(HubUnreachable, match=why):
+            post(hub.url, path, token, body)
+    assert hub.hub.ledger.journal.count() == 0
