@@ -53,6 +53,7 @@ class TableView:
     acceptable: int = 0
     unacceptable: int = 0
     last: str = ""
+    round: str = ""  # the round of its latest challenge, when the station knew it
     recent: deque = field(default_factory=lambda: deque(maxlen=TABLE_LATEST))
 
 
@@ -61,8 +62,11 @@ class Board:
 
     def __init__(self, clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
-                 silent_after: float = SILENT_AFTER):
+                 silent_after: float = SILENT_AFTER,
+                 names: Callable[[str, str], str] | None = None):
+        """NAMES(table, round) -> the players at that table (tsh.py), when the hub knows."""
         self.clock, self.wall, self.silent_after = clock, wall, silent_after
+        self.names = names
         self.stations: dict[str, StationView] = {}
         self.tables: dict[tuple[str, str], TableView] = {}
         self.latest: deque[dict] = deque(maxlen=LATEST)
@@ -115,6 +119,7 @@ class Board:
         else:
             t.unacceptable += 1
         t.last = row["time_utc"]
+        t.round = str(row.get("round") or "")
         flags = list(_flags(row.get("flags")))
         when = _parse(row["time_utc"])
         if table and row.get("recheck_of") is None and SPLIT_FLAG not in flags:
@@ -183,6 +188,14 @@ class Board:
             said.append(f"clock {'ahead' if view.skew > 0 else 'behind'} by {abs(view.skew):.0f} s")
         return said
 
+    def _players(self, table: str, round_: str) -> str:
+        if self.names is None or not table:
+            return ""
+        try:
+            return self.names(table, round_)
+        except Exception:  # noqa: BLE001 - tsh's file is another program's: never fail the page
+            return ""
+
     def majority_fingerprint(self) -> str | None:
         """The fingerprint most live stations judge with; None when they all agree."""
         prints = Counter(v.fingerprint for v in self.stations.values() if v.fingerprint)
@@ -207,7 +220,7 @@ class Board:
             })
         tables = [{"station": s, "table": t or "-", "challenges": v.challenges,
                    "acceptable": v.acceptable, "unacceptable": v.unacceptable, "last": v.last,
-                   "recent": list(v.recent)}
+                   "recent": list(v.recent), "players": self._players(t, v.round)}
                   for (s, t), v in sorted(self.tables.items(), key=_table_order)]
         alarms = [{"station": s["name"], "text": a} for s in stations for a in s["alarms"]]
         now = self.clock()

@@ -36,10 +36,15 @@ def _same(given: str | None, expected: str) -> bool:
 class Hub:
     """The hub's state and its aiohttp application (make_app); run() serves it."""
 
-    def __init__(self, journal_path: str, board: Board | None = None):
+    def __init__(self, journal_path: str, board: Board | None = None, tsh: str = ""):
         self.ledger = HubJournal(journal_path)
         self.station_token, self.director_token = self.ledger.tokens()
-        self.board = board or Board()
+        names = None
+        if tsh:
+            from .tsh import TshNames
+
+            names = TshNames(tsh).at
+        self.board = board or Board(names=names)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="hub-journal")
         self._changed = asyncio.Event()
         self._restore()
@@ -169,9 +174,10 @@ async def _no_icon(_request: web.Request) -> web.Response:
     return web.Response(status=204)
 
 
-async def serve(journal_path: str, host: str, port: int, ready=None) -> None:
-    """Serve until cancelled; READY(hub, bound port) is called once listening."""
-    hub = Hub(journal_path)
+async def serve(journal_path: str, host: str, port: int, ready=None, tsh: str = "") -> None:
+    """Serve until cancelled; READY(hub, bound port) is called once listening. TSH: tsh's
+    tourney.js, for the players' names at each table."""
+    hub = Hub(journal_path, tsh=tsh)
     runner = web.AppRunner(hub.make_app(), access_log=None, handler_cancellation=True,
                            shutdown_timeout=1.0)
     await runner.setup()

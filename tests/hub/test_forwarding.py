@@ -64,7 +64,7 @@ def test_a_station_with_a_hub_forwards_rows_and_heartbeats(tmp_path, make_lexico
     table = dict(snap["tables"][0])
     assert [e["words"] for e in table.pop("recent")] == ["QI QQ", "QI ZA"]
     assert table == {"station": "Desk 1", "table": "12", "challenges": 2, "acceptable": 1,
-                     "unacceptable": 1, "last": table["last"]}
+                     "unacceptable": 1, "last": table["last"], "players": ""}
     assert [e["verdict"] for e in snap["latest"]] == ["UNACCEPTABLE", "ACCEPTABLE"]
 
 
