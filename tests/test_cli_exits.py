@@ -114,7 +114,7 @@ def leaf_commands() -> set[tuple[str, ...]]:
     return found
 
 
-def _commands(tmp_path, tiny, printer, hub):
+def _commands(tmp_path, tiny, printer, live_hub):
     """Every command, each run for real (as well as its --help), ready to run. The kiosk alone is
     run only for --help: it draws through Textual on the terminal and never writes stdout."""
     journal = str(tmp_path / "j.db")
@@ -124,8 +124,12 @@ def _commands(tmp_path, tiny, printer, hub):
     batch.write_text("qi za\ncat\n" * 5000)
     config = str(tmp_path / "event.toml")
     fast = ["--columns", "32", "--write-timeout", "1"]
-    station = tmp_path / "station.toml"  # the live hub's two lines: push has rows to send
-    station.write_text(f'journal = "{journal}"\n' + "\n".join(hub.station_lines) + "\n")
+    hub = tmp_path / "hub.toml"
+    hub.write_text(f'journal = "{tmp_path / "hub.db"}"\n')
+    station = tmp_path / "station.toml"
+    station.write_text(f'journal = "{journal}"\nhub = "{live_hub[0]}"\n'
+                       f'hub_token = "{live_hub[1]}"\n')
+    hub, station = str(hub), str(station)
     return [
         ["--help"], ["--version"], ["judge", "--help"], ["kiosk", "--help"], ["serve", "--help"],
         ["judge", "-l", tiny, "qi", "za"], ["judge", "-l", tiny, "qz"],
@@ -143,9 +147,36 @@ def _commands(tmp_path, tiny, printer, hub):
         ["set-pin", "--config", config],
         ["serve", "--port", "0", "--config", config, "--rotate-token"],
         ["serve", "--port", "0", "--config", config],  # its link and code, then it would serve
-        ["hub", "--host", "127.0.0.1", "--port", "0", "--config", str(tmp_path / "hub.toml")],
-        ["journal", "push", "--config", str(station)],
+        ["hub", "--port", "0", "--config", hub],  # its URL and lines, then it would serve
+        ["journal", "push", "--config", station],  # to a live hub: "N rows sent..."
     ]
+
+
+@pytest.fixture
+def live_hub(tmp_path):
+    """A real `adjudicator hub` on a free port: (its URL, the stations' token)."""
+    import re
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = tmp_path / "live-hub.toml"
+    config.write_text(f'journal = "{tmp_path / "live-hub.db"}"\n')
+    proc = subprocess.Popen(ADJUDICATOR + ["hub", "--host", "127.0.0.1", "--port", str(port),
+                                           "--config", str(config)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        token = None
+        for line in proc.stdout:
+            if found := re.search(r'hub_token = "([^"]+)"', line):
+                token = found.group(1)
+                break
+        assert token, "the hub printed no hub_token line"
+        yield f"http://127.0.0.1:{port}", token
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 @pytest.fixture
@@ -161,22 +192,6 @@ def fake_printer():
     printer = module.FakePrinter()
     yield printer
     printer.close()
-
-
-@pytest.fixture
-def live_hub(tmp_path):
-    """A running `adjudicator hub` (tests/hub/hub_process.py) for `journal push` to talk to."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).parent / "hub" / "hub_process.py"
-    spec = importlib.util.spec_from_file_location("hub_process_for_exits", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    (tmp_path / "live").mkdir()
-    hub = module.HubProcess(tmp_path / "live" / "hub.toml")
-    yield hub
-    hub.stop()
 
 
 def test_the_output_test_runs_every_command(tmp_path, tiny, fake_printer, live_hub):
