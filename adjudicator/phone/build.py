@@ -29,8 +29,7 @@ def build_phone_app(config: Config, *, tokens: TokenStore, limits: Limits | None
                     out: TextIO | None = None, warn=None) -> PhoneApp:
     """The PhoneApp for CONFIG in smart-device mode (WESPA 3.11.1(b)); its journal is closed by
     PhoneApp.close(). WARN(text) is told when the journal cannot be opened (verdicts then say
-    NOT RECORDED). With a hub in the config, the journal's rows are forwarded to it. Serve it
-    with PhoneServer, or mount `app.make_app(routes)` elsewhere."""
+    NOT RECORDED). Serve it with PhoneServer, or mount `app.make_app(routes)` elsewhere."""
     config = config.with_changes(mode="smart-device")
     lexicon, secondary = load_lexicons(config)
     journal, problem = open_journal(config)
@@ -38,18 +37,11 @@ def build_phone_app(config: Config, *, tokens: TokenStore, limits: Limits | None
         warn(f"{problem}: verdicts will say NOT RECORDED")
     app = PhoneApp(stations_for(config, lexicon, secondary, journal, problem), tokens=tokens,
                    timers=config.timers, limits=limits, out=out)
-    if journal is not None and config.hub:  # every row to the director's hub (docs/hub.md)
-        forwarder = _forward(config, Station(config, lexicon, journal, secondary=secondary))
-        app.on_close.append(lambda: forwarder.stop(1.0))
+    if journal is not None and config.hub:  # every phone's row to the director's hub
+        from adjudicator.hub.attach import forward_station
+
+        sender = forward_station(Station(config, lexicon, journal, secondary=secondary))
+        app.on_close.append(sender.stop)
     if journal is not None:
         app.on_close.append(journal.close)
     return app
-
-
-def _forward(config: Config, station: Station):
-    """The journal's one sender to the hub (off the verdict path), its heartbeat saying what
-    STATION (the server's config and lexicon) says."""
-    from adjudicator.hub.forward import forward_journal
-    from adjudicator.hub.status import station_status
-
-    return forward_journal(config.journal, config.hub, config.hub_token, station_status(station))
