@@ -55,6 +55,17 @@ def test_a_file_that_cannot_be_read_or_written_exits_4(run, tmp_path, tiny, args
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".lexicon-")]  # no temp left
 
 
+@pytest.mark.parametrize("out", ["{tmp}/no-such-folder/x.csv", "{tmp}/a-file/x.csv"])
+def test_an_export_that_cannot_be_written_exits_4_not_5(run, tmp_path, tiny, out):
+    """`journal export -o` into a missing folder is a file that cannot be written (exit 4),
+    not a broken chain or NOT RECORDED (5), as the README's table says."""
+    (tmp_path / "a-file").write_text("")
+    journal = str(tmp_path / "j.db")
+    assert run("judge", "-l", tiny, "--journal", journal, "qi").exit_code == 0
+    one_error_line(run("journal", "export", journal, "-o", out.format(tmp=tmp_path)),
+                   EXIT_IO, "cannot write")
+
+
 def test_an_unwritable_cache_folder_exits_4(run, tmp_path, tiny, monkeypatch):
     (tmp_path / "a-file").write_text("")
     monkeypatch.setenv("ADJUDICATOR_CACHE", str(tmp_path / "a-file" / "cache"))

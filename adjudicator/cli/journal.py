@@ -88,7 +88,7 @@ def export_cmd(path: str | None, fmt: str, since: str | None, out: str | None) -
       adjudicator journal export event.db --format json --since 2026-11-22T14:00
       adjudicator journal export --since 120          # challenges after no. 120
     """
-    from ..errors import JournalError
+    from ..errors import FileAccessError, JournalError
     from ..journal import default_journal_path, verify
     from ..journal import export_journal, parse_since
 
@@ -101,8 +101,8 @@ def export_cmd(path: str | None, fmt: str, since: str | None, out: str | None) -
         try:
             with open(out, "w", encoding="utf-8", newline="") as f:
                 export_journal(path, fmt, since_value, f)
-        except OSError as e:
-            raise JournalError(f"cannot write {out}: {e.strerror or e}") from e
+        except OSError as e:  # a file that cannot be written: exit 4, not a journal fault
+            raise FileAccessError(f"cannot write {out}: {e.strerror or e}") from e
     else:
         import sys
 
