@@ -99,7 +99,24 @@ def test_compile_refuses_a_bad_list_with_the_line(run, tmp_path):
     assert not (tmp_path / "bad.lex").exists()
     result = run("compile", str(src), "-o", str(tmp_path / "bad.lex"), "--skip-invalid")
     assert result.exit_code == 0
-    assert "skipped 1 invalid lines (first: line 3: 'CAT5')" in result.stdout
+    assert "skipped 1 invalid line (first: line 3: 'CAT5')" in result.stdout
+
+
+def test_compile_and_info_count_lines_in_english(run, tmp_path):
+    """'1 blank line', '2 blank lines': never '1 comment lines' (a director reads these)."""
+    src = tmp_path / "club.txt"
+    src.write_text("# club list\nQI\n\nZA\nCAT5\n")
+    out = str(tmp_path / "club.lex")
+    result = run("compile", str(src), "-o", out, "--skip-invalid")
+    assert result.exit_code == 0
+    assert "1 comment line, 1 blank line" in result.stdout
+    assert "skipped 1 invalid line (first" in result.stdout
+    assert "1 invalid line skipped" in run("info", out).stdout
+    src.write_text("# club list\n# two\nQI\n\n\nZA\nCAT5\nDOG5\n")
+    result = run("compile", str(src), "-o", out, "--skip-invalid")
+    assert "2 comment lines, 2 blank lines" in result.stdout
+    assert "skipped 2 invalid lines (first" in result.stdout
+    assert "2 invalid lines skipped" in run("info", out).stdout
 
 
 def test_compile_and_info_say_unrecognised_loudly(run, tmp_path, tiny_source):
