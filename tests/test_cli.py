@@ -220,6 +220,17 @@ def test_words_and_batch_together_is_a_usage_error(run, tmp_path):
     assert run("judge", "--batch", "-", "qi").exit_code == 2
 
 
+def test_judge_help_names_every_separator_the_entry_takes(run):
+    """The help says what README and docs/cli.md say: the no-break space separates too."""
+    from adjudicator.entry import SEPARATORS
+
+    text = " ".join(run("judge", "--help").stdout.split())
+    names = {" ": "spaces", "\t": "tabs", ",": "commas", "\u00a0": "no-break spaces"}
+    assert set(SEPARATORS) == set(names)
+    for ch in SEPARATORS:
+        assert names[ch] in text, names[ch]
+
+
 def test_every_command_has_help_with_an_example(run):
     def walk(group, prefix):
         ctx = click.Context(group)
