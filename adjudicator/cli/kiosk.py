@@ -17,7 +17,8 @@ KIOSK_OPTION_SETTINGS = {
     "mode": dict(type=click.Choice(MODES), default=None,
                  help="Override the config's mode: station, runner or smart-device."),
     "session": dict(default="", metavar="LABEL",
-                    help="Label appended to the station name (one browser session, one phone)."),
+                    help="Label appended to the station name in the journal, e.g. the device "
+                         "or table of a tablet in smart-device mode."),
 }
 
 
