@@ -309,3 +309,15 @@ def test_the_readme_states_the_exit_codes_and_entry_rules_the_code_uses():
     for ch in entry.SEPARATORS:
         assert ("a comma" if ch == "," else f"(U+{ord(ch):04X})") in rules, repr(ch)
     assert "a line ends only at LF or CRLF: a lone CR (U+000D) stays in its line" in rules
+
+
+def test_set_pin_without_a_terminal_prints_no_python_warning(tmp_path):
+    """Scripted or over ssh without a tty, set-pin reads the PIN from standard input: the
+    director sees its prompts (and that input may be echoed), never Python's GetPassWarning with
+    a line of its source."""
+    config = tmp_path / "station.toml"
+    proc = subprocess.run(ADJUDICATOR + ["set-pin", "--config", str(config)], input=PIN,
+                          capture_output=True, text=True, timeout=60, start_new_session=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "pin_hash" in config.read_text()
+    assert "GetPassWarning" not in proc.stderr and "getpass" not in proc.stderr, proc.stderr

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import getpass
+import warnings
+
 import click
 
 from ..config import MODES, load_config, save_config
@@ -64,8 +67,10 @@ def set_pin_cmd(config_path: str | None) -> None:
 
     config = load_config(config_path, must_exist=False)
     try:
-        pin = click.prompt("New director PIN", hide_input=True,
-                           confirmation_prompt="Repeat the PIN")
+        with warnings.catch_warnings():  # no terminal (a script, ssh without a tty): getpass
+            warnings.simplefilter("ignore", getpass.GetPassWarning)  # says so in words itself
+            pin = click.prompt("New director PIN", hide_input=True,
+                               confirmation_prompt="Repeat the PIN")
     except click.exceptions.Abort:  # end of input or ctrl+c: exit 6, never 1 (UNACCEPTABLE)
         raise ConfigError(f"no PIN was set; {config.path} is unchanged") from None
     check_pin_text(pin)
