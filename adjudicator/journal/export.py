@@ -94,9 +94,16 @@ def _json_lines(cursor) -> Iterator[str]:
     text, number = json.encoder.encode_basestring, int.__repr__
     other = json.JSONEncoder(ensure_ascii=False).encode
     keys = _JSON_KEYS
+    def strings(v) -> str:  # a list of text (words, flags) in C; anything else as json does
+        if all(type(x) is str for x in v):
+            return "[" + ", ".join(map(text, v)) + "]"
+        return other(v)
+
     for values in _record_values(cursor):
         yield "".join([key + (text(v) if type(v) is str else "null" if v is None
-                              else number(v) if type(v) is int else other(v))
+                              else number(v) if type(v) is int else strings(v)
+                              if type(v) is list else "true" if v is True
+                              else "false" if v is False else other(v))
                        for key, v in zip(keys, values)]) + "}"
 
 
@@ -109,7 +116,7 @@ def _csv_cells(cursor) -> Iterator[tuple]:
         yield (seq, time_utc, time_local, station, mode, table, round_, " ".join(words.split()),
                "ACCEPTABLE" if acceptable else "UNACCEPTABLE", lexicon, fingerprint, rule,
                recheck_of, yes_no.get(secondary, "yes"), print_status, print_reason,
-               "" if flags == "[]" else "; ".join(_flags(flags)), origin_journal, origin_seq,
+               "" if flags == "[]" else "; ".join(map(str, _flags(flags))), origin_journal, origin_seq,
                hash_)
 
 
