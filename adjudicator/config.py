@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import asdict, dataclass, field, replace
@@ -13,17 +14,30 @@ from .rules import ChallengeRule
 CONFIG_ENV = "ADJUDICATOR_CONFIG"
 JOURNAL_ENV = "ADJUDICATOR_JOURNAL"
 MODES = ("station", "runner", "smart-device")
+# The longest any timer or timeout may be: a day. TOML reads nan, inf and 1e308 as numbers; no
+# timer can wait that long (asyncio and the protocol's deadlines need finite seconds).
+MAX_SECONDS = 86_400.0
 FLOWS = ("none", "rtscts", "xonxoff")
 PAPERS = ("58mm", "80mm")
 
 
 @dataclass(frozen=True)
 class Timers:
-    """Seconds: unfinished entry cleared, verdict held against stray keys, verdict cleared."""
+    """Seconds: unfinished entry cleared, verdict held against stray keys, verdict cleared,
+    director mode closed when nobody touches it (the station locked again, issue 11)."""
 
     entry_idle: float = 30.0
     verdict_hold: float = 2.0
     verdict_clear: float = 15.0
+    director_idle: float = 120.0
+
+    def __post_init__(self) -> None:
+        """However built (config file, director's screen, code), every timer is finite."""
+        for key, value in asdict(self).items():
+            if (isinstance(value, bool) or not isinstance(value, (int, float))
+                    or not 0 <= value <= MAX_SECONDS):  # False for nan too
+                raise ConfigError(f"timers.{key} must be a number of seconds from 0 to "
+                                  f"{MAX_SECONDS:g}, not {value!r}")
 
 
 @dataclass(frozen=True)
@@ -60,6 +74,8 @@ class Config:
     printer: PrinterSettings = field(default_factory=PrinterSettings)
     path: str = ""
     journal_setting: str = ""  # the journal key as written in the file ("" = default place)
+    hub: str = ""  # the director's hub ("http://H:P"): every row is forwarded there; "" = none
+    hub_token: str = ""  # the station token the hub printed
 
     def with_changes(self, **changes: Any) -> Config:
         """A copy with some fields changed (the director's edits), the journal path re-resolved."""
@@ -135,13 +151,22 @@ def parse_config(data: dict[str, Any], where: str = "") -> Config:
         journal_setting=r.text("journal", ""),
         split_window=r.number("split_window", 90.0, minimum=0.0),
         pin_hash=r.text("pin_hash", ""),
+        hub=r.text("hub", "").strip().rstrip("/"),
+        hub_token=r.text("hub_token", "").strip(),
     )
     r.refuse_unknown()
+    if cfg["hub"] and not cfg["hub"].startswith(("http://", "https://")):
+        raise ConfigError(f"{_in(where)}key hub: {cfg['hub']!r} is not an address like "
+                          '"http://192.168.1.20:8080" (as `adjudicator hub` prints it)')
+    if cfg["hub"] and not cfg["hub_token"]:
+        raise ConfigError(f"{_in(where)}key hub_token: missing; paste both lines "
+                          "`adjudicator hub` printed")
     t = _Reader(timers_table, where, "timers.")
     timers = Timers(
         entry_idle=t.number("entry_idle", 30.0, minimum=1.0),
         verdict_hold=t.number("verdict_hold", 2.0, minimum=0.0),
         verdict_clear=t.number("verdict_clear", 15.0, minimum=1.0),
+        director_idle=t.number("director_idle", 120.0, minimum=10.0),
     )
     t.refuse_unknown()
     if timers.verdict_hold > timers.verdict_clear:
@@ -205,6 +230,7 @@ def to_toml_dict(cfg: Config) -> dict[str, Any]:
         "journal": cfg.journal_setting,
         "split_window": cfg.split_window,
         "pin_hash": cfg.pin_hash,
+        **({"hub": cfg.hub, "hub_token": cfg.hub_token} if cfg.hub else {}),
         "timers": asdict(cfg.timers),
         "printer": asdict(cfg.printer),
     }
@@ -284,6 +310,11 @@ class _Reader:
             return default
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self._fail(key, f"must be a number of seconds, not {value!r}")
+        if not math.isfinite(value):  # TOML's nan, inf and -inf are floats
+            raise self._fail(key, f"must be a finite number of seconds, not {value!r}")
+        if value > MAX_SECONDS:
+            raise self._fail(key, f"must be at most {MAX_SECONDS:g} seconds (a day), "
+                                  f"not {value!r}")
         if value < minimum:
             raise self._fail(key, f"must be at least {minimum:g}, not {value!r}")
         return float(value)

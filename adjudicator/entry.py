@@ -10,6 +10,11 @@ from .errors import EntryError
 MIN_LETTERS = 2
 MAX_LETTERS = 15  # the board is 15 squares wide
 MAX_WORDS = 8  # one line of at most 7 tiles forms at most 8 words (WESPA Appendix 1)
+# The most an entry box holds, on every surface (station, runner's desk, phones, the station
+# service): what a play can form, 8 words of at most 15 letters, each with a comma and a space
+# after it. More is refused whole with ENTRY_TOO_LONG's message, never typed in part: a 100 KB
+# paste took the kiosk to 2.1 GB and seconds per key.
+MAX_ENTRY_CHARS = MAX_WORDS * (MAX_LETTERS + 2)
 
 # Rejection codes, each with its own test.
 EMPTY = "empty"
@@ -17,6 +22,7 @@ NOT_A_LETTER = "not-a-letter"
 TOO_SHORT = "too-short"
 TOO_LONG = "too-long"
 TOO_MANY = "too-many-words"
+ENTRY_TOO_LONG = "entry-too-long"
 
 # The only characters that separate words: a space (also the no-break space U+00A0 that copying
 # from a web page leaves), a tab (a column of a spreadsheet) and a comma. Every other character,
@@ -39,12 +45,34 @@ class Words(tuple):
     __slots__ = ()
 
 
+# Control characters have no name in unicodedata; these are the ones a pasted or exported text
+# carries (their Unicode name aliases).
+_CONTROL_NAMES = {0x00: "NULL", 0x09: "CHARACTER TABULATION", 0x0A: "LINE FEED",
+                  0x0B: "LINE TABULATION", 0x0C: "FORM FEED", 0x0D: "CARRIAGE RETURN",
+                  0x1B: "ESCAPE", 0x1C: "FILE SEPARATOR", 0x1D: "GROUP SEPARATOR",
+                  0x1E: "RECORD SEPARATOR", 0x1F: "UNIT SEPARATOR", 0x7F: "DELETE",
+                  0x85: "NEXT LINE"}
+
+
 def describe_char(ch: str) -> str:
     """Name a character so a player can see which one was wrong, even an invisible one."""
     if ch.isprintable() and not ch.isspace():
         return repr(ch)
-    name = unicodedata.name(ch, "")
+    name = unicodedata.name(ch, "") or _CONTROL_NAMES.get(ord(ch), "")
     return f"U+{ord(ch):04X}" + (f" ({name})" if name else "")
+
+
+def too_long_message(taken: int) -> str:
+    """What a player is told when TAKEN more characters would make the entry too long."""
+    what = f"{taken:,} characters" if taken > 1 else "1 character"
+    return (f"Not taken ({what}): an entry holds at most {MAX_ENTRY_CHARS} characters, as one "
+            f"play forms at most {MAX_WORDS} words of at most {MAX_LETTERS} letters.")
+
+
+def check_entry_length(text: str) -> None:
+    """EntryError (ENTRY_TOO_LONG) when TEXT is longer than any entry box holds."""
+    if len(text) > MAX_ENTRY_CHARS:
+        raise EntryError(ENTRY_TOO_LONG, too_long_message(len(text)))
 
 
 def parse_entry(text: str) -> Words:

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from adjudicator.config import Config
-from adjudicator.entry import parse_entry
+from adjudicator.entry import check_entry_length, parse_entry
 from adjudicator.errors import AdjudicatorError
 from adjudicator.lexicon import Lexicon
 from adjudicator.rules import consequence_under
@@ -114,6 +114,7 @@ class Station:
         self._rule_known = rule_known  # False: no event rule given (a bare terminal judge)
         self._reopener = journal_reopener
         self.table_counts = table_counts or TableCounts()
+        self.printer_state = ""  # as the print desk last heard it, for the hub's heartbeat
 
     @property
     def journal(self):
@@ -173,6 +174,7 @@ class Station:
 
     def submit(self, text: str, *, table: str = "", round: str = "") -> Outcome:
         """Validate typed TEXT (EntryError: never judged, nothing recorded), then judge() it."""
+        check_entry_length(text)  # what no entry box holds is never parsed (MAX_ENTRY_CHARS)
         return self.judge(parse_entry(text), table=table, round=round)
 
     def judge(self, words: tuple[str, ...], *, table: str = "", round: str = "",
@@ -343,8 +345,11 @@ def open_journal(config: Config):
 def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *,
                  secondary: Lexicon | None = None, session: str = "", clock=None,
                  defer_journal: bool = False, rule_known: bool = True,
-                 table_counts: TableCounts | None = None) -> Station:
-    """Everything a station needs, loaded before any screen is drawn."""
+                 table_counts: TableCounts | None = None, forward: bool = True) -> Station:
+    """Everything a station needs, loaded before any screen is drawn.
+
+    With a `hub` in the config (and FORWARD), a sender thread forwards the journal's rows and a
+    heartbeat to the director's hub (adjudicator.hub.forward); it never delays a verdict."""
     if lexicon is None:
         lexicon, loaded_secondary = load_lexicons(config)
         secondary = secondary or loaded_secondary
@@ -359,7 +364,12 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
         opener = reopener  # opened just after the first paint
     elif journal is None:
         journal, problem = open_journal(config)
-    return Station(config, lexicon, journal, secondary=secondary, session=session,
-                   journal_problem=problem, journal_opener=opener, clock=clock,
-                   rule_known=rule_known, journal_reopener=reopener,
-                   table_counts=table_counts)
+    station = Station(config, lexicon, journal, secondary=secondary, session=session,
+                      journal_problem=problem, journal_opener=opener, clock=clock,
+                      rule_known=rule_known, journal_reopener=reopener,
+                      table_counts=table_counts)
+    if config.hub and forward:  # every row to the director's hub, off the verdict path
+        from adjudicator.hub.attach import forward_station
+
+        forward_station(station)
+    return station

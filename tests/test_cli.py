@@ -214,7 +214,7 @@ def test_every_command_has_help_with_an_example(run):
 
     commands = list(walk(main, []))
     assert {"judge", "compile", "info", "lexicon", "journal", "kiosk", "set-pin", "serve",
-            "printer"} == {
+            "printer", "hub"} == {
         path[0] for path, _ in commands
     }
     for path, _ in commands:
@@ -231,8 +231,11 @@ def test_batch_lines_end_only_at_lf_or_crlf_and_a_bom_is_skipped(run, tmp_path, 
     expected.append("ACCEPTABLE")
     challenges = tmp_path / "c.txt"
     challenges.write_bytes(data)
+    journal = str(tmp_path / "j.db")  # recorded batches read their lines the same way
     for result in (run("judge", "--lexicon", tiny_source, "--batch", str(challenges)),
-                   run("judge", "--lexicon", tiny_source, "--batch", "-", input=data)):
+                   run("judge", "--lexicon", tiny_source, "--batch", "-", input=data),
+                   run("judge", "--lexicon", tiny_source, "--journal", journal, "--batch", "-",
+                       input=data)):
         lines = result.stdout.splitlines()  # splitlines is safe here: the output is ours
         assert len(lines) == len(expected), lines
         assert [line[:len(e)] for line, e in zip(lines, expected)] == expected
@@ -269,14 +272,17 @@ def test_batch_matches_a_plain_line_splitter_and_a_plain_set(tiny_batch, text):
     assert result.exit_code == (2 if "INVALID" in expected else 0)
 
 
-def test_batch_takes_the_fast_path_for_plain_lines(run, tiny_source, monkeypatch):
+def test_batch_takes_the_fast_path_for_plain_lines(run, tiny_source, monkeypatch, tmp_path):
     """Issue 12's profile: each line kept its newline, so no line took the fast path. Now only
     lines that are not plain reach the full parse_entry (speed itself is bench/'s)."""
-    import adjudicator.cli.judge as judge
+    import adjudicator.cli.streams as streams
 
     slow = []
-    monkeypatch.setattr(judge, "parse_entry", lambda text: slow.append(text) or parse_entry(text))
+    monkeypatch.setattr(streams, "parse_entry", lambda text: slow.append(text) or parse_entry(text))
     data = "qi za\r\nQi,Xu\n\tcat\ncat5\nqi\u00a0za\n" * 3
-    result = run("judge", "--lexicon", tiny_source, "--batch", "-", input=data.encode())
-    assert result.stdout.count("ACCEPTABLE\n") == 12 and result.exit_code == 2
-    assert slow == ["cat5", "qi\u00a0za"] * 3
+    for journal in ([], ["--journal", str(tmp_path / "j.db")]):  # recorded or not, alike
+        slow.clear()
+        result = run("judge", "--lexicon", tiny_source, *journal, "--batch", "-",
+                     input=data.encode())
+        assert result.stdout.count("ACCEPTABLE\n") == 12 and result.exit_code == 2
+        assert slow == ["cat5", "qi\u00a0za"] * 3

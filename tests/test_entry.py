@@ -93,6 +93,17 @@ def test_only_documented_separators_separate_words(ch):
         parse_entry(f"qi za{ch}")  # at the end too: nothing is trimmed silently
 
 
+@pytest.mark.parametrize("ch, says", [("\r", "U+000D (CARRIAGE RETURN)"),
+                                       ("\x1c", "U+001C (FILE SEPARATOR)"),
+                                       ("\x85", "U+0085 (NEXT LINE)"),
+                                       ("\u2028", "U+2028 (LINE SEPARATOR)"),
+                                       ("\x01", "U+0001")])
+def test_an_invisible_character_is_named_by_code_and_name(ch, says):
+    with pytest.raises(EntryError) as caught:
+        parse_entry(f"qi{ch}za")
+    assert str(caught.value).startswith(f"{says} is not a letter")
+
+
 def test_the_separators_are_space_no_break_space_tab_and_comma():
     assert entry.SEPARATORS == " \t,\u00a0"
     assert parse_entry(" qi\tza,xu\u00a0cat ") == ("QI", "ZA", "XU", "CAT")
@@ -135,3 +146,14 @@ def test_is_plain_agrees_with_parse_entry(text):
     whatever is plain must be exactly what parse_entry accepts, with the same words."""
     if entry.is_plain(text):
         assert parse_entry(text) == tuple(text.upper().replace(",", " ").split())
+
+
+def test_the_entry_cap_is_what_a_play_can_form():
+    """8 words of 15 letters, each with a comma and a space after it, fit; one more does not."""
+    assert entry.MAX_ENTRY_CHARS == 8 * (15 + 2)
+    longest = ", ".join(["ABCDEFGHIJKLMNO"] * 8) + ", "
+    assert len(longest) == entry.MAX_ENTRY_CHARS
+    entry.check_entry_length(longest)
+    with pytest.raises(EntryError) as e:
+        entry.check_entry_length(longest + " ")
+    assert e.value.code == entry.ENTRY_TOO_LONG and "at most 136 characters" in str(e.value)

@@ -239,3 +239,12 @@ def test_each_table_counts_its_own_challenges_across_stations_sharing_a_counter(
     finally:
         phone_a.close()
         phone_b.close()
+
+
+def test_an_entry_longer_than_any_play_is_refused_unparsed_and_unrecorded(station):
+    """Every surface submits through the station: 100 KB of letters is refused with a message."""
+    with pytest.raises(EntryError, match="at most 136 characters") as e:
+        station.submit("qi " * 34_000)
+    assert e.value.code == "entry-too-long"
+    assert station.judged_count() == 0
+    assert station.submit("qi").verdict.words == ("QI",)

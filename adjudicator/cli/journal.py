@@ -140,4 +140,22 @@ def merge_cmd(inputs: tuple[str, ...], out: str, force: bool) -> None:
     click.echo(f"{out}: {report.rows} challenges merged{extra}")
 
 
+@journal_group.command("push")
+@click.option("--config", "config_path", metavar="PATH",
+              help="The station's config (its hub, hub_token and journal).")
+def push_cmd(config_path: str | None) -> None:
+    """Send the director's hub every row it does not hold yet (the config's `hub`).
+
+    For a one-shot `judge --config`, or a station whose link was down when it closed: the
+    rows waited in its journal. Exit 4 when the hub cannot be reached (nothing is lost).
+
+    \b
+    Example:
+      adjudicator journal push --config station.toml
+    """
+    from .hub import push
+
+    push(config_path)
+
+
 COMMANDS = [journal_group]

@@ -6,10 +6,10 @@ import sys
 import time
 
 from ..config import Config
-from ..entry import parse_entry
+from ..entry import Words
 from ..errors import EXIT_ENTRY, EXIT_NOT_RECORDED, AdjudicatorError
 from ..station import NOT_RECORDED, Outcome, Station, open_station
-from .streams import ACCEPTABLE, UNACCEPTABLE, close_source, open_source
+from .streams import ACCEPTABLE, UNACCEPTABLE, Entries, close_source, open_source
 
 BATCH_GROUP = 256  # lines judged, then recorded in one transaction, then written
 GROUP_WAIT = 0.004  # seconds a line from a pipe waits for more lines to commit with it
@@ -58,7 +58,7 @@ def run_batch_recorded(station: Station, source: str, table: str, round_: str) -
     """
     stream = open_source(source)
     out, err = sys.stdout, sys.stderr
-    invalid = failed = 0
+    failed = 0
     lines: list[str | None] = []  # None: a verdict still to be judged and recorded
     pending: list[tuple[int, tuple[str, ...]]] = []
 
@@ -84,21 +84,19 @@ def run_batch_recorded(station: Station, source: str, table: str, round_: str) -
         lines.clear()
         pending.clear()
 
+    entries = Entries(stream)
     try:
         line_no, clock = 0, time.monotonic
         first = 0.0  # when the oldest line not yet answered arrived
-        for block in stream.blocks():
+        for block in entries:
             if not lines:
                 first = clock()
-            for line in block:
+            for words in block:
                 line_no += 1
-                try:
-                    words = parse_entry(line)
-                except AdjudicatorError as e:
-                    invalid += 1
-                    lines.append(f"INVALID: {e}\n")
+                if type(words) is str:  # the line's INVALID answer
+                    lines.append(words)
                 else:
-                    pending.append((line_no, words))
+                    pending.append((line_no, Words(words)))  # checked by Entries
                     lines.append(None)
                 if len(lines) >= BATCH_GROUP:
                     flush()
@@ -113,4 +111,52 @@ def run_batch_recorded(station: Station, source: str, table: str, round_: str) -
         station.close()
     if failed:
         return EXIT_NOT_RECORDED
-    return EXIT_ENTRY if invalid else 0
+    return EXIT_ENTRY if entries.invalid else 0
+
+
+def judge_with_config(config_path: str, lexicon: str | None, journal: str | None,
+                      station: str | None, entry, batch: str | None, table: str, round_: str,
+                      recheck_of: int | None) -> int:
+    """`judge --config`: as the configured station (its journal unless --journal); the rows are
+    then sent to the config's hub, after the verdicts are written (a hub that is down costs the
+    verdict nothing: the rows wait in the journal for the next run or `journal push`)."""
+    from dataclasses import replace
+
+    from ..config import load_config
+    from ..resolve import load_configured
+    from ..station import load_lexicons
+
+    cfg = load_config(config_path)
+    if journal:
+        cfg = replace(cfg, journal=journal)
+    if station:
+        cfg = replace(cfg, station=station)
+    lex = load_configured(lexicon) if lexicon else load_lexicons(cfg)[0]
+    service = open_station(cfg, lex, forward=False)
+    if batch is not None:
+        code = run_batch_recorded(service, batch, table, round_)
+    else:
+        try:
+            code = judge_recorded(service, entry, table, round_, recheck_of)
+        finally:
+            service.close()
+    if cfg.hub:
+        send_to_hub(cfg, lex)
+    return code
+
+
+def send_to_hub(cfg: Config, lex) -> None:
+    """One push to the config's hub, briefly; a line on stderr when it cannot be reached."""
+    from ..hub.forward import Forwarder, HubUnreachable
+
+    status = {"station": cfg.station, "mode": cfg.mode, "lexicon": str(lex.name),
+              "fingerprint": str(lex.fingerprint)}
+    forwarder = Forwarder(cfg.journal, cfg.hub, cfg.hub_token, status=lambda: status,
+                          timeout=2.0)
+    try:
+        forwarder.push()
+    except (HubUnreachable, AdjudicatorError) as e:
+        sys.stderr.write(f"adjudicator: {e}; the rows wait in {cfg.journal} "
+                         f"(adjudicator journal push --config {cfg.path})\n")
+    finally:
+        forwarder.stop()

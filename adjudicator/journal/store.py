@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from typing import Any, TextIO
 
 from ..errors import JournalError
-from . import anchor, chain, db
+from . import anchor, chain, db, outbox
 from .export import parse_since, query, write
 from .flags import DEFAULT_SPLIT_WINDOW, flags_for
 from .rows import MODES, PRINT_STATUSES, SELECT_ROWS, JournalRow, row_from_sql, to_utc_text
@@ -66,6 +66,7 @@ class Journal:
         self._lock = threading.RLock()
         self._id: str | None = None
         self.patience = db.LOCK_PATIENCE if patience is None else patience  # seconds a write retries while another program holds a lock
+        self._outbox = False  # rows also queued for the hub (outbox.py)
 
     @classmethod
     def open(cls, path: str | None = None, *, split_window: float = DEFAULT_SPLIT_WINDOW,
@@ -201,6 +202,8 @@ class Journal:
         if seq == 0 and rows:
             prev = self._start_chain(conn, head, rows[0]["station"])
         seqs = []
+        if not self._outbox:  # asked at every write until yes: enable() may come from elsewhere
+            self._outbox = outbox.present(conn)
         for given in rows:
             row = {k: v for k, v in given.items() if not k.startswith("_")}
             if not keep_times:
@@ -219,6 +222,8 @@ class Journal:
             columns = chain.CHAIN_COLUMNS
             conn.execute(f"INSERT INTO challenges ({', '.join(columns)}) VALUES "
                          f"({', '.join('?' * len(columns))})", [row[c] for c in columns])
+            if self._outbox:  # queued for the hub in this same transaction
+                outbox.add(conn, row)
             seqs.append((seq, prev))
         conn.executemany("UPDATE meta SET value = ? WHERE key = ?",
                          [(str(seq), "head_seq"), (prev, "head_hash")])
@@ -255,6 +260,17 @@ class Journal:
 
         self._write(note)
 
+    def forward(self) -> int:
+        """Queue every row for the director's hub from now on (outbox.py); rows already here
+        are queued too. Returns how many were queued now."""
+        with self._lock:
+            try:
+                queued = db.retrying(lambda: outbox.enable(self.conn), self.patience)
+            except sqlite3.Error as e:
+                raise JournalError(db.explain(e, self.path)) from e
+            self._outbox = True
+            return queued
+
     # -- reading ---------------------------------------------------------------------------
 
     def _query(self, sql: str, params: Sequence = ()) -> list:
@@ -263,6 +279,13 @@ class Journal:
                 return self.conn.execute(sql, params).fetchall()
             except sqlite3.Error as e:
                 raise JournalError(db.explain(e, self.path)) from e
+
+    def slip_printed(self, seq: int) -> bool:
+        """True once a slip of challenge SEQ came out of the printer (whatever happened since):
+        only then is another slip of it a REPRINT."""
+        return bool(self._query(
+            "SELECT 1 FROM print_log WHERE seq = ? AND status IN ('printed', 'reprinted') "
+            "LIMIT 1", (seq,)))
 
     def get(self, seq: int) -> JournalRow:
         found = self._query(SELECT_ROWS + " WHERE c.seq = ?", (seq,))

@@ -18,10 +18,11 @@ from adjudicator.rules import ChallengeRule
 from ..printing import Printed, print_desk
 from .base import screen_css
 
-TIMER_KEYS = ("entry_idle", "verdict_hold", "verdict_clear")
+TIMER_KEYS = ("entry_idle", "verdict_hold", "verdict_clear", "director_idle")
 TIMER_LABELS = {"entry_idle": "Unfinished entry cleared after",
                 "verdict_hold": "Verdict ignores keys for",
-                "verdict_clear": "Verdict cleared after"}
+                "verdict_clear": "Verdict cleared after",
+                "director_idle": "Director mode closes, untouched, after"}
 RECENT = 30
 
 
@@ -39,6 +40,8 @@ class DirectorScreen(Screen):
             yield Static(self._counter_text(), id="director-count")
             yield Static(f"Config file: {cfg.path}", id="director-config")
             yield Static(f"Journal: {cfg.journal}", id="director-journal")
+            yield Static(f"Director mode closes by itself after {cfg.timers.director_idle:g} s "
+                         "without a key or a touch (timers.director_idle).", id="director-idle")
             yield Label("Station name")
             yield Input(cfg.station, id="f-station")
             yield Label("Lexicon")

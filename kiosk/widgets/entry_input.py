@@ -18,6 +18,8 @@ from textual import events
 from textual.message import Message
 from textual.widgets import Input
 
+from adjudicator.entry import MAX_ENTRY_CHARS, too_long_message
+
 # Editing keys a box keeps, and the Input method each one runs. Nothing else edits.
 EDITING_KEYS = {
     "backspace": "action_delete_left",
@@ -27,6 +29,10 @@ EDITING_KEYS = {
     "home": "action_home",
     "end": "action_end",
 }
+
+
+# What the terminal driver makes of bytes that are not UTF-8 (kiosk/terminal.py): never typed.
+UNDECODABLE = "\ufffd"
 
 
 def deliver(widget, message: Message) -> bool:
@@ -64,7 +70,7 @@ class OrderedInput(Input, inherit_bindings=False):
             getattr(self, action)()
         elif event.key in self.COMMAND_KEYS:
             getattr(self, self.COMMAND_KEYS[event.key])()
-        elif event.is_printable and event.character is not None:
+        elif event.is_printable and event.character not in (None, UNDECODABLE):
             self.type_text(event.character)
 
     def tell(self, message: Message) -> None:
@@ -81,17 +87,28 @@ class OrderedInput(Input, inherit_bindings=False):
 
     def take_paste(self, event: events.Paste) -> None:
         """A bracketed paste: its first line, typed in at the cursor as one edit."""
-        line = event.text.splitlines()[0] if event.text else ""
+        line = event.text.splitlines()[0].replace(UNDECODABLE, "") if event.text else ""
         if line:
             self.type_text(line)
 
     def type_text(self, text: str) -> None:
-        """TEXT at the cursor (over a selection), unless the box refuses it (restricted())."""
+        """TEXT at the cursor (over a selection), unless the box refuses it (restricted()).
+
+        Text that would make the value longer than max_length is refused whole (too_long),
+        before anything is inserted or drawn: a paste of any size costs one length check.
+        """
         selection = self.selection
+        if self.max_length and (len(self.value) - abs(selection.end - selection.start)
+                                + len(text) > self.max_length):
+            self.too_long(text)
+            return
         if selection.is_empty:
             self.insert_text_at_cursor(text)
         else:
             self.replace(text, *selection)
+
+    def too_long(self, text: str) -> None:
+        """TEXT was refused: the box would be too long. Silent here; EntryInput says so."""
 
     def restricted(self) -> None:
         """Silent, always (WESPA 3.11.1(b)): Input would ring the bell."""
@@ -116,6 +133,19 @@ class EntryInput(OrderedInput):
     """Letters, spaces, backspace, delete and arrows only; TAB asks for the adjudication."""
 
     COMMAND_KEYS = {"tab": "action_adjudicate", "enter": "action_press_tab_hint"}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, max_length=MAX_ENTRY_CHARS, **kwargs)
+
+    class Refused(Message):
+        """Typed or pasted text was not taken: the entry would be longer than a play forms."""
+
+        def __init__(self, text: str):
+            super().__init__()
+            self.text = text
+
+    def too_long(self, text: str) -> None:
+        self.tell(self.Refused(too_long_message(len(text))))
 
     class Adjudicate(Message):
         """The opponent pressed TAB (or the button): judge exactly this text."""

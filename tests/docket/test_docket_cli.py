@@ -90,16 +90,27 @@ def test_reprint_from_the_journal_by_number(run, fake_printer, tmp_path, make_le
     fake_printer.state = "cover open"
     failed = run("printer", "reprint", str(seq), "--config", str(config))
     assert failed.exit_code == EXIT_PRINTER
-    assert (f"Reprint for challenge #{seq} not printed: printer cover open. Close the printer "
+    assert (f"Slip for challenge #{seq} not printed: printer cover open. Close the printer "
             "cover and run this command again.") in failed.output
 
+    # Never printed before: the first slip that comes out is the original, not a REPRINT, and
+    # the journal says printed (issue 11).
     fake_printer.state = "ok"
+    result = run("printer", "reprint", str(seq), "--config", str(config))
+    assert result.exit_code == 0, result.output
+    assert f"Slip for challenge #{seq} printed." in result.output
+    out = decode(fake_printer.take(), 42)
+    assert not any("REPRINT" in line for line in out.text)
+    assert out.find("Spring Open") and out.find("Table 3") and out.find("Penalty: 5 points")
+    with Journal.open(journal_path) as journal:
+        assert journal.get(seq).print_status == "printed"
+
+    # Printed once: now it is a reprint.
     result = run("printer", "reprint", str(seq), "--config", str(config))
     assert result.exit_code == 0, result.output
     assert f"Reprint for challenge #{seq} printed." in result.output
     out = decode(fake_printer.take(), 42)
-    assert "REPRINT" in out.text and out.find("Spring Open") and out.find("Table 3")
-    assert out.find("Penalty: 5 points")
+    assert "REPRINT" in out.text
     with Journal.open(journal_path) as journal:
         assert journal.get(seq).print_status == "reprinted"
 

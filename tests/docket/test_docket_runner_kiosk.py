@@ -137,11 +137,12 @@ async def test_paper_out_then_p_reprints_after_recovery(runner, fake_printer):
         assert journal.get(1).print_status == "failed"
         fake_printer.state = "ok"  # paper reloaded
         await pilot.press("p")
-        await until(pilot, lambda: "Reprint for challenge #1 printed" in text(app, "#runner-print"))
+        # never printed: its first slip is the original, not a REPRINT (issue 11)
+        await until(pilot, lambda: "Slip for challenge #1 printed" in text(app, "#runner-print"))
         assert app.screen.query_one("#table").value == ""  # P typed nothing
-        assert journal.get(1).print_status == "reprinted"
+        assert journal.get(1).print_status == "printed"
     out = decode(fake_printer.take(), 32)
-    assert "REPRINT" in out.text and "UNACCEPTABLE" in out.text and out.find("Table 7")
+    assert "REPRINT" not in out.text and "UNACCEPTABLE" in out.text and out.find("Table 7")
 
 
 async def test_refused_printer_settings_never_hide_the_verdict(runner, fake_printer):

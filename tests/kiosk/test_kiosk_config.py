@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -97,6 +98,14 @@ def test_explicit_missing_file_is_an_error_not_defaults(tmp_path):
     ('[timers]\nverdict_hold = true', "key timers.verdict_hold"),
     ('[timers]\nverdict_hold = 20\nverdict_clear = 10', "timers.verdict_hold"),
     ('[timers]\nbogus = 1', "key timers.bogus"),
+    # TOML reads nan and inf as floats: every timer and timeout refuses them, naming the key
+    ('[timers]\nentry_idle = nan', "key timers.entry_idle"),
+    ('[timers]\nverdict_hold = nan', "key timers.verdict_hold"),
+    ('[timers]\nverdict_clear = inf', "key timers.verdict_clear"),
+    ('[timers]\nverdict_hold = -nan', "key timers.verdict_hold"),
+    ('[timers]\nentry_idle = 1e308', "key timers.entry_idle"),
+    ('split_window = inf', "key split_window"),
+    ('[printer]\nwrite_timeout = nan', "key printer.write_timeout"),
     ('[printer]\nflow = "hardware"', "key printer.flow"),
     ('[printer]\npaper = "A4"', "key printer.paper"),
     ('[printer]\ncolumns = 300', "key printer.columns"),
@@ -109,6 +118,13 @@ def test_bad_key_is_named(tmp_path, text, key):
     with pytest.raises(ConfigError) as e:
         load_config(str(path))
     assert key in str(e.value) and str(path) in str(e.value)
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, 1e308, -1.0])
+def test_timers_built_any_way_refuse_non_finite_seconds_naming_the_key(value):
+    """The director's screen and code build Timers too: nan never reaches the protocol."""
+    with pytest.raises(ConfigError, match="timers.verdict_clear"):
+        Timers(verdict_clear=value)
 
 
 def test_not_toml_is_refused_with_the_line(tmp_path):
@@ -136,7 +152,8 @@ def test_config_module_is_core_without_textual():
 
 
 @pytest.mark.parametrize("text, key", [('mode = "x"', "key mode"),
-                                       ('[timers]\nentry_idle = "soon"', "timers.entry_idle")])
+                                       ('[timers]\nentry_idle = "soon"', "timers.entry_idle"),
+                                       ('[timers]\nverdict_clear = nan', "timers.verdict_clear")])
 def test_kiosk_refuses_to_start_on_invalid_config(tmp_path, text, key):
     path = tmp_path / "bad.toml"
     path.write_text(text + "\n")

@@ -234,3 +234,56 @@ async def test_smart_device_mode_keeps_the_director_door_shut(make_app, pinned):
         await pilot.press(*PIN, "enter")
         await pilot.pause()
         assert screen_name(app) == "ReadyScreen"
+
+
+async def until(pilot, condition, tries: int = 150) -> None:
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("condition never met")
+
+
+@pytest.mark.parametrize("mode, home, notice_box",
+                         [("station", "ReadyScreen", "#message"),
+                          ("runner", "RunnerScreen", "#runner-message")])
+async def test_director_mode_closes_when_left_alone_and_the_station_says_so(
+        make_app, pinned, mode, home, notice_box):
+    """Issue 11: a director who walks away leaves no unlocked station (timers.director_idle,
+    2 minutes by default); a key or a touch keeps it open; an error dialog over it closes too."""
+    assert load_config(os.devnull + "x", must_exist=False).timers.director_idle == 120
+    clock = FakeClock()
+    app = make_app(config=pinned.with_changes(mode=mode), idle_clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        resting = len(app.screen_stack)
+        await open_director(app, pilot)
+        assert screen_name(app) == "DirectorScreen"
+        assert "after 120 s" in text_of(app, "#director-idle")
+        clock.now += 100
+        await pilot.press("x")  # the director is still there: the wait starts again
+        clock.now += 100
+        app.check_director_idle()
+        await pilot.pause()
+        assert screen_name(app) == "DirectorScreen"
+        app.show_error("something the director has not read")
+        await pilot.pause()
+        clock.now += 121  # walked away
+        await until(pilot, lambda: screen_name(app) == home)  # the app's own 1 s check
+        await pilot.pause()
+        assert "Director mode closed after 120 s" in text_of(app, notice_box)
+        assert "locked again" in text_of(app, notice_box)
+        assert len(app.screen_stack) == resting  # the error dialog went too
+        assert app.station.config.station == "Station 7"  # the "x" typed was never saved
+        await pilot.press("f12")  # the door is shut: the PIN is asked again
+        await pilot.pause()
+        assert screen_name(app) == "PinModal"
+
+
+def test_director_idle_is_a_timer_key_with_a_floor():
+    from adjudicator.config import parse_config
+    from adjudicator.errors import ConfigError
+
+    assert parse_config({"timers": {"director_idle": 300}}).timers.director_idle == 300
+    with pytest.raises(ConfigError, match="timers.director_idle"):
+        parse_config({"timers": {"director_idle": 1}})
