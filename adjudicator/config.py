@@ -189,12 +189,14 @@ def parse_config(data: dict[str, Any], where: str = "") -> Config:
 
 
 def save_config(cfg: Config, path: str | None = None) -> str:
-    """Write the configuration as TOML (atomically: a crash leaves the old file or the new one)."""
-    import tomli_w
+    """Write the configuration as TOML (atomically: a crash leaves the old file or the new one).
 
+    The file as the director wrote it is kept: its comments, order and layout stay, only the
+    values that changed are rewritten, and a key the file lacks is added only when it is not
+    the default (issue 11: set-pin and the director's Save stripped every comment).
+    """
     where = path or cfg.path or default_config_path()
-    data = to_toml_dict(cfg)
-    text = tomli_w.dumps(data)
+    text = _edited_toml(where, to_toml_dict(cfg))
     folder = os.path.dirname(os.path.abspath(where))
     try:
         os.makedirs(folder, exist_ok=True)
@@ -215,6 +217,42 @@ def save_config(cfg: Config, path: str | None = None) -> str:
     except OSError as e:
         raise ConfigError(f"cannot write config file {where}: {e.strerror or e}") from e
     return where
+
+
+def _edited_toml(where: str, data: dict[str, Any]) -> str:
+    """The text of WHERE (if it is there and reads as TOML) with DATA's values put in."""
+    import tomlkit
+
+    try:
+        with open(where, encoding="utf-8") as f:
+            doc = tomlkit.parse(f.read())
+    except FileNotFoundError:
+        doc = tomlkit.document()
+    except (OSError, UnicodeDecodeError, tomlkit.exceptions.TOMLKitError) as e:
+        raise ConfigError(f"cannot update config file {where}: {e}") from e
+    _put(doc, data, to_toml_dict(Config()))
+    return tomlkit.dumps(doc)
+
+
+def _put(table, data: dict[str, Any], defaults: dict[str, Any]) -> None:
+    """DATA into the tomlkit TABLE: changed values replaced in place, missing non-defaults added."""
+    import tomlkit
+
+    for key, value in data.items():
+        default = defaults.get(key)
+        if isinstance(value, dict):
+            if key in table:
+                _put(table[key], value, default or {})
+            elif value != default:
+                sub = tomlkit.table()
+                _put(sub, value, default or {})
+                table[key] = sub
+        elif key in table:
+            old = table[key]
+            if (old.unwrap() if hasattr(old, "unwrap") else old) != value:
+                table[key] = value
+        elif value != default:
+            table[key] = value
 
 
 def to_toml_dict(cfg: Config) -> dict[str, Any]:

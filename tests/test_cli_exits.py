@@ -114,7 +114,7 @@ def leaf_commands() -> set[tuple[str, ...]]:
     return found
 
 
-def _commands(tmp_path, tiny, printer):
+def _commands(tmp_path, tiny, printer, live_hub):
     """Every command, each run for real (as well as its --help), ready to run. The kiosk alone is
     run only for --help: it draws through Textual on the terminal and never writes stdout."""
     journal = str(tmp_path / "j.db")
@@ -124,6 +124,12 @@ def _commands(tmp_path, tiny, printer):
     batch.write_text("qi za\ncat\n" * 5000)
     config = str(tmp_path / "event.toml")
     fast = ["--columns", "32", "--write-timeout", "1"]
+    hub = tmp_path / "hub.toml"
+    hub.write_text(f'journal = "{tmp_path / "hub.db"}"\n')
+    station = tmp_path / "station.toml"
+    station.write_text(f'journal = "{journal}"\nhub = "{live_hub[0]}"\n'
+                       f'hub_token = "{live_hub[1]}"\n')
+    hub, station = str(hub), str(station)
     return [
         ["--help"], ["--version"], ["judge", "--help"], ["kiosk", "--help"], ["serve", "--help"],
         ["judge", "-l", tiny, "qi", "za"], ["judge", "-l", tiny, "qz"],
@@ -141,7 +147,36 @@ def _commands(tmp_path, tiny, printer):
         ["set-pin", "--config", config],
         ["serve", "--port", "0", "--config", config, "--rotate-token"],
         ["serve", "--port", "0", "--config", config],  # its link and code, then it would serve
+        ["hub", "--port", "0", "--config", hub],  # its URL and lines, then it would serve
+        ["journal", "push", "--config", station],  # to a live hub: "N rows sent..."
     ]
+
+
+@pytest.fixture
+def live_hub(tmp_path):
+    """A real `adjudicator hub` on a free port: (its URL, the stations' token)."""
+    import re
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = tmp_path / "live-hub.toml"
+    config.write_text(f'journal = "{tmp_path / "live-hub.db"}"\n')
+    proc = subprocess.Popen(ADJUDICATOR + ["hub", "--host", "127.0.0.1", "--port", str(port),
+                                           "--config", str(config)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        token = None
+        for line in proc.stdout:
+            if found := re.search(r'hub_token = "([^"]+)"', line):
+                token = found.group(1)
+                break
+        assert token, "the hub printed no hub_token line"
+        yield f"http://127.0.0.1:{port}", token
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 @pytest.fixture
@@ -159,22 +194,22 @@ def fake_printer():
     printer.close()
 
 
-def test_the_output_test_runs_every_command(tmp_path, tiny, fake_printer):
+def test_the_output_test_runs_every_command(tmp_path, tiny, fake_printer, live_hub):
     """A command added later is added to the test below, or this fails."""
-    run = {tuple(a[:len(c)]) for a in _commands(tmp_path, tiny, fake_printer) for c in
+    run = {tuple(a[:len(c)]) for a in _commands(tmp_path, tiny, fake_printer, live_hub) for c in
            leaf_commands() if a[len(c):len(c) + 1] != ["--help"]}
     assert leaf_commands() - run == {("kiosk",)}  # draws on the terminal, never on stdout
 
 
 @pytest.mark.parametrize("how", ["closed", "full", "read-only"])
 def test_every_command_with_its_output_closed_full_or_unwritable(tmp_path, tiny, how,
-                                                                 fake_printer):
+                                                                 fake_printer, live_hub):
     """stdout closed (>&-), /dev/full, or opened read-only: exit 4, one line on stderr, never a
     traceback, never 0 or 1 (set-pin's prompts go to stderr before it)."""
     if how == "full" and not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full on this system")
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-    for args in _commands(tmp_path, tiny, fake_printer):
+    for args in _commands(tmp_path, tiny, fake_printer, live_hub):
         if how == "closed":
             kwargs = {"stdout": subprocess.DEVNULL, "preexec_fn": lambda: os.close(1)}
         else:

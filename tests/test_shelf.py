@@ -147,28 +147,39 @@ def test_remove_takes_a_lexicon_off_the_shelf(run, club):
     assert result.exit_code == EXIT_LEXICON and "no lexicon named 'CLUB'" in result.stderr
 
 
-def test_the_kiosk_and_each_phone_kiosk_start_with_a_shelved_name(run, club, tmp_path,
+def test_the_kiosk_and_the_phone_server_start_with_a_shelved_name(run, club, tmp_path,
                                                                    monkeypatch):
-    """Their real start: `adjudicator kiosk --config P` and the phone server's per-tab command
-    line (kiosk_argv) go through launch.run_kiosk -> kiosk.app.build_app -> open_station ->
-    load_lexicons -> resolve.load_lexicon, which looks on the shelf with no setting."""
+    """Their real start: `adjudicator kiosk --config P` goes through launch.run_kiosk ->
+    kiosk.app.build_app -> open_station -> load_lexicons -> resolve.load_lexicon, and the phone
+    server (`adjudicator serve`) through phone.build.build_phone_app -> load_lexicons: both look
+    on the shelf with no setting."""
     pytest.importorskip("textual")
     import kiosk.app
-    from kiosk.web.sessions import kiosk_argv
 
     from adjudicator.command import main as command_main
+    from adjudicator.config import load_config
+    from adjudicator.net.token import TokenStore
+    from adjudicator.phone.build import build_phone_app
 
     assert run("lexicon", "add", club).exit_code == 0
     config = tmp_path / "event.toml"
-    config.write_text('lexicon = "club"\nsecondary_lexicon = "CLUB"\n')
+    config.write_text('lexicon = "club"\nsecondary_lexicon = "CLUB"\n'
+                      f'journal = "{tmp_path / "j.db"}"\n')
     started = []
     monkeypatch.setattr(kiosk.app.KioskApp, "run", lambda app, *a, **k: started.append(
         (app.station.config.mode, app.station.lexicon.name, app.station.secondary.name,
          "QI" in app.station.lexicon, "ZZ" in app.station.lexicon)))
-    for argv in (["kiosk", "--config", str(config)], kiosk_argv(str(config), "web-1-1")[3:]):
-        with pytest.raises(SystemExit) as ended:
-            command_main(argv)
-        assert ended.value.code == 0
+    with pytest.raises(SystemExit) as ended:
+        command_main(["kiosk", "--config", str(config)])
+    assert ended.value.code == 0
+    phones = build_phone_app(load_config(str(config)),
+                             tokens=TokenStore(str(tmp_path / "token")))
+    try:
+        station = phones.devices.get("phone-1").station
+        started.append((station.config.mode, station.lexicon.name, station.secondary.name,
+                        "QI" in station.lexicon, "ZZ" in station.lexicon))
+    finally:
+        phones.close()
     assert started == [("station", "CLUB", "CLUB", True, False),
                        ("smart-device", "CLUB", "CLUB", True, False)]
 

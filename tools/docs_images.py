@@ -29,6 +29,7 @@ SCREENS = {
     "station-unacceptable.png": "test_verdict_unacceptable[size0].svg",
     "station-malformed.png": "test_malformed_entry_answered_in_place.svg",
     "director-door.png": "test_director_door_without_pin.svg",
+    "runner-desk.png": "test_runner_desk.svg",
 }
 
 

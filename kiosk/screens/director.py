@@ -24,6 +24,7 @@ TIMER_LABELS = {"entry_idle": "Unfinished entry cleared after",
                 "verdict_clear": "Verdict cleared after",
                 "director_idle": "Director mode closes, untouched, after"}
 RECENT = 30
+IDLE_STATUS = "TAB moves between the fields · ESCAPE goes back to the station"
 
 
 class DirectorScreen(Screen):
@@ -69,11 +70,14 @@ class DirectorScreen(Screen):
             with Horizontal(classes="director-buttons"):
                 yield Input(id="f-reprint", restrict=r"[0-9]*", max_length=9, placeholder="#")
                 yield Button("Reprint slip", id="reprint")
-            yield Static("", id="director-status")
             yield Static("Last challenges (newest first)", classes="director-heading")
             yield DataTable(id="recent", cursor_type="row", zebra_stripes=True)
             yield Static("Challenges per hour", classes="director-heading")
             yield Static(self._per_hour_text(), id="per-hour")
+        # Outside the scrolling form, docked at the bottom, always the same rows (nothing under
+        # the pointer moves): every confirmation is on screen whatever the form's scroll
+        # position (issue 11: they appeared below the fold).
+        yield Static(IDLE_STATUS, id="director-status", classes="empty")
 
     def on_mount(self) -> None:
         table = self.query_one("#recent", DataTable)
@@ -114,7 +118,9 @@ class DirectorScreen(Screen):
         return "\n".join(f"{hour}  {n}" for hour, n in hours[-24:]) or "(none yet)"
 
     def _status(self, text: str) -> None:
-        self.query_one("#director-status", Static).update(text)
+        status = self.query_one("#director-status", Static)
+        status.update(text or IDLE_STATUS)
+        status.set_class(not text, "empty")
 
     # -- actions ----------------------------------------------------------------------------
 

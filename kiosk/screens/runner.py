@@ -165,10 +165,11 @@ class RunnerScreen(LockedScreen):
     def on_mount(self) -> None:
         self.query_one("#table", NumberInput).focus()
         self._fit(self.size.width, self.size.height)
+        self._show_unprinted([])
         if self.app.station.config.printer.enabled:
-            self._show_unprinted()  # a restart forgets none: read back from the journal
-        else:
-            self._show_unprinted([])
+            # a restart forgets none: read back from the journal, after the first paint (the
+            # kiosk opens its journal then)
+            self.call_after_refresh(self._show_unprinted)
         if self._notice:
             self._say(self._notice, error=False)
 
