@@ -67,44 +67,65 @@ RECORD_KEYS = (
 )  # a JSON record's keys, in order (row_record's)
 
 
-def _record_values(cursor) -> Iterator[tuple]:
-    """Result rows of EXPORT_ROWS as the values of export records, in RECORD_KEYS order."""
+def _records(cursor) -> Iterator[dict]:
+    """Result rows of EXPORT_ROWS as export records (the same values as row_record); the
+    reference _json_lines is held to."""
     for (seq, time_utc, time_local, station, mode, table, round_, words, acceptable, lexicon,
          fingerprint, rule, recheck_of, secondary, flags, origin_journal, origin_seq, hash_,
          print_status, print_reason, _prev) in cursor:
-        yield (seq, time_utc, time_local, station, mode, table, round_, str(words).split(),
-               "ACCEPTABLE" if acceptable else "UNACCEPTABLE", lexicon, fingerprint, rule,
-               recheck_of, None if secondary is None else bool(secondary), print_status or "",
-               print_reason or "", _flags(flags), origin_journal, origin_seq, hash_)
-
-
-def _records(cursor) -> Iterator[dict]:
-    """Result rows of EXPORT_ROWS as export records (the same values as row_record)."""
-    for values in _record_values(cursor):
-        yield dict(zip(RECORD_KEYS, values))
-
-
-_JSON_KEYS = tuple(("{" if i == 0 else ", ") + json.dumps(k) + ": "
-                   for i, k in enumerate(RECORD_KEYS))
+        yield dict(zip(RECORD_KEYS, (
+            seq, time_utc, time_local, station, mode, table, round_, str(words).split(),
+            "ACCEPTABLE" if acceptable else "UNACCEPTABLE", lexicon, fingerprint, rule,
+            recheck_of, None if secondary is None else bool(secondary), print_status or "",
+            print_reason or "", _flags(flags), origin_journal, origin_seq, hash_)))
 
 
 def _json_lines(cursor) -> Iterator[str]:
-    """Each record as JSONEncoder(ensure_ascii=False).encode(record) would write it (a test
-    holds them equal), built from its values without a dict."""
+    """Each row of EXPORT_ROWS as JSONEncoder(ensure_ascii=False).encode(its record) would
+    write it (a property test holds them equal to _records' encoding), built as one string
+    concatenation per row: each value written by the C string encoder or int repr when it has
+    the type a journal holds, else as json would (any_); this is the export's inner loop."""
     text, number = json.encoder.encode_basestring, int.__repr__
     other = json.JSONEncoder(ensure_ascii=False).encode
-    keys = _JSON_KEYS
-    def strings(v) -> str:  # a list of text (words, flags) in C; anything else as json does
-        if all(type(x) is str for x in v):
-            return "[" + ", ".join(map(text, v)) + "]"
-        return other(v)
 
-    for values in _record_values(cursor):
-        yield "".join([key + (text(v) if type(v) is str else "null" if v is None
-                              else number(v) if type(v) is int else strings(v)
-                              if type(v) is list else "true" if v is True
-                              else "false" if v is False else other(v))
-                       for key, v in zip(keys, values)]) + "}"
+    def any_(v) -> str:
+        if type(v) is str:
+            return text(v)
+        if v is None:
+            return "null"
+        if type(v) is int:
+            return number(v)
+        return "true" if v is True else "false" if v is False else other(v)
+
+    for (seq, time_utc, time_local, station, mode, table, round_, words, acceptable, lexicon,
+         fingerprint, rule, recheck_of, secondary, flags, origin_journal, origin_seq, hash_,
+         print_status, print_reason, _prev) in cursor:
+        yield ('{"seq": ' + (number(seq) if type(seq) is int else any_(seq))
+               + ', "time_utc": ' + (text(time_utc) if type(time_utc) is str
+                                     else any_(time_utc))
+               + ', "time_local": ' + (text(time_local) if type(time_local) is str
+                                       else any_(time_local))
+               + ', "station": ' + (text(station) if type(station) is str else any_(station))
+               + ', "mode": ' + (text(mode) if type(mode) is str else any_(mode))
+               + ', "table": ' + ("null" if table is None else any_(table))
+               + ', "round": ' + ("null" if round_ is None else any_(round_))
+               + ', "words": [' + ", ".join(map(text, str(words).split())) + "]"
+               + ', "verdict": ' + ('"ACCEPTABLE"' if acceptable else '"UNACCEPTABLE"')
+               + ', "lexicon_name": ' + (text(lexicon) if type(lexicon) is str
+                                         else any_(lexicon))
+               + ', "fingerprint": ' + (text(fingerprint) if type(fingerprint) is str
+                                        else any_(fingerprint))
+               + ', "rule": ' + ("null" if rule is None else any_(rule))
+               + ', "recheck_of": ' + ("null" if recheck_of is None else any_(recheck_of))
+               + ', "secondary_agrees": ' + ("null" if secondary is None
+                                             else "true" if secondary else "false")
+               + ', "print_status": ' + (any_(print_status) if print_status else '""')
+               + ', "print_reason": ' + (any_(print_reason) if print_reason else '""')
+               + ', "flags": ' + ("[]" if flags == "[]" else other(_flags(flags)))
+               + ', "origin_journal": ' + ("null" if origin_journal is None
+                                           else any_(origin_journal))
+               + ', "origin_seq": ' + ("null" if origin_seq is None else any_(origin_seq))
+               + ', "hash": ' + (text(hash_) if type(hash_) is str else any_(hash_)) + "}")
 
 
 def _csv_cells(cursor) -> Iterator[tuple]:
