@@ -29,7 +29,7 @@ async def main() -> None:
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
-    print(f"PORT {site._server.sockets[0].getsockname()[1]}", flush=True)
+    print(f"PORT {runner.addresses[0][1]}", flush=True)
     await asyncio.Event().wait()
 
 

@@ -172,6 +172,8 @@ class KioskApp(App, inherit_bindings=False):
         if self._director_seen is None or self.idle_clock() - self._director_seen < idle:
             return
         self._stop_director_watch()
+        if not any(isinstance(screen, DirectorScreen) for screen in self.screen_stack):
+            return  # already closed: nothing of the station's own is ever popped
         while len(self.screen_stack) > 1 and not isinstance(self.screen, DirectorScreen):
             self.pop_screen()  # a dialog over director mode (an error, a confirmation)
         if isinstance(self.screen, DirectorScreen):

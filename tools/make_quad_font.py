@@ -35,12 +35,13 @@ QUADRANT = {
 
 def cells(drawing: str) -> list[str]:
     """A letter's 3 rows of characters: its pixels plus a blank column and row, two to a cell."""
-    rows = [[int(c == "#") for c in row] + [0] for row in drawing.split()] + [[0] * 0]
+    rows = [[int(c == "#") for c in row] + [0] for row in drawing.split()]
     width = len(rows[0])
-    rows[-1] = [0] * width
+    rows.append([0] * width)  # the blank pixel row below
     out = []
     for y in range(0, 6, 2):
-        out.append("".join(QUADRANT[(rows[y][x], rows[y][x + 1], rows[y + 1][x], rows[y + 1][x + 1])]
+        top, bottom = rows[y], rows[y + 1]
+        out.append("".join(QUADRANT[(top[x], top[x + 1], bottom[x], bottom[x + 1])]
                            for x in range(0, width, 2)))
     return out
 

@@ -13,7 +13,8 @@ import click
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on (0: any free port).")
 @click.option("--config", "config_path", default="hub.toml", show_default=True, metavar="PATH",
-              help="The hub's config (its key `journal`: the merged journal file); written "
+              help="The hub's config: `journal` (the merged journal file) and, optionally, "
+                   "`tsh` (tsh's html/tourney.js: players' names at each table); written "
                    "with journal = \"hub.db\" when missing.")
 def hub_cmd(host: str, port: int, config_path: str) -> None:
     """The director's hub: every station's challenges, live, on one page.
@@ -48,7 +49,12 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
                    f"  hub_token = \"{hub.station_token}\"")
         sys.stdout.flush()
 
-    asyncio.run(serve(cfg.journal, host, port, ready))
+    if cfg.tsh:
+        from ..hub.tsh import read_tourney
+
+        read_tourney(cfg.tsh)  # a wrong path or file is said now, in one line (exit 6)
+        click.echo(f"Players' names from tsh: {cfg.tsh} (read only, never written)")
+    asyncio.run(serve(cfg.journal, host, port, ready, cfg.tsh))
 
 
 def push(config_path: str | None) -> None:

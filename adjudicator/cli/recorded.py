@@ -6,7 +6,6 @@ import sys
 import time
 
 from ..config import Config
-from ..entry import Words
 from ..errors import EXIT_ENTRY, EXIT_NOT_RECORDED, AdjudicatorError
 from ..station import NOT_RECORDED, Outcome, Station, open_station
 from .streams import ACCEPTABLE, UNACCEPTABLE, Entries, close_source, open_source
@@ -84,19 +83,20 @@ def run_batch_recorded(station: Station, source: str, table: str, round_: str) -
         lines.clear()
         pending.clear()
 
-    entries = Entries(stream)
+    entries = Entries()
     try:
         line_no, clock = 0, time.monotonic
         first = 0.0  # when the oldest line not yet answered arrived
-        for block in entries:
+        for block in stream.blocks():
             if not lines:
                 first = clock()
-            for words in block:
+            for line in block:
                 line_no += 1
+                words = entries.parse(line)
                 if type(words) is str:  # the line's INVALID answer
                     lines.append(words)
                 else:
-                    pending.append((line_no, Words(words)))  # checked by Entries
+                    pending.append((line_no, words))
                     lines.append(None)
                 if len(lines) >= BATCH_GROUP:
                     flush()

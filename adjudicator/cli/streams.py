@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from ..entry import is_plain, parse_entry
+from ..entry import Words, parse_entry
 from ..errors import AdjudicatorError, FileAccessError
 
 ACCEPTABLE, UNACCEPTABLE = "ACCEPTABLE\n", "UNACCEPTABLE\n"
@@ -80,21 +80,13 @@ class BatchLines:
 
 
 class Entries:
-    """A batch's lines parsed, a block at a time: each a list of words to judge or, a str, the
-    line's "INVALID: ..." answer naming what is wrong; `invalid` counts those. The one reading
-    of a batch line, for `judge --batch` with or without --journal."""
+    """The one reading of a batch line, with or without --journal: `parse(line)` gives its words
+    or, a str, the line's "INVALID: ..." answer naming what is wrong; `invalid` counts those."""
 
-    def __init__(self, lines: BatchLines):
-        self.lines, self.invalid = lines, 0
+    def __init__(self):
+        self.invalid = 0
 
-    def __iter__(self) -> Iterator[list[list[str] | str]]:
-        plain, parse = is_plain, self._parse
-        for block in self.lines.blocks():
-            # parse_entry's own fast path, inlined (entry.is_plain): 3/4 of a batch's time saved
-            yield [line.upper().replace(",", " ").split() if plain(line) else parse(line)
-                   for line in block]
-
-    def _parse(self, line: str):
+    def parse(self, line: str) -> Words | str:
         try:
             return parse_entry(line)
         except AdjudicatorError as e:

@@ -3,5 +3,5 @@
 forward.py (station side: the outbox's sender; attach.py starts it for a station service,
 status.py says what its heartbeat carries), ledger.py (the hub's merged journal), board.py
 (what the page shows, alarms in words), server.py (the aiohttp hub), settings.py (hub.toml),
-director.html (the page).
+tsh.py (players' names at a table, from tsh's files), director.html (the page).
 """

@@ -7,9 +7,10 @@ the sender (forward.py, with urllib) is only imported once the journal is open, 
 from __future__ import annotations
 
 
-def forward_station(station) -> None:
-    """Start STATION's sender (one per journal in this process): now when its journal is open,
-    else as soon as the journal is opened (the kiosk opens it just after the first paint)."""
+def forward_station(station):
+    """Start STATION's sender (one per journal in this process): now when its journal is open
+    (the Forwarder, to stop at close), else as soon as the journal is opened (the kiosk opens it
+    just after the first paint; None here)."""
     if station.journal_pending:
         opener = station._opener
 
@@ -18,13 +19,14 @@ def forward_station(station) -> None:
             start(station)
             return opened
         station._opener = open_and_forward
-    else:
-        start(station)
+        return None
+    return start(station)
 
 
-def start(station) -> None:
+def start(station):
     from .forward import forward_journal
     from .status import station_status
 
     config = station.config
-    forward_journal(config.journal, config.hub, config.hub_token, station_status(station))
+    return forward_journal(config.journal, config.hub, config.hub_token,
+                           station_status(station))

@@ -18,6 +18,8 @@ SILENT_AFTER = 15.0  # seconds without a heartbeat before a station is "silent"
 SPLIT_WINDOW = 90.0  # seconds: the same table at two stations this close is a possible split
 CLOCK_SKEW = 60.0  # seconds a station's clock may differ from the hub's before it is named
 LATEST = 25  # challenges listed on the page
+TABLE_LATEST = 5  # challenges kept for each station and table
+WRONG_TOKEN_SHOWN = 60.0  # seconds a sender with a wrong hub_token stays on the page
 SPLIT_FLAG = "possible split look-up"
 RECHECK_FLAGS = ("rechecks differ: director to decide",)
 PRINTER_WORDS = {"paper out": "out of paper"}  # docket/status.py's phrase -> the page's
@@ -51,6 +53,8 @@ class TableView:
     acceptable: int = 0
     unacceptable: int = 0
     last: str = ""
+    round: str = ""  # the round of its latest challenge, when the station knew it
+    recent: deque = field(default_factory=lambda: deque(maxlen=TABLE_LATEST))
 
 
 class Board:
@@ -58,13 +62,17 @@ class Board:
 
     def __init__(self, clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
-                 silent_after: float = SILENT_AFTER):
+                 silent_after: float = SILENT_AFTER,
+                 names: Callable[[str, str], str] | None = None):
+        """NAMES(table, round) -> the players at that table (tsh.py), when the hub knows."""
         self.clock, self.wall, self.silent_after = clock, wall, silent_after
+        self.names = names
         self.stations: dict[str, StationView] = {}
         self.tables: dict[tuple[str, str], TableView] = {}
         self.latest: deque[dict] = deque(maxlen=LATEST)
         self.flagged: deque[dict] = deque(maxlen=LATEST)
         self._last_at_table: dict[str, tuple[str, str, datetime]] = {}
+        self._wrong_token: dict[str, tuple[str, float]] = {}  # address -> (station, when)
         self.version = 0
 
     def station(self, journal_id: str) -> StationView:
@@ -86,6 +94,12 @@ class Board:
             view.refused = ""
         self.version += 1
 
+    def wrong_token(self, address: str, station: str) -> None:
+        """A sender at ADDRESS used a wrong hub_token (shown for a minute after its last try)."""
+        if address in self._wrong_token or len(self._wrong_token) < 50:
+            self._wrong_token[address] = (station, self.clock())
+            self.version += 1
+
     def refuse(self, journal_id: str, station: str, why: str) -> None:
         """The hub would not take this station's rows (a chain that does not hold): said."""
         view = self.station(journal_id)
@@ -105,6 +119,7 @@ class Board:
         else:
             t.unacceptable += 1
         t.last = row["time_utc"]
+        t.round = str(row.get("round") or "")
         flags = list(_flags(row.get("flags")))
         when = _parse(row["time_utc"])
         if table and row.get("recheck_of") is None and SPLIT_FLAG not in flags:
@@ -119,6 +134,7 @@ class Board:
                  else "UNACCEPTABLE", "recheck": row.get("recheck_of") is not None,
                  "flags": [_flag_words(f) for f in flags], "seq": row.get("seq")}
         self.latest.appendleft(entry)
+        t.recent.appendleft(entry)
         if flags:
             self.flagged.appendleft(entry)
 
@@ -143,7 +159,8 @@ class Board:
         (a journal's id is fixed at its first row, so an empty station announces itself twice);
         what its heartbeat said carries over."""
         for old_id, view in list(self.stations.items()):
-            if name and view.name == name and view.challenges == 0 and view.last_seq == 0:
+            same = name and (view.name == name or name.startswith(view.name + " / "))
+            if same and view.challenges == 0 and view.last_seq == 0:  # " / ": a phone's row
                 del self.stations[old_id]
                 new = self.station(journal_id)
                 for heard in ("name", "mode", "last_beat", "lexicon", "fingerprint", "printer",
@@ -171,6 +188,14 @@ class Board:
             said.append(f"clock {'ahead' if view.skew > 0 else 'behind'} by {abs(view.skew):.0f} s")
         return said
 
+    def _players(self, table: str, round_: str) -> str:
+        if self.names is None or not table:
+            return ""
+        try:
+            return self.names(table, round_)
+        except Exception:  # noqa: BLE001 - tsh's file is another program's: never fail the page
+            return ""
+
     def majority_fingerprint(self) -> str | None:
         """The fingerprint most live stations judge with; None when they all agree."""
         prints = Counter(v.fingerprint for v in self.stations.values() if v.fingerprint)
@@ -188,14 +213,23 @@ class Board:
                 "id": view.journal_id, "name": view.name or view.journal_id[:8],
                 "mode": view.mode, "challenges": view.challenges,
                 "lexicon": view.lexicon, "fingerprint": view.fingerprint[:12],
-                "printer": PRINTER_WORDS.get(view.printer, view.printer) or "none", "last_seq": view.last_seq,
+                "printer": PRINTER_WORDS.get(view.printer, view.printer) or "none",
+                "last_seq": view.last_seq,
                 "acked": view.acked, "alarms": self.alarms(view, majority),
                 "seen": None if view.last_beat is None else round(self.clock() - view.last_beat),
             })
         tables = [{"station": s, "table": t or "-", "challenges": v.challenges,
-                   "acceptable": v.acceptable, "unacceptable": v.unacceptable, "last": v.last}
+                   "acceptable": v.acceptable, "unacceptable": v.unacceptable, "last": v.last,
+                   "recent": list(v.recent), "players": self._players(t, v.round)}
                   for (s, t), v in sorted(self.tables.items(), key=_table_order)]
         alarms = [{"station": s["name"], "text": a} for s in stations for a in s["alarms"]]
+        now = self.clock()
+        for address, (name, when) in list(self._wrong_token.items()):
+            if now - when > WRONG_TOKEN_SHOWN:
+                del self._wrong_token[address]
+            else:
+                alarms.append({"station": name or address,
+                               "text": f"wrong hub_token (from {address})"})
         alarms += [{"station": e["station"], "text": f, "table": e["table"], "time": e["time"]}
                    for e in self.flagged for f in e["flags"]]
         return {"version": self.version, "time": self.wall().isoformat(timespec="seconds"),

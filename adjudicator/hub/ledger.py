@@ -67,11 +67,13 @@ class HubJournal:
         """{station journal id: highest sequence held without a gap}."""
         return dict(self.journal._query("SELECT journal_id, acked FROM hub_stations"))
 
-    def accept(self, journal_id: str, rows: Iterable[Mapping]) -> tuple[int, list[dict]]:
+    def accept(self, journal_id: str, rows: Iterable[Mapping], station: str = ""
+               ) -> tuple[int, list[dict]]:
         """Insert the rows that follow what is held for JOURNAL_ID; (acked seq, rows added).
 
         Rows already held are skipped (a resend), rows after a gap are left for the resend;
         a row whose chain link is wrong is Refused, naming it. One transaction for the batch.
+        STATION: the journal's own station name (its meta), which its row 1 chains from.
         """
         journal_id = str(journal_id)
         if not journal_id:
@@ -89,7 +91,7 @@ class HubJournal:
                     continue  # sent again after a lost answer: held once
                 if seq != acked + 1:
                     break  # a gap: the station resends from acked
-                _check_link(row, last_hash, journal_id)
+                _check_link(row, last_hash, journal_id, station)
                 hub_row = {f: row[f] for f in ROW_FIELDS}
                 hub_row["origin_journal"], hub_row["origin_seq"] = journal_id, seq
                 if row["recheck_of"] is not None:
@@ -124,7 +126,7 @@ class HubJournal:
             f"SELECT {', '.join(cols)} FROM challenges ORDER BY seq")]
 
 
-def _check_link(row: Mapping, last_hash: str | None, journal_id: str) -> None:
+def _check_link(row: Mapping, last_hash: str | None, journal_id: str, station: str) -> None:
     """The row must be the station's chained row: its own hash right, following the last held."""
     try:
         own = chain.link(row["prev_hash"], row)
@@ -137,3 +139,9 @@ def _check_link(row: Mapping, last_hash: str | None, journal_id: str) -> None:
     if last_hash is not None and row["prev_hash"] != last_hash:
         raise Refused(f"row {row['seq']} of station journal {journal_id} does not follow the "
                       "row before it (the station's chain differs from what the hub holds)")
+    if last_hash is None and row["prev_hash"] not in (
+            chain.genesis(journal_id, station or str(row["station"])),
+            chain.genesis(journal_id, str(row["station"])), chain.GENESIS):
+        raise Refused(f"row 1 of station journal {journal_id} does not start that journal's "
+                      "chain (its journal id or station name is not the one it was recorded "
+                      "under)")

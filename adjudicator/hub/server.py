@@ -36,10 +36,15 @@ def _same(given: str | None, expected: str) -> bool:
 class Hub:
     """The hub's state and its aiohttp application (make_app); run() serves it."""
 
-    def __init__(self, journal_path: str, board: Board | None = None):
+    def __init__(self, journal_path: str, board: Board | None = None, tsh: str = ""):
         self.ledger = HubJournal(journal_path)
         self.station_token, self.director_token = self.ledger.tokens()
-        self.board = board or Board()
+        names = None
+        if tsh:
+            from .tsh import TshNames
+
+            names = TshNames(tsh).at
+        self.board = board or Board(names=names)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="hub-journal")
         self._changed = asyncio.Event()
         self._restore()
@@ -63,9 +68,16 @@ class Hub:
 
     # -- stations --------------------------------------------------------------------------
 
-    def _station(self, request: web.Request) -> None:
+    async def _station(self, request: web.Request) -> None:
         auth = request.headers.get("Authorization", "")
         if not _same(auth.removeprefix("Bearer ").strip(), self.station_token):
+            try:  # the director is told, so a station with a mistyped line is not just missing
+                said = await request.json()
+                name = str(said.get("station") or "")[:60] if isinstance(said, dict) else ""
+            except (ValueError, UnicodeDecodeError):
+                name = ""
+            self.board.wrong_token(request.remote or "?", name)
+            self._notify()
             raise web.HTTPForbidden(text=json.dumps({"error": "wrong hub_token: paste the "
                                     "line `adjudicator hub` printed"}),
                                     content_type="application/json")
@@ -81,7 +93,7 @@ class Hub:
         return body
 
     async def rows(self, request: web.Request) -> web.Response:
-        self._station(request)
+        await self._station(request)
         body = await self._body(request)
         rows = body.get("rows")
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
@@ -90,7 +102,8 @@ class Hub:
         loop = asyncio.get_running_loop()
         try:
             acked, added = await loop.run_in_executor(
-                self._writer, self.ledger.accept, body["journal_id"], rows)
+                self._writer, self.ledger.accept, body["journal_id"], rows,
+                str(body.get("station") or ""))
         except Refused as e:
             self.board.refuse(body["journal_id"], str(body.get("station") or ""), str(e))
             self._notify()
@@ -102,9 +115,12 @@ class Hub:
         return web.json_response({"acked": acked})
 
     async def heartbeat(self, request: web.Request) -> web.Response:
-        self._station(request)
+        await self._station(request)
         body = await self._body(request)
-        self.board.heartbeat(body["journal_id"], body)
+        try:
+            self.board.heartbeat(body["journal_id"], body)
+        except (TypeError, ValueError):
+            return web.json_response({"error": "not a station's heartbeat"}, status=400)
         self._notify()
         return web.json_response({"acked": self.board.station(body["journal_id"]).acked})
 
@@ -158,9 +174,10 @@ async def _no_icon(_request: web.Request) -> web.Response:
     return web.Response(status=204)
 
 
-async def serve(journal_path: str, host: str, port: int, ready=None) -> None:
-    """Serve until cancelled; READY(hub, bound port) is called once listening."""
-    hub = Hub(journal_path)
+async def serve(journal_path: str, host: str, port: int, ready=None, tsh: str = "") -> None:
+    """Serve until cancelled; READY(hub, bound port) is called once listening. TSH: tsh's
+    tourney.js, for the players' names at each table."""
+    hub = Hub(journal_path, tsh=tsh)
     runner = web.AppRunner(hub.make_app(), access_log=None, handler_cancellation=True,
                            shutdown_timeout=1.0)
     await runner.setup()

@@ -1,4 +1,4 @@
-"""hub.toml: the hub's one setting (its journal), checked whole; written for the director if missing."""
+"""hub.toml: the hub's settings (its journal; tsh's file), checked whole; written when missing."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ DEFAULT = 'journal = "hub.db"  # every station\'s rows, once (adjudicator journa
 class HubConfig:
     path: str
     journal: str  # resolved beside the config file when relative
+    tsh: str = ""  # tsh's html/tourney.js (or its event folder): players' names per table
 
 
 def load_hub_config(path: str) -> tuple[HubConfig, bool]:
@@ -37,13 +38,22 @@ def load_hub_config(path: str) -> tuple[HubConfig, bool]:
         raise ConfigError(f"the hub config {path} is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"the hub config {path} is not valid TOML: {e}") from None
-    unknown = sorted(set(data) - {"journal"})
+    unknown = sorted(set(data) - {"journal", "tsh"})
     if unknown:
-        raise ConfigError(f"{path}: key {unknown[0]}: is not a hub setting (only journal)")
+        raise ConfigError(f"{path}: key {unknown[0]}: is not a hub setting (journal, tsh)")
     journal = data.get("journal", "hub.db")
     if not isinstance(journal, str) or not journal.strip():
         raise ConfigError(f'{path}: key journal: must be a file name in quotes, e.g. "hub.db"')
-    journal = os.path.expanduser(journal)
-    if not os.path.isabs(journal):
-        journal = os.path.join(os.path.dirname(os.path.abspath(path)), journal)
-    return HubConfig(path, journal), created
+    tsh = data.get("tsh", "")
+    if not isinstance(tsh, str):
+        raise ConfigError(f'{path}: key tsh: must be a path in quotes, e.g. '
+                          '"event/html/tourney.js"')
+    tsh = _beside(tsh, path) if tsh.strip() else ""
+    return HubConfig(path, _beside(journal, path), tsh), created
+
+
+def _beside(setting: str, config_path: str) -> str:
+    setting = os.path.expanduser(setting.strip())
+    if os.path.isabs(setting):
+        return setting
+    return os.path.join(os.path.dirname(os.path.abspath(config_path)), setting)

@@ -37,6 +37,11 @@ def build_phone_app(config: Config, *, tokens: TokenStore, limits: Limits | None
         warn(f"{problem}: verdicts will say NOT RECORDED")
     app = PhoneApp(stations_for(config, lexicon, secondary, journal, problem), tokens=tokens,
                    timers=config.timers, limits=limits, out=out)
+    if journal is not None and config.hub:  # every phone's row to the director's hub
+        from adjudicator.hub.attach import forward_station
+
+        sender = forward_station(Station(config, lexicon, journal, secondary=secondary))
+        app.on_close.append(sender.stop)
     if journal is not None:
         app.on_close.append(journal.close)
     return app

@@ -28,7 +28,8 @@ NO_GAP = frozenset({"quad3x5"})
 
 
 def font_source(font: str) -> str:
-    """What pyfiglet is given for FONT: a shipped font's name, or our own font's file (no suffix)."""
+    """What pyfiglet is given for FONT: a shipped font's name, or our own font's file path
+    without its suffix."""
     own = OWN_FONTS.get(font)
     return str(own.with_suffix("")) if own is not None else font
 

@@ -69,10 +69,36 @@ def journal_id(path: Path) -> str:
         return journal.journal_id()
 
 
+NAMES = ["Adams, Kate", "Baker, Tom", "Chen, Wei", "Diaz, Ana", "Evans, Rob", "Fox, Lily",
+         "Gray, Sam", "Hill, Jo", "Ito, Ken", "Jones, Mia", "Khan, Ali", "Lopez, Eva",
+         "Moore, Ian", "Ng, Sue", "Owen, Dai", "Patel, Raj", "Quinn, Amy", "Roy, Ben",
+         "Shah, Nia", "Tait, Leo", "Usman, Ola", "Vance, Zoe"]
+
+
+def tsh_file(tmp: Path) -> None:
+    """A tsh event of two divisions in round 1, its boards placed at the hall's tables."""
+    def division(name, first, boards):
+        players = [None]
+        for b in range(boards):
+            i, j = 2 * b + 1, 2 * b + 2
+            players.append({"id": i, "name": NAMES[first + 2 * b], "pairings": [j],
+                            "scores": [], "etc": {"board": [b + 1]}})
+            players.append({"id": j, "name": NAMES[first + 2 * b + 1], "pairings": [i],
+                            "scores": [], "etc": {"board": [b + 1]}})
+        return {"name": name, "players": players}
+    data = {"config": {"tables": {"a": [3, 4, 7, 9, 12], "b": [15, 16, 21, 22, 23, 24]}},
+            "divisions": [division("a", 0, 5), division("b", 10, 6)]}
+    import json
+
+    (tmp / "tourney.js").write_text("newt = " + json.dumps(data) + ";\n")
+    (tmp / "hub.toml").write_text('journal = "hub.db"\ntsh = "tourney.js"\n')
+
+
 def main(out: str) -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
+        tsh_file(Path(tmp))
         hub = HubProcess(Path(tmp) / "hub.toml")
         try:
             beats = hall(Path(tmp), hub)

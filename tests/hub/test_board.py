@@ -113,3 +113,22 @@ def test_a_challenge_on_the_page_is_its_words_and_one_verdict_nothing_per_word()
     assert set(entry) == {"time", "station", "table", "words", "verdict", "recheck", "flags",
                           "seq"}
     assert (entry["words"], entry["verdict"]) == ("QI ZA", "UNACCEPTABLE")
+
+
+def test_a_phone_servers_rows_under_device_names_join_its_heartbeat_station():
+    board = Board(clock=Clock(), wall=lambda: T0)
+    board.heartbeat("empty-id", {"station": "Phones", "last_seq": 0, "lexicon": "CSW24"})
+    board.add_rows("fixed-id", [row("Phones / web-1-2", "9", 0)], acked=1)
+    [station] = board.snapshot()["stations"]
+    assert (station["id"], station["name"], station["lexicon"]) == ("fixed-id", "Phones",
+                                                                     "CSW24")
+
+
+def test_a_sender_with_a_wrong_token_is_named_for_a_minute():
+    clock = Clock()
+    board = Board(clock=clock, wall=lambda: T0)
+    board.wrong_token("10.0.0.5", "Desk 3")
+    assert [(a["station"], a["text"]) for a in board.snapshot()["alarms"]] == [
+        ("Desk 3", "wrong hub_token (from 10.0.0.5)")]
+    clock.now += 61
+    assert board.snapshot()["alarms"] == []

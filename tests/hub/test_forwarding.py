@@ -61,9 +61,10 @@ def test_a_station_with_a_hub_forwards_rows_and_heartbeats(tmp_path, make_lexico
     assert desk["name"] == "Desk 1" and desk["lexicon"] == "TWL-TINY"
     assert desk["fingerprint"] == lex.fingerprint[:12] and desk["printer"] == "none"
     assert desk["alarms"] == [] and desk["acked"] == 2
-    assert snap["tables"][0] == {"station": "Desk 1", "table": "12", "challenges": 2,
-                                 "acceptable": 1, "unacceptable": 1,
-                                 "last": snap["tables"][0]["last"]}
+    table = dict(snap["tables"][0])
+    assert [e["words"] for e in table.pop("recent")] == ["QI QQ", "QI ZA"]
+    assert table == {"station": "Desk 1", "table": "12", "challenges": 2, "acceptable": 1,
+                     "unacceptable": 1, "last": table["last"], "players": ""}
     assert [e["verdict"] for e in snap["latest"]] == ["UNACCEPTABLE", "ACCEPTABLE"]
 
 
@@ -208,3 +209,58 @@ def test_before_the_journal_opens_nothing_of_the_network_is_imported(tmp_path, m
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=cli_env(), timeout=60)
     assert done.stdout.splitlines() == ["[]", "True"], done.stderr
+
+
+def test_the_phone_server_forwards_every_phones_row(tmp_path, make_lexicon, start_hub):
+    import asyncio
+    import io
+    import json as json_
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from adjudicator.net.token import TokenStore
+    from adjudicator.phone.build import build_phone_app
+
+    hub = start_hub()
+    lex = make_lexicon(["QI", "ZA"], name="PHONE-TINY")
+    cfg = Config(station="Phones", lexicon=str(lex.path), journal=str(tmp_path / "phones.db"),
+                 hub=hub.url, hub_token=hub.hub.station_token)
+    tokens = TokenStore(str(tmp_path / "event.token"))
+    token = tokens.ensure()
+    phone = build_phone_app(cfg, tokens=tokens, out=io.StringIO())
+
+    async def judge(text: str) -> None:
+        async with TestClient(TestServer(phone.make_app())) as client:
+            client.session.cookie_jar.update_cookies({"adjudicator_token": token})
+            assert (await client.get("/")).status == 200
+            ws = await client.ws_connect("/ws")
+            await ws.receive()
+            await ws.send_str(json_.dumps({"t": "table", "table": "9", "round": "1"}))
+            await ws.send_str(json_.dumps({"t": "judge", "text": text}))
+            while "verdict" not in json_.loads((await ws.receive()).data):
+                pass
+            await ws.close()
+
+    try:
+        asyncio.run(judge("qi za"))
+        snap = wait_for(lambda: (s := hub.call(hub.hub.board.snapshot))["latest"] and s)
+    finally:
+        phone.close()
+    [entry] = snap["latest"]
+    assert entry["station"].startswith("Phones / ") and entry["table"] == "9"
+    [station] = snap["stations"]
+    assert (station["name"], station["mode"], station["lexicon"]) == (
+        "Phones", "smart-device", "PHONE-TINY")
+
+
+def test_the_directors_save_keeps_the_hub_lines(tmp_path):
+    from adjudicator.config import load_config, save_config
+
+    path = tmp_path / "station.toml"
+    path.write_text('station = "Desk 1"\n# from the hub\nhub = "http://10.0.0.2:8080"\n'
+                    'hub_token = "abc"\n')
+    save_config(load_config(str(path)).with_changes(station="Desk 9"))
+    again = load_config(str(path))
+    assert (again.station, again.hub, again.hub_token) == ("Desk 9", "http://10.0.0.2:8080",
+                                                            "abc")
+    assert "# from the hub" in path.read_text()

@@ -109,3 +109,29 @@ def test_the_hub_journal_merges_with_the_station_journals_keeping_each_row_once(
     report = merge([str(tmp_path / "hub.db"), str(tmp_path / "S1.db")],
                    str(tmp_path / "event.db"))
     assert report.rows == 5 and report.duplicates == 3
+
+
+def test_rows_sent_under_another_journal_id_are_refused(tmp_path, make_lexicon):
+    """Row 1 chains from a genesis hashing its journal's id and station (journal/chain.py): a
+    station's rows replayed as another station journal's are not taken."""
+    jid, rows = station_rows(tmp_path, make_lexicon, "S1", 2)
+    hub = HubJournal(str(tmp_path / "hub.db"))
+    with pytest.raises(Refused, match="does not start that journal's chain"):
+        hub.accept("f" * 32, rows)
+    assert hub.accept(jid, rows)[0] == 2
+    hub.close()
+
+
+def test_messages_no_station_sends_get_a_plain_answer(tmp_path, start_hub):
+    from adjudicator.hub.forward import HubUnreachable, post
+
+    hub = start_hub()
+    token = hub.hub.station_token
+    for path, body, why in (
+            ("/api/heartbeat", {"journal_id": "j", "last_seq": "many"}, "heartbeat"),
+            ("/api/rows", {"journal_id": "j", "rows": "x"}, "rows must be a list"),
+            ("/api/rows", {"rows": []}, "not a station's message"),
+            ("/api/rows", {"journal_id": "j", "rows": [{"seq": 1}]}, "incomplete")):
+        with pytest.raises(HubUnreachable, match=why):
+            post(hub.url, path, token, body)
+    assert hub.hub.ledger.journal.count() == 0

@@ -89,7 +89,11 @@ def test_a_wrong_token_is_refused(tmp_path, make_lexicon, start_hub):
         journal.forward()
         record(journal, make_lexicon(["QI"]), ["QI"])
     hub = start_hub()
-    fwd = Forwarder(str(tmp_path / "s.db"), hub.url, hub.hub.director_token)
+    fwd = Forwarder(str(tmp_path / "s.db"), hub.url, hub.hub.director_token,
+                    status=lambda: {"station": "Desk 3"})
     with pytest.raises(HubUnreachable, match="wrong hub_token"):
         fwd.push()
     fwd.stop()
+    [alarm] = hub.call(hub.hub.board.snapshot)["alarms"]
+    assert alarm == {"station": "Desk 3", "text": "wrong hub_token (from 127.0.0.1)"}
+    assert hub.hub.ledger.journal.count() == 0

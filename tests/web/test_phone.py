@@ -94,6 +94,12 @@ def test_a_phone_chooses_its_table_types_taps_adjudicate_and_sees_the_verdict(se
     assert {r.station for r in rows} == {f"Phones / {device}"} and {r.mode for r in rows} == {
         "smart device"}
     assert server.token.encode() not in (server.config.parent / "journal.db").read_bytes()
+    import psutil
+
+    process = psutil.Process(server.proc.pid)  # never in ps: read from the token file
+    assert not any(server.token in arg for arg in process.cmdline())
+    assert not any(server.token in value for value in process.environ().values())
+    assert server.output.count(server.token) == 1  # only the announced URL
     assert all(url.startswith(server.base + "/") for url in requests), requests
     assert page.url == server.base + "/"  # the token left the address bar
 
