@@ -89,8 +89,7 @@ def export_cmd(path: str | None, fmt: str, since: str | None, out: str | None) -
       adjudicator journal export --since 120          # challenges after no. 120
     """
     from ..errors import FileAccessError, JournalError
-    from ..journal import default_journal_path, verify
-    from ..journal import export_journal, parse_since
+    from ..journal import default_journal_path, export_verified, parse_since
 
     path = path or default_journal_path()
     try:
@@ -100,15 +99,14 @@ def export_cmd(path: str | None, fmt: str, since: str | None, out: str | None) -
     if out:
         try:
             with open(out, "w", encoding="utf-8", newline="") as f:
-                export_journal(path, fmt, since_value, f)
+                _, report = export_verified(path, fmt, since_value, f)
         except OSError as e:  # a file that cannot be written: exit 4, not a journal fault
             raise FileAccessError(f"cannot write {out}: {e.strerror or e}") from e
     else:
         import sys
 
-        export_journal(path, fmt, since_value, sys.stdout)
+        _, report = export_verified(path, fmt, since_value, sys.stdout)
         sys.stdout.flush()
-    report = verify(path)
     if not report.intact:
         click.echo(f"adjudicator: WARNING: {report.describe()}", err=True)
         raise click.exceptions.Exit(JournalError.exit_code)

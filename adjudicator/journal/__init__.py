@@ -51,8 +51,21 @@ def export_journal(path: str | None, fmt: str, since: str | int | None = None,
     return buffer.getvalue() if out is None else count
 
 
+def export_verified(path: str | None, fmt: str, since: str | int | None,
+                    out: TextIO) -> tuple[int, ChainReport]:
+    """Export to OUT (see export_journal) and check the whole journal's chain: in the same read
+    when every row is exported; (rows written, ChainReport as verify() gives it)."""
+    path = str(path) if path else db.default_journal_path()
+    if isinstance(since, str):
+        since = parse_since(since)
+    if since is None:
+        return anchor.export_checked(path, fmt, out)
+    count = export_journal(path, fmt, since, out)
+    return count, verify(path)
+
+
 __all__ = [
     "Journal", "JournalRow", "MODES", "PRINT_STATUSES", "ChainBroken", "ChainReport",
     "DEFAULT_SPLIT_WINDOW", "SPLIT_LOOKUP", "RECHECKS_DIFFER", "default_journal_path", "verify",
-    "export_journal",
+    "export_journal", "export_verified",
 ]

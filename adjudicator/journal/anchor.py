@@ -119,6 +119,30 @@ def verify_file(path: str, slips: dict[int, str] | None = None) -> chain.ChainRe
         conn.close()
 
 
+def export_checked(path: str, fmt: str, out) -> tuple[int, chain.ChainReport]:
+    """Export every row of the journal at PATH to OUT (export.py) and check its chain, against
+    the head file, in the same read: (rows written, the report verify_file would give)."""
+    from . import export
+
+    conn = db.connect_ro(path)
+    try:
+        conn.execute("BEGIN")  # one snapshot while a station keeps recording
+        try:
+            anchors, notes = _anchors(conn, path, {})
+            notes.append(db.wal_unread(path))
+            walk, legacy = chain.walk_of(conn, path, anchors)
+            count = export.write(export.checked(conn.execute(*export.query(None)), walk),
+                                 fmt, out)
+        finally:
+            conn.execute("COMMIT")
+    except sqlite3.Error as e:
+        raise JournalError(db.explain(e, path)) from e
+    finally:
+        conn.close()
+    report = walk.report()
+    return count, (report.with_notes(*legacy) if report.rows else report).with_notes(*notes)
+
+
 def _anchors(conn, path: str, slips: dict[int, str]) -> tuple[dict, list[str]]:
     """{seq: (hash or prefix, where from)} from typed slips and the head file; notes."""
     anchors = {seq: (digits, f"the slip of challenge {seq}") for seq, digits in slips.items()}

@@ -80,18 +80,10 @@ def canonical_values(values) -> str:
     """canonical() of a row given as its values in sorted column order (_SORTED), built
     without a dict: text and integers (all a journal holds) directly, anything else as
     json.dumps would write it."""
-    parts = []
-    for key, value in zip(_KEYS, values):
-        kind = type(value)
-        if kind is str:
-            parts.append(key + _STRING(value))
-        elif kind is int:
-            parts.append(key + int.__repr__(value))
-        elif value is None:
-            parts.append(key + "null")
-        else:
-            parts.append(key + _ENCODE(value))
-    return "".join(parts) + "}"
+    string, number, other = _STRING, int.__repr__, _ENCODE
+    return "".join([key + (string(v) if type(v) is str else "null" if v is None
+                           else number(v) if type(v) is int else other(v))
+                    for key, v in zip(_KEYS, values)]) + "}"
 
 
 def link(prev_hash: str, row: Mapping) -> str:
@@ -163,56 +155,103 @@ _SEQ = _SORTED.index("seq")
 
 def _check(rows, path, head_seq, head_hash, anchors, genesis) -> ChainReport:
     """check_rows over (values in _SORTED order, prev_hash, hash) triples."""
-    anchors = anchors or {}
-    expected_prev, position = genesis, 0
+    walk = Walk(path, head_seq, head_hash, anchors, genesis)
+    step = walk.step
     for values, prev_hash, hash_ in rows:
-        position += 1
+        if not step(values, prev_hash, hash_):
+            break
+    return walk.report()
+
+
+class Walk:
+    """The chain check, fed one row at a time (so an export can check the rows it writes):
+    step() is False from the first broken row on; report() says what was found."""
+
+    def __init__(self, path: str, head_seq: int | None = None, head_hash: str | None = None,
+                 anchors: Mapping[int, tuple[str, str]] | None = None, genesis: str = GENESIS):
+        self.path, self.head_seq, self.head_hash = path, head_seq, head_hash
+        self.anchors = anchors or {}
+        self.expected_prev, self.position = genesis, 0
+        self.broken: ChainReport | None = None
+
+    def step(self, values, prev_hash: str, hash_: str) -> bool:
+        """Check the next row (its values in sorted column order); False once broken."""
+        if self.broken is not None:
+            return False
+        path, expected_prev = self.path, self.expected_prev
+        self.position = position = self.position + 1
         seq = values[_SEQ]
         if seq != position:
             why = (f"row {position} is missing (deleted); the next row is {seq}"
                    if seq > position else f"row numbered {seq} is out of place")
-            return ChainReport(path, position - 1, expected_prev, position, why)
+            return self._break(ChainReport(path, position - 1, expected_prev, position, why))
         if prev_hash != expected_prev:
             what = ("does not start the chain of this journal (its first row or the journal "
                     "id was changed)" if position == 1 else
                     f"does not follow row {position - 1} (a row was deleted, inserted, "
                     "reordered or forged here)")
-            return ChainReport(path, position - 1, expected_prev, position, what)
+            return self._break(ChainReport(path, position - 1, expected_prev, position, what))
         try:
             actual = link_values(prev_hash, values)
         except (TypeError, ValueError):
             actual = None
         if actual != hash_:
-            return ChainReport(path, position - 1, expected_prev, position,
-                               "its content was changed after it was recorded")
-        anchor = anchors.get(seq)
+            return self._break(ChainReport(path, position - 1, expected_prev, position,
+                                           "its content was changed after it was recorded"))
+        anchor = self.anchors.get(seq)
         if anchor is not None and not hash_.startswith(anchor[0]):
-            return ChainReport(path, position - 1, expected_prev, position,
-                               f"it is not the row {anchor[1]} recorded (hash {anchor[0]}, "
-                               f"here {hash_[:len(anchor[0])]}): this row or one before "
-                               "it was rewritten and the chain recomputed")
-        expected_prev = hash_
-    last_anchor = max(anchors, default=0)
-    if last_anchor > position:
-        lost = last_anchor - position
-        span = f"row {last_anchor}" if lost == 1 else f"rows {position + 1}-{last_anchor}"
-        return ChainReport(path, position, expected_prev, position + 1,
-                           f"{span} missing ({lost} row{'s' if lost != 1 else ''}): "
-                           f"{anchors[last_anchor][1]} shows row {last_anchor} was recorded, "
-                           f"the journal ends at row {position}", missing=lost)
-    if head_seq is not None:
-        if position < head_seq:
-            lost = head_seq - position
+            return self._break(ChainReport(
+                path, position - 1, expected_prev, position,
+                f"it is not the row {anchor[1]} recorded (hash {anchor[0]}, here "
+                f"{hash_[:len(anchor[0])]}): this row or one before it was rewritten and the "
+                "chain recomputed"))
+        self.expected_prev = hash_
+        return True
+
+    def _break(self, report: ChainReport) -> bool:
+        self.broken = report
+        return False
+
+    def report(self) -> ChainReport:
+        """The result, once every row was stepped through (or the first broken one)."""
+        if self.broken is not None:
+            return self.broken
+        path, position, expected_prev = self.path, self.position, self.expected_prev
+        anchors, head_seq, head_hash = self.anchors, self.head_seq, self.head_hash
+        last_anchor = max(anchors, default=0)
+        if last_anchor > position:
+            lost = last_anchor - position
+            span = f"row {last_anchor}" if lost == 1 else f"rows {position + 1}-{last_anchor}"
             return ChainReport(path, position, expected_prev, position + 1,
-                               f"row {position + 1} is missing: the journal recorded "
-                               f"{head_seq} rows and only {position} remain", missing=lost)
-        if position > head_seq:
-            return ChainReport(path, position, expected_prev, head_seq + 1,
-                               "this row was not recorded by the adjudicator (added afterwards)")
-        if head_hash is not None and head_hash != expected_prev:
-            return ChainReport(path, position, expected_prev, max(position, 1),
-                               "the journal's head does not match its last row")
-    return ChainReport(path, position, expected_prev)
+                               f"{span} missing ({lost} row{'s' if lost != 1 else ''}): "
+                               f"{anchors[last_anchor][1]} shows row {last_anchor} was "
+                               f"recorded, the journal ends at row {position}", missing=lost)
+        if head_seq is not None:
+            if position < head_seq:
+                lost = head_seq - position
+                return ChainReport(path, position, expected_prev, position + 1,
+                                   f"row {position + 1} is missing: the journal recorded "
+                                   f"{head_seq} rows and only {position} remain", missing=lost)
+            if position > head_seq:
+                return ChainReport(path, position, expected_prev, head_seq + 1,
+                                   "this row was not recorded by the adjudicator (added "
+                                   "afterwards)")
+            if head_hash is not None and head_hash != expected_prev:
+                return ChainReport(path, position, expected_prev, max(position, 1),
+                                   "the journal's head does not match its last row")
+        return ChainReport(path, position, expected_prev)
+
+
+def walk_of(conn: sqlite3.Connection, path: str,
+            anchors: Mapping[int, tuple[str, str]] | None = None) -> tuple[Walk, list[str]]:
+    """A Walk for the journal open on CONN (inside the caller's snapshot), and notes."""
+    info = meta(conn)
+    walk = Walk(path, int(info.get("head_seq", "0")), info.get("head_hash"), anchors,
+                genesis_of(info))
+    return walk, [LEGACY_NOTE] if info.get("chain") != CHAIN_VERSION else []
+
+
+SORTED_COLUMNS = _SORTED  # the order Walk.step takes a row's values in
 
 
 def check_connection(conn: sqlite3.Connection, path: str,
@@ -220,15 +259,15 @@ def check_connection(conn: sqlite3.Connection, path: str,
     """Check the chain of the journal open on CONN (read in one snapshot) against ANCHORS."""
     conn.execute("BEGIN")  # one consistent snapshot even while a station keeps recording
     try:
-        info = meta(conn)
-        head_seq = int(info.get("head_seq", "0"))
+        walk, notes = walk_of(conn, path, anchors)
         cursor = conn.execute(
             f"SELECT {', '.join(_SORTED)}, prev_hash, hash FROM challenges ORDER BY seq")
         n = len(_SORTED)
-        report = _check(((r[:n], r[n], r[n + 1]) for r in cursor), path, head_seq,
-                        info.get("head_hash"), anchors, genesis_of(info))
-        if info.get("chain") != CHAIN_VERSION and report.rows:
-            report = report.with_notes(LEGACY_NOTE)
-        return report
+        step = walk.step
+        for r in cursor:
+            if not step(r[:n], r[n], r[n + 1]):
+                break
+        report = walk.report()
+        return report.with_notes(*notes) if report.rows else report
     finally:
         conn.execute("COMMIT")

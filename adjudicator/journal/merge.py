@@ -106,6 +106,8 @@ def merge(inputs: list[str], out: str, *, force: bool = False) -> MergeReport:
     tmp, scratch = out + ".merging", out + ".merging-scratch"
     _remove(tmp)
     journal = Journal.open(tmp)  # creates the folder, or says plainly why it cannot
+    # a scratch file until it is complete and renamed: no fsync per chunk (see the end)
+    journal.conn.execute("PRAGMA synchronous=OFF")
     work = None
     try:
         try:
@@ -124,6 +126,8 @@ def merge(inputs: list[str], out: str, *, force: bool = False) -> MergeReport:
             _write_sources_meta(journal, sources)  # before row 1: its station is chained
             total = _write_rows(work, journal)
             _copy_print_log(work, journal)
+            journal.conn.execute("PRAGMA synchronous=FULL")  # all of it on disk now, once
+            journal.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
         except sqlite3.Error as e:
             raise JournalError(db.explain(e, out)) from e
         finally:

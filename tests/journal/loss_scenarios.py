@@ -22,10 +22,11 @@ HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "crash_child.
 @dataclass
 class Tally:
     rounds: int = 0
-    shown: int = 0  # verdicts printed before the loss
+    shown: int = 0  # verdicts printed before the loss (for copies: rows each copy should hold)
     lost: int = 0  # of those, rows not in the surviving file
     detected: int = 0  # rounds where verify failed (missing rows named, or a damaged file)
     undetected: int = 0  # rows lost in rounds where verify said "intact"
+    noted: int = 0  # of those, where verify's note said it cannot rule out a loss (no head file)
     reasons: list[str] = field(default_factory=list)
 
     def add(self, shown: int, path: str) -> None:
@@ -45,6 +46,8 @@ class Tally:
         self.lost += shown - present
         if report.intact:
             self.undetected += shown - present
+            if "no head file" in report.describe():
+                self.noted += shown - present
         else:
             self.detected += 1
             self.reasons.append(report.reason)
@@ -76,6 +79,7 @@ def crash_then_wal_deleted(folder: str, rounds: int, seed: int) -> Tally:
     """kill -9 a recording station at a random moment, then delete its -wal and -shm (a
     director 'cleaning up' after a crash), and verify what is left."""
     rng, tally = random.Random(seed), Tally()
+    os.makedirs(folder, exist_ok=True)
     for r in range(rounds):
         path = os.path.join(folder, f"crash{r}.db")
         proc = _child(path, rng.randrange(10**9))
@@ -98,6 +102,7 @@ def copy_db_alone_while_live(folder: str, rounds: int, seed: int, *, head: bool 
     import sqlite3
 
     rng, tally = random.Random(seed), Tally()
+    os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, "live.db")
     proc = _child(path, rng.randrange(10**9))
     held = None

@@ -7,9 +7,13 @@ import io
 import json
 import tracemalloc
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from journal_helpers import Clock, verdict
 
-from adjudicator.journal import Journal, export_journal, verify
+from adjudicator.journal import Journal, export_journal, export_verified, verify
 from adjudicator.journal.merge import merge
 
 ROWS = 20_000
@@ -89,3 +93,54 @@ def test_merge_streams_in_bounded_memory(tmp_path):
     report = verify(out)
     assert report.intact and report.rows == 2 * ROWS
     assert peak < BOUND, f"merge held {peak / 1e6:.1f} MB of Python objects"
+
+
+def _damage(kind: str, path: str) -> None:
+    from journal_helpers import raw
+
+    if kind == "edited":
+        raw(path, "UPDATE challenges SET words = 'ZZZ' WHERE seq = 4")
+    elif kind == "tail lost":  # rows gone, the head file beside it still says 10
+        raw(path, "DELETE FROM challenges WHERE seq > 7")
+        raw(path, "UPDATE meta SET value = '7' WHERE key = 'head_seq'")
+        raw(path, "UPDATE meta SET value = (SELECT hash FROM challenges WHERE seq = 7) "
+                  "WHERE key = 'head_hash'")
+    elif kind == "id":
+        raw(path, "UPDATE meta SET value = 'x' WHERE key = 'journal_id'")
+
+
+@pytest.mark.parametrize("kind", ["intact", "edited", "tail lost", "id"])
+@pytest.mark.parametrize("since", [None, "3"])
+def test_export_checks_the_chain_as_verify_does(tmp_path, kind, since):
+    path = big_journal(tmp_path / "j.db", "S1", n=10)
+    with Journal.open(path) as j:
+        j.set_print_status(2, "failed", "paper out")
+        j.set_print_status(2, "reprinted")
+    _damage(kind, path)
+    out = io.StringIO()
+    count, report = export_verified(path, "csv", since, out)
+    assert report == verify(path)
+    assert report.intact == (kind == "intact")
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert count == len(rows) == (7 if kind == "tail lost" else 10) - (3 if since else 0)
+    if not since:
+        assert (rows[1]["print_status"], rows[1]["print_reason"]) == ("reprinted", "")
+
+
+_CELL = st.one_of(st.none(), st.integers(min_value=-2**40, max_value=2**40), st.text(),
+                  st.booleans(), st.sampled_from(["", ",", '"', "\n", "\r", " a ", "a,b", "x\"y"]))
+
+
+@given(st.lists(st.tuples(*[_CELL] * 21), max_size=5))
+def test_fast_export_lines_are_exactly_csv_writer_and_json_encoder_output(rows):
+    """The export builds lines itself; they must equal what csv.writer and json wrote before."""
+    from adjudicator.journal.export import FIELDS, _csv_cells, _csv_lines, _json_lines, _records
+
+    rows = [(r[0], *r[1:7], "" if r[7] is None else str(r[7]), *r[8:14],
+             "[]" if r[14] is None else json.dumps([r[14], "x"]), *r[15:]) for r in rows]
+    expected = io.StringIO()
+    csv.writer(expected, lineterminator="\n").writerows(_csv_cells(rows))
+    assert "".join(line + "\n" for line in _csv_lines(rows)) == expected.getvalue()
+    dumps = json.JSONEncoder(ensure_ascii=False).encode
+    assert list(_json_lines(rows)) == [dumps(r) for r in _records(rows)]
+    assert len(FIELDS) == 20

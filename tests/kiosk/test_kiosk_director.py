@@ -286,15 +286,6 @@ async def test_director_mode_closes_when_left_alone_and_the_station_says_so(
         assert screen_name(app) == "PinModal"
 
 
-def test_director_idle_is_a_timer_key_with_a_floor():
-    from adjudicator.config import parse_config
-    from adjudicator.errors import ConfigError
-
-    assert parse_config({"timers": {"director_idle": 300}}).timers.director_idle == 300
-    with pytest.raises(ConfigError, match="timers.director_idle"):
-        parse_config({"timers": {"director_idle": 1}})
-
-
 COMMENTED = """# Spring Open, hall A: the station by the door
 event = "Spring Open"   # printed on every slip
 station = "Door"
