@@ -321,3 +321,29 @@ def test_set_pin_without_a_terminal_prints_no_python_warning(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "pin_hash" in config.read_text()
     assert "GetPassWarning" not in proc.stderr and "getpass" not in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("journal", ["{tmp}/no-such.db", "{tiny}"])
+def test_a_failed_export_leaves_the_earlier_export_as_it_was(run, tmp_path, tiny, journal):
+    """`journal export WRONG.db -o challenges.csv` (a typo, another program's file) says so and
+    leaves challenges.csv as it was: nothing is lost, no empty file, no temporary file left."""
+    out = tmp_path / "challenges.csv"
+    out.write_text("the export made an hour ago\n")
+    result = run("journal", "export", journal.format(tmp=tmp_path, tiny=tiny), "-o", str(out))
+    assert result.exit_code in (EXIT_IO, EXIT_NOT_RECORDED) and result.stderr
+    assert out.read_text() == "the export made an hour ago\n"
+    assert set(os.listdir(tmp_path)) - {"cache"} == {"challenges.csv", "tiny.txt"}
+    result = run("journal", "export", journal.format(tmp=tmp_path, tiny=tiny), "-o",
+                 str(tmp_path / "new.csv"))
+    assert not (tmp_path / "new.csv").exists()
+
+
+def test_an_export_replaces_its_file_whole(run, tmp_path, tiny):
+    journal, out = str(tmp_path / "j.db"), tmp_path / "challenges.csv"
+    assert run("judge", "-l", tiny, "--journal", journal, "qi", "za").exit_code == 0
+    out.write_text("old\n" * 1000)
+    assert run("journal", "export", journal, "-o", str(out)).exit_code == 0
+    lines = out.read_text().splitlines()
+    assert len(lines) == 2 and lines[1].split(",")[7:9] == ["QI ZA", "ACCEPTABLE"]
+    assert set(os.listdir(tmp_path)) - {"cache"} == {"challenges.csv", "j.db", "j.db.head",
+                                                      "tiny.txt"}
