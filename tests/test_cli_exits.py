@@ -347,3 +347,18 @@ def test_an_export_replaces_its_file_whole(run, tmp_path, tiny):
     assert len(lines) == 2 and lines[1].split(",")[7:9] == ["QI ZA", "ACCEPTABLE"]
     assert set(os.listdir(tmp_path)) - {"cache"} == {"challenges.csv", "j.db", "j.db.head",
                                                       "tiny.txt"}
+
+
+def test_a_recheck_of_a_challenge_the_journal_does_not_hold_is_refused(run, tmp_path, tiny):
+    """`--recheck-of 99` in a journal of two challenges is a typo (WESPA 3.10.9 rechecks a
+    challenge that was judged): exit 2 naming it, nothing judged or recorded, no orphan recheck."""
+    from adjudicator.journal import Journal
+
+    journal = str(tmp_path / "j.db")
+    assert run("judge", "-l", tiny, "--journal", journal, "qi", "za").exit_code == 0
+    result = run("judge", "-l", tiny, "--journal", journal, "--recheck-of", "99", "qi", "za")
+    one_error_line(result, EXIT_ENTRY, "no challenge 99")
+    result = run("judge", "-l", tiny, "--journal", journal, "--recheck-of", "1", "qi", "za")
+    assert (result.exit_code, result.stdout) == (0, "ACCEPTABLE\n")
+    with Journal.open(journal) as j:
+        assert [r.recheck_of for r in j.rows()] == [None, 1]
