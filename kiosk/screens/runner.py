@@ -149,7 +149,9 @@ class RunnerScreen(LockedScreen):
             yield NumberInput(id="table")
             yield Static("Round")
             yield NumberInput(id="round")
-        yield RunnerEntry(placeholder="the words on the slip", id="entry")
+        # Back from Table the words are kept and typing goes on after them (not select-all:
+        # the next letter would wipe the slip's words).
+        yield RunnerEntry(placeholder="the words on the slip", id="entry", select_on_focus=False)
         yield Static("", id="runner-message")
         with Vertical(id="runner-last"):
             yield Static("", id="last-mark")
