@@ -66,6 +66,22 @@ def test_an_export_that_cannot_be_written_exits_4_not_5(run, tmp_path, tiny, out
                    EXIT_IO, "cannot write")
 
 
+@pytest.mark.parametrize("args, says", [
+    (["journal", "backup", "--journal", "{j}", "{tmp}/taken.db"], "already exists"),
+    (["journal", "merge", "{j}", "-o", "{tmp}/taken.db"], "already exists"),
+    (["journal", "verify", "{j}", "--slips", "{tmp}/no-such-slips.txt"], "cannot read the slips"),
+])
+def test_a_journal_destination_or_slips_file_that_cannot_be_used_exits_4(run, tmp_path, tiny,
+                                                                         args, says):
+    """A backup or merge onto a file already there, or a slips file not there: a file that
+    cannot be written or read (4), not a broken chain (5)."""
+    journal = str(tmp_path / "j.db")
+    assert run("judge", "-l", tiny, "--journal", journal, "qi").exit_code == 0
+    (tmp_path / "taken.db").write_text("the director's earlier copy")
+    one_error_line(run(*[a.format(tmp=tmp_path, j=journal) for a in args]), EXIT_IO, says)
+    assert (tmp_path / "taken.db").read_text() == "the director's earlier copy"
+
+
 def test_an_unwritable_cache_folder_exits_4(run, tmp_path, tiny, monkeypatch):
     (tmp_path / "a-file").write_text("")
     monkeypatch.setenv("ADJUDICATOR_CACHE", str(tmp_path / "a-file" / "cache"))
