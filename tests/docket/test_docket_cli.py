@@ -101,7 +101,7 @@ def test_reprint_from_the_journal_by_number(run, fake_printer, tmp_path, make_le
     assert f"Slip for challenge #{seq} printed." in result.output
     out = decode(fake_printer.take(), 42)
     assert not any("REPRINT" in line for line in out.text)
-    assert out.find("Spring Open") and out.find("Table 3") and out.find("Penalty: 5 points")
+    assert out.find("Spring Open") and out.find("Table 3") and out.find("Its player scores 5 extra")
     with Journal.open(journal_path) as journal:
         assert journal.get(seq).print_status == "printed"
 
