@@ -23,11 +23,13 @@ PAPERS = ("58mm", "80mm")
 
 @dataclass(frozen=True)
 class Timers:
-    """Seconds: unfinished entry cleared, verdict held against stray keys, verdict cleared."""
+    """Seconds: unfinished entry cleared, verdict held against stray keys, verdict cleared,
+    director mode closed when nobody touches it (the station locked again, issue 11)."""
 
     entry_idle: float = 30.0
     verdict_hold: float = 2.0
     verdict_clear: float = 15.0
+    director_idle: float = 120.0
 
     def __post_init__(self) -> None:
         """However built (config file, director's screen, code), every timer is finite."""
@@ -72,6 +74,8 @@ class Config:
     printer: PrinterSettings = field(default_factory=PrinterSettings)
     path: str = ""
     journal_setting: str = ""  # the journal key as written in the file ("" = default place)
+    hub: str = ""  # the director's hub ("http://H:P"): every row is forwarded there; "" = none
+    hub_token: str = ""  # the station token the hub printed
 
     def with_changes(self, **changes: Any) -> Config:
         """A copy with some fields changed (the director's edits), the journal path re-resolved."""
@@ -147,13 +151,22 @@ def parse_config(data: dict[str, Any], where: str = "") -> Config:
         journal_setting=r.text("journal", ""),
         split_window=r.number("split_window", 90.0, minimum=0.0),
         pin_hash=r.text("pin_hash", ""),
+        hub=r.text("hub", "").strip().rstrip("/"),
+        hub_token=r.text("hub_token", "").strip(),
     )
     r.refuse_unknown()
+    if cfg["hub"] and not cfg["hub"].startswith(("http://", "https://")):
+        raise ConfigError(f"{_in(where)}key hub: {cfg['hub']!r} is not an address like "
+                          '"http://192.168.1.20:8080" (as `adjudicator hub` prints it)')
+    if cfg["hub"] and not cfg["hub_token"]:
+        raise ConfigError(f"{_in(where)}key hub_token: missing; paste both lines "
+                          "`adjudicator hub` printed")
     t = _Reader(timers_table, where, "timers.")
     timers = Timers(
         entry_idle=t.number("entry_idle", 30.0, minimum=1.0),
         verdict_hold=t.number("verdict_hold", 2.0, minimum=0.0),
         verdict_clear=t.number("verdict_clear", 15.0, minimum=1.0),
+        director_idle=t.number("director_idle", 120.0, minimum=10.0),
     )
     t.refuse_unknown()
     if timers.verdict_hold > timers.verdict_clear:
@@ -176,12 +189,14 @@ def parse_config(data: dict[str, Any], where: str = "") -> Config:
 
 
 def save_config(cfg: Config, path: str | None = None) -> str:
-    """Write the configuration as TOML (atomically: a crash leaves the old file or the new one)."""
-    import tomli_w
+    """Write the configuration as TOML (atomically: a crash leaves the old file or the new one).
 
+    The file as the director wrote it is kept: its comments, order and layout stay, only the
+    values that changed are rewritten, and a key the file lacks is added only when it is not
+    the default (issue 11: set-pin and the director's Save stripped every comment).
+    """
     where = path or cfg.path or default_config_path()
-    data = to_toml_dict(cfg)
-    text = tomli_w.dumps(data)
+    text = _edited_toml(where, to_toml_dict(cfg))
     folder = os.path.dirname(os.path.abspath(where))
     try:
         os.makedirs(folder, exist_ok=True)
@@ -204,6 +219,42 @@ def save_config(cfg: Config, path: str | None = None) -> str:
     return where
 
 
+def _edited_toml(where: str, data: dict[str, Any]) -> str:
+    """The text of WHERE (if it is there and reads as TOML) with DATA's values put in."""
+    import tomlkit
+
+    try:
+        with open(where, encoding="utf-8") as f:
+            doc = tomlkit.parse(f.read())
+    except FileNotFoundError:
+        doc = tomlkit.document()
+    except (OSError, UnicodeDecodeError, tomlkit.exceptions.TOMLKitError) as e:
+        raise ConfigError(f"cannot update config file {where}: {e}") from e
+    _put(doc, data, to_toml_dict(Config()))
+    return tomlkit.dumps(doc)
+
+
+def _put(table, data: dict[str, Any], defaults: dict[str, Any]) -> None:
+    """DATA into the tomlkit TABLE: changed values replaced in place, missing non-defaults added."""
+    import tomlkit
+
+    for key, value in data.items():
+        default = defaults.get(key)
+        if isinstance(value, dict):
+            if key in table:
+                _put(table[key], value, default or {})
+            elif value != default:
+                sub = tomlkit.table()
+                _put(sub, value, default or {})
+                table[key] = sub
+        elif key in table:
+            old = table[key]
+            if (old.unwrap() if hasattr(old, "unwrap") else old) != value:
+                table[key] = value
+        elif value != default:
+            table[key] = value
+
+
 def to_toml_dict(cfg: Config) -> dict[str, Any]:
     """The file's view of a Config: the keys as the user writes them."""
     return {
@@ -217,6 +268,7 @@ def to_toml_dict(cfg: Config) -> dict[str, Any]:
         "journal": cfg.journal_setting,
         "split_window": cfg.split_window,
         "pin_hash": cfg.pin_hash,
+        **({"hub": cfg.hub, "hub_token": cfg.hub_token} if cfg.hub else {}),
         "timers": asdict(cfg.timers),
         "printer": asdict(cfg.printer),
     }

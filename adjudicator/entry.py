@@ -45,11 +45,20 @@ class Words(tuple):
     __slots__ = ()
 
 
+# Control characters have no name in unicodedata; these are the ones a pasted or exported text
+# carries (their Unicode name aliases).
+_CONTROL_NAMES = {0x00: "NULL", 0x09: "CHARACTER TABULATION", 0x0A: "LINE FEED",
+                  0x0B: "LINE TABULATION", 0x0C: "FORM FEED", 0x0D: "CARRIAGE RETURN",
+                  0x1B: "ESCAPE", 0x1C: "FILE SEPARATOR", 0x1D: "GROUP SEPARATOR",
+                  0x1E: "RECORD SEPARATOR", 0x1F: "UNIT SEPARATOR", 0x7F: "DELETE",
+                  0x85: "NEXT LINE"}
+
+
 def describe_char(ch: str) -> str:
     """Name a character so a player can see which one was wrong, even an invisible one."""
     if ch.isprintable() and not ch.isspace():
         return repr(ch)
-    name = unicodedata.name(ch, "")
+    name = unicodedata.name(ch, "") or _CONTROL_NAMES.get(ord(ch), "")
     return f"U+{ord(ch):04X}" + (f" ({name})" if name else "")
 
 

@@ -74,6 +74,20 @@ class LexiconIdentity:
             return "UNRECOGNISED LIST"
         return "verified" if self.known.tournament else f"verified, {NOT_FOR_TOURNAMENTS}"
 
+    @property
+    def warning(self) -> str:
+        """What every verdict and slip must say about a list unfit for a tournament ("" if fit).
+
+        An unrecognised list (no official fingerprint) or a known non-tournament list (the
+        embedded ENABLE) is said loudly wherever a verdict is shown or printed (issue 11).
+        """
+        if self.known is None:
+            return (f"UNRECOGNISED WORD LIST {self.name} ({self.short_fingerprint}): "
+                    "not an official list")
+        if not self.known.tournament:
+            return f"{self.known.id}: NOT A TOURNAMENT WORD LIST"
+        return ""
+
     def describe(self) -> str:
         """One line, e.g. 'CSW19 — Collins Scrabble Words 2019 — 279,496 words — verified'."""
         if self.known is None:

@@ -69,7 +69,7 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     if mode:
         config = config.with_changes(mode=mode)
     # A phone's kiosk (smart-device) is one browser tab's process, which the phone server
-    # (kiosk/web) starts and ends itself: not supervised here.
+    # (`adjudicator serve`) starts and ends itself: not supervised here.
     if not os.environ.get(CHILD_ENV) and config.mode != "smart-device":
         return Supervisor(kiosk_args(config_path, mode, session), config.journal).run()
     child_errors_to_log()

@@ -114,6 +114,7 @@ class Station:
         self._rule_known = rule_known  # False: no event rule given (a bare terminal judge)
         self._reopener = journal_reopener
         self.table_counts = table_counts or TableCounts()
+        self.printer_state = ""  # as the print desk last heard it, for the hub's heartbeat
 
     @property
     def journal(self):
@@ -144,7 +145,7 @@ class Station:
 
     @property
     def station_name(self) -> str:
-        """The configured name, with the browser session's label when there is one."""
+        """The configured name, with the session's label (a phone, `kiosk --session`) if any."""
         if self.session:
             return f"{self.config.station} / {self.session}"
         return self.config.station
@@ -282,17 +283,15 @@ class Station:
         import os
 
         from adjudicator.errors import JournalError
-        from adjudicator.journal.export import render
 
         if self.journal is None:
             raise JournalError(f"no journal is open ({self.journal_problem})")
         stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         folder = os.path.dirname(os.path.abspath(self.journal.path))
         out = os.path.join(folder, f"journal-export-{stamp}.csv")
-        text = render(self.journal.rows(), "csv")
         try:
             with open(out, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
+                self.journal.export("csv", out=f)  # streamed: any size in little memory
         except OSError as e:
             raise JournalError(f"cannot write {out}: {e.strerror or e}") from e
         return out
@@ -346,8 +345,11 @@ def open_journal(config: Config):
 def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *,
                  secondary: Lexicon | None = None, session: str = "", clock=None,
                  defer_journal: bool = False, rule_known: bool = True,
-                 table_counts: TableCounts | None = None) -> Station:
-    """Everything a station needs, loaded before any screen is drawn."""
+                 table_counts: TableCounts | None = None, forward: bool = True) -> Station:
+    """Everything a station needs, loaded before any screen is drawn.
+
+    With a `hub` in the config (and FORWARD), a sender thread forwards the journal's rows and a
+    heartbeat to the director's hub (adjudicator.hub.forward); it never delays a verdict."""
     if lexicon is None:
         lexicon, loaded_secondary = load_lexicons(config)
         secondary = secondary or loaded_secondary
@@ -362,7 +364,12 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
         opener = reopener  # opened just after the first paint
     elif journal is None:
         journal, problem = open_journal(config)
-    return Station(config, lexicon, journal, secondary=secondary, session=session,
-                   journal_problem=problem, journal_opener=opener, clock=clock,
-                   rule_known=rule_known, journal_reopener=reopener,
-                   table_counts=table_counts)
+    station = Station(config, lexicon, journal, secondary=secondary, session=session,
+                      journal_problem=problem, journal_opener=opener, clock=clock,
+                      rule_known=rule_known, journal_reopener=reopener,
+                      table_counts=table_counts)
+    if config.hub and forward:  # every row to the director's hub, off the verdict path
+        from adjudicator.hub.attach import forward_station
+
+        forward_station(station)
+    return station

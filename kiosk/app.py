@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from textual import events
 from textual.app import App
 from textual.binding import Binding
@@ -21,6 +23,12 @@ DIRECTOR_KEY = "f12"
 # moves, which only the director's screen binds. Everything else (quit, palette, suspend,
 # screenshot, help-quit...) is refused by check_action, whatever asks (WESPA 3.11.1(b)).
 ALLOWED_APP_ACTIONS = frozenset({"director", "focus_next", "focus_previous"})
+# What counts as the director still being there (timers.director_idle).
+ACTIVITY = (events.Key, events.Paste, events.MouseDown, events.MouseScrollDown,
+            events.MouseScrollUp)
+IDLE_CHECK = 1.0  # seconds between looks at the director's idle time
+DIRECTOR_IDLE_NOTICE = ("Director mode closed after {seconds:g} s without a key or a touch: "
+                        "the station is locked again.")
 
 
 class KioskApp(App, inherit_bindings=False):
@@ -32,7 +40,7 @@ class KioskApp(App, inherit_bindings=False):
     ALLOW_SELECT = False
     BINDINGS = [Binding(DIRECTOR_KEY, "director", show=False, priority=True)]
 
-    def __init__(self, station: Station, *, pin_clock=None) -> None:
+    def __init__(self, station: Station, *, pin_clock=None, idle_clock=None) -> None:
         super().__init__()
         self.station = station
         self.protocol = Protocol(station.config.timers)  # where the players are (adjudicator/)
@@ -43,6 +51,9 @@ class KioskApp(App, inherit_bindings=False):
                                 state_file=self.state_file)
         self._director_open = False
         self.on_first_paint = None  # set by a supervised start: tells the supervisor
+        self.idle_clock = idle_clock or time.monotonic
+        self._director_seen: float | None = None  # last key or touch in director mode
+        self._director_watch = None
 
     def on_mount(self) -> None:
         self.push_screen(self.home_screen())
@@ -92,6 +103,8 @@ class KioskApp(App, inherit_bindings=False):
             return
         if isinstance(event, events.MouseEvent) and not self._has_widget_at(event):
             return
+        if self._director_seen is not None and isinstance(event, ACTIVITY):
+            self._director_seen = self.idle_clock()  # the director is still there
         if (isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded
                 and getattr(event, "key", None) != DIRECTOR_KEY):
             take = getattr(self.focused, "take_paste" if isinstance(event, events.Paste)
@@ -128,13 +141,14 @@ class KioskApp(App, inherit_bindings=False):
 
     # Screens other than Ready and Verdict are imported when first needed: a shorter cold start.
 
-    def home_screen(self):
-        """Where the station rests: the runners' desk in runner mode, else Ready (issue 5)."""
+    def home_screen(self, notice: str = ""):
+        """Where the station rests: the runners' desk in runner mode, else Ready (issue 5).
+        NOTICE is said on it until the next key (e.g. why director mode closed)."""
         if self.station.config.mode == "runner":
             from .screens.runner import RunnerScreen
 
-            return RunnerScreen()
-        return ReadyScreen()
+            return RunnerScreen(notice=notice)
+        return ReadyScreen(notice=notice)
 
     def show_verdict(self, outcome: Outcome) -> None:
         """One VerdictScreen, installed once and filled in for each challenge (paints sooner)."""
@@ -167,15 +181,43 @@ class KioskApp(App, inherit_bindings=False):
             from .screens.director import DirectorScreen
 
             save_state(self.state_file, director_open=True)
+            self._director_seen = self.idle_clock()
+            self._director_watch = self.set_interval(IDLE_CHECK, self.check_director_idle)
             self.push_screen(DirectorScreen(), callback=self._director_closed)
         else:
             self._director_open = False
 
-    def _director_closed(self, _result=None) -> None:
+    def check_director_idle(self) -> None:
+        """A director who walked away leaves no open station: after timers.director_idle
+        without a key or a touch, director mode closes (its dialogs with it), unsaved edits
+        are dropped, and the station says why (issue 11)."""
+        from .screens.director import DirectorScreen
+
+        idle = self.station.config.timers.director_idle
+        if self._director_seen is None or self.idle_clock() - self._director_seen < idle:
+            return
+        self._stop_director_watch()
+        if not any(isinstance(screen, DirectorScreen) for screen in self.screen_stack):
+            return  # already closed: nothing of the station's own is ever popped
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, DirectorScreen):
+            self.pop_screen()  # a dialog over director mode (an error, a confirmation)
+        if isinstance(self.screen, DirectorScreen):
+            self.screen.dismiss(DIRECTOR_IDLE_NOTICE.format(seconds=idle))
+
+    def _stop_director_watch(self) -> None:
+        self._director_seen = None
+        if self._director_watch is not None:
+            self._director_watch.stop()
+            self._director_watch = None
+
+    def _director_closed(self, result=None) -> None:
+        self._stop_director_watch()
         self._director_open = False
         save_state(self.state_file, director_open=False)
         self.protocol.timers = self.station.config.timers  # the director may have changed them
-        self.switch_screen(self.home_screen())  # redrawn: lexicon, rule, station may have changed
+        notice = result if isinstance(result, str) else ""
+        # redrawn: lexicon, rule, station may have changed
+        self.switch_screen(self.home_screen(notice=notice))
 
     def show_error(self, message: str, title: str = "NOT DONE") -> None:
         from .screens.error import ErrorModal
@@ -190,7 +232,7 @@ class KioskApp(App, inherit_bindings=False):
 
 def build_app(config: Config, lexicon: Lexicon | None = None, journal=None, *,
               secondary: Lexicon | None = None, session: str = "", clock=None,
-              pin_clock=None, defer_journal: bool = False) -> KioskApp:
+              pin_clock=None, idle_clock=None, defer_journal: bool = False) -> KioskApp:
     """The one factory, for production and tests: loads what the config names unless given.
 
     DEFER_JOURNAL: open the journal just after the first paint (a shorter cold start); it is
@@ -198,4 +240,4 @@ def build_app(config: Config, lexicon: Lexicon | None = None, journal=None, *,
     """
     station = open_station(config, lexicon, journal, secondary=secondary, session=session,
                            clock=clock, defer_journal=defer_journal)
-    return KioskApp(station, pin_clock=pin_clock)
+    return KioskApp(station, pin_clock=pin_clock, idle_clock=idle_clock)

@@ -99,7 +99,24 @@ def test_compile_refuses_a_bad_list_with_the_line(run, tmp_path):
     assert not (tmp_path / "bad.lex").exists()
     result = run("compile", str(src), "-o", str(tmp_path / "bad.lex"), "--skip-invalid")
     assert result.exit_code == 0
-    assert "skipped 1 invalid lines (first: line 3: 'CAT5')" in result.stdout
+    assert "skipped 1 invalid line (first: line 3: 'CAT5')" in result.stdout
+
+
+def test_compile_and_info_count_lines_in_english(run, tmp_path):
+    """'1 blank line', '2 blank lines': never '1 comment lines' (a director reads these)."""
+    src = tmp_path / "club.txt"
+    src.write_text("# club list\nQI\n\nZA\nCAT5\n")
+    out = str(tmp_path / "club.lex")
+    result = run("compile", str(src), "-o", out, "--skip-invalid")
+    assert result.exit_code == 0
+    assert "1 comment line, 1 blank line" in result.stdout
+    assert "skipped 1 invalid line (first" in result.stdout
+    assert "1 invalid line skipped" in run("info", out).stdout
+    src.write_text("# club list\n# two\nQI\n\n\nZA\nCAT5\nDOG5\n")
+    result = run("compile", str(src), "-o", out, "--skip-invalid")
+    assert "2 comment lines, 2 blank lines" in result.stdout
+    assert "skipped 2 invalid lines (first" in result.stdout
+    assert "2 invalid lines skipped" in run("info", out).stdout
 
 
 def test_compile_and_info_say_unrecognised_loudly(run, tmp_path, tiny_source):
@@ -203,6 +220,17 @@ def test_words_and_batch_together_is_a_usage_error(run, tmp_path):
     assert run("judge", "--batch", "-", "qi").exit_code == 2
 
 
+def test_judge_help_names_every_separator_the_entry_takes(run):
+    """The help says what README and docs/cli.md say: the no-break space separates too."""
+    from adjudicator.entry import SEPARATORS
+
+    text = " ".join(run("judge", "--help").stdout.split())
+    names = {" ": "spaces", "\t": "tabs", ",": "commas", "\u00a0": "no-break spaces"}
+    assert set(SEPARATORS) == set(names)
+    for ch in SEPARATORS:
+        assert names[ch] in text, names[ch]
+
+
 def test_every_command_has_help_with_an_example(run):
     def walk(group, prefix):
         ctx = click.Context(group)
@@ -214,7 +242,7 @@ def test_every_command_has_help_with_an_example(run):
 
     commands = list(walk(main, []))
     assert {"judge", "compile", "info", "lexicon", "journal", "kiosk", "set-pin", "serve",
-            "printer"} == {
+            "printer", "hub"} == {
         path[0] for path, _ in commands
     }
     for path, _ in commands:
@@ -231,8 +259,11 @@ def test_batch_lines_end_only_at_lf_or_crlf_and_a_bom_is_skipped(run, tmp_path, 
     expected.append("ACCEPTABLE")
     challenges = tmp_path / "c.txt"
     challenges.write_bytes(data)
+    journal = str(tmp_path / "j.db")  # recorded batches read their lines the same way
     for result in (run("judge", "--lexicon", tiny_source, "--batch", str(challenges)),
-                   run("judge", "--lexicon", tiny_source, "--batch", "-", input=data)):
+                   run("judge", "--lexicon", tiny_source, "--batch", "-", input=data),
+                   run("judge", "--lexicon", tiny_source, "--journal", journal, "--batch", "-",
+                       input=data)):
         lines = result.stdout.splitlines()  # splitlines is safe here: the output is ours
         assert len(lines) == len(expected), lines
         assert [line[:len(e)] for line, e in zip(lines, expected)] == expected
@@ -272,10 +303,10 @@ def test_batch_matches_a_plain_line_splitter_and_a_plain_set(tiny_batch, text):
 def test_batch_takes_the_fast_path_for_plain_lines(run, tiny_source, monkeypatch):
     """Issue 12's profile: each line kept its newline, so no line took the fast path. Now only
     lines that are not plain reach the full parse_entry (speed itself is bench/'s)."""
-    import adjudicator.cli.judge as judge
+    import adjudicator.cli.streams as streams
 
     slow = []
-    monkeypatch.setattr(judge, "parse_entry", lambda text: slow.append(text) or parse_entry(text))
+    monkeypatch.setattr(streams, "parse_entry", lambda text: slow.append(text) or parse_entry(text))
     data = "qi za\r\nQi,Xu\n\tcat\ncat5\nqi\u00a0za\n" * 3
     result = run("judge", "--lexicon", tiny_source, "--batch", "-", input=data.encode())
     assert result.stdout.count("ACCEPTABLE\n") == 12 and result.exit_code == 2

@@ -5,11 +5,12 @@ import signal
 import subprocess
 import sys
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli import main
-from adjudicator.errors import EXIT_ENTRY, EXIT_IO, EXIT_LEXICON
+from adjudicator.errors import EXIT_ENTRY, EXIT_IO, EXIT_LEXICON, EXIT_NOT_RECORDED
 
 ADJUDICATOR = [sys.executable, "-m", "adjudicator"]
 
@@ -54,6 +55,33 @@ def test_a_file_that_cannot_be_read_or_written_exits_4(run, tmp_path, tiny, args
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".lexicon-")]  # no temp left
 
 
+@pytest.mark.parametrize("out", ["{tmp}/no-such-folder/x.csv", "{tmp}/a-file/x.csv"])
+def test_an_export_that_cannot_be_written_exits_4_not_5(run, tmp_path, tiny, out):
+    """`journal export -o` into a missing folder is a file that cannot be written (exit 4),
+    not a broken chain or NOT RECORDED (5), as the README's table says."""
+    (tmp_path / "a-file").write_text("")
+    journal = str(tmp_path / "j.db")
+    assert run("judge", "-l", tiny, "--journal", journal, "qi").exit_code == 0
+    one_error_line(run("journal", "export", journal, "-o", out.format(tmp=tmp_path)),
+                   EXIT_IO, "cannot write")
+
+
+@pytest.mark.parametrize("args, says", [
+    (["journal", "backup", "--journal", "{j}", "{tmp}/taken.db"], "already exists"),
+    (["journal", "merge", "{j}", "-o", "{tmp}/taken.db"], "already exists"),
+    (["journal", "verify", "{j}", "--slips", "{tmp}/no-such-slips.txt"], "cannot read the slips"),
+])
+def test_a_journal_destination_or_slips_file_that_cannot_be_used_exits_4(run, tmp_path, tiny,
+                                                                         args, says):
+    """A backup or merge onto a file already there, or a slips file not there: a file that
+    cannot be written or read (4), not a broken chain (5)."""
+    journal = str(tmp_path / "j.db")
+    assert run("judge", "-l", tiny, "--journal", journal, "qi").exit_code == 0
+    (tmp_path / "taken.db").write_text("the director's earlier copy")
+    one_error_line(run(*[a.format(tmp=tmp_path, j=journal) for a in args]), EXIT_IO, says)
+    assert (tmp_path / "taken.db").read_text() == "the director's earlier copy"
+
+
 def test_an_unwritable_cache_folder_exits_4(run, tmp_path, tiny, monkeypatch):
     (tmp_path / "a-file").write_text("")
     monkeypatch.setenv("ADJUDICATOR_CACHE", str(tmp_path / "a-file" / "cache"))
@@ -81,20 +109,54 @@ def test_a_truncated_lexicon_is_called_damaged_or_truncated(run, tmp_path, tiny)
 
 def test_not_recorded_has_the_prefix_every_error_has(run, tmp_path, tiny):
     (tmp_path / "blocker").write_text("x")
-    result = run("judge", "-l", tiny, "--journal", str(tmp_path / "blocker" / "j.db"), "qi")
-    assert result.stderr.startswith("adjudicator: NOT RECORDED")
+    journal = str(tmp_path / "blocker" / "j.db")  # cannot be created: nothing is recorded
+    result = run("judge", "-l", tiny, "--journal", journal, "qi")
+    assert (result.stdout, result.exit_code) == ("ACCEPTABLE\n", EXIT_NOT_RECORDED)
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("adjudicator: NOT RECORDED: call the director (")
+    result = run("judge", "-l", tiny, "--journal", journal, "--batch", "-", input=b"qi\nqz\n")
+    assert (result.stdout, result.exit_code) == ("ACCEPTABLE\nUNACCEPTABLE\n", EXIT_NOT_RECORDED)
+    lines = result.stderr.splitlines()
+    assert [line[:len("adjudicator: NOT RECORDED: call the director (line 1: ")] for line in lines
+            ] == [f"adjudicator: NOT RECORDED: call the director (line {n}: " for n in (1, 2)]
 
 
-def _commands(tmp_path, tiny):
-    """Every command that writes to standard output, ready to run (the kiosk draws through
-    Textual on the terminal, not stdout; set-pin asks on the terminal)."""
+# What a command writes, when it runs as it would at an event, and what it is given to read.
+PIN = "2580\n2580\n"  # set-pin asks twice; without a terminal it reads standard input
+
+
+def leaf_commands() -> set[tuple[str, ...]]:
+    """Every command the `adjudicator` group has, as the words that name it."""
+    found = set()
+
+    def walk(command, path):
+        if isinstance(command, click.Group):
+            ctx = click.Context(command)
+            for name in command.list_commands(ctx):
+                walk(command.get_command(ctx, name), path + (name,))
+        else:
+            found.add(path)
+
+    walk(main, ())
+    return found
+
+
+def _commands(tmp_path, tiny, printer, live_hub):
+    """Every command, each run for real (as well as its --help), ready to run. The kiosk alone is
+    run only for --help: it draws through Textual on the terminal and never writes stdout."""
     journal = str(tmp_path / "j.db")
     subprocess.run(ADJUDICATOR + ["judge", "-l", tiny, "--journal", journal, "qi"], check=True,
                    capture_output=True)
     batch = tmp_path / "batch.txt"
     batch.write_text("qi za\ncat\n" * 5000)
-    fake_printer = tmp_path / "printer"
-    fake_printer.write_text("")
+    config = str(tmp_path / "event.toml")
+    fast = ["--columns", "32", "--write-timeout", "1"]
+    hub = tmp_path / "hub.toml"
+    hub.write_text(f'journal = "{tmp_path / "hub.db"}"\n')
+    station = tmp_path / "station.toml"
+    station.write_text(f'journal = "{journal}"\nhub = "{live_hub[0]}"\n'
+                       f'hub_token = "{live_hub[1]}"\n')
+    hub, station = str(hub), str(station)
     return [
         ["--help"], ["--version"], ["judge", "--help"], ["kiosk", "--help"], ["serve", "--help"],
         ["judge", "-l", tiny, "qi", "za"], ["judge", "-l", tiny, "qz"],
@@ -106,42 +168,100 @@ def _commands(tmp_path, tiny):
         ["lexicon", "--help"], ["lexicon"], [],
         ["journal", "verify", journal], ["journal", "export", journal],
         ["journal", "merge", journal, "-o", str(tmp_path / "merged.db"), "--force"],
-        ["printer", "status", str(fake_printer)], ["serve", "--port", "0", "--no-such"],
+        ["journal", "backup", "--journal", journal, str(tmp_path / "copy.db"), "--force"],
+        ["printer", "status", printer.path], ["printer", "test", printer.path, *fast],
+        ["printer", "reprint", "1", "--journal", journal, "--url", printer.path, *fast],
+        ["set-pin", "--config", config],
+        ["serve", "--port", "0", "--config", config, "--rotate-token"],
+        ["serve", "--port", "0", "--config", config],  # its link and code, then it would serve
+        ["hub", "--port", "0", "--config", hub],  # its URL and lines, then it would serve
+        ["journal", "push", "--config", station],  # to a live hub: "N rows sent..."
     ]
 
 
+@pytest.fixture
+def live_hub(tmp_path):
+    """A real `adjudicator hub` on a free port: (its URL, the stations' token)."""
+    import re
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = tmp_path / "live-hub.toml"
+    config.write_text(f'journal = "{tmp_path / "live-hub.db"}"\n')
+    proc = subprocess.Popen(ADJUDICATOR + ["hub", "--host", "127.0.0.1", "--port", str(port),
+                                           "--config", str(config)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        token = None
+        for line in proc.stdout:
+            if found := re.search(r'hub_token = "([^"]+)"', line):
+                token = found.group(1)
+                break
+        assert token, "the hub printed no hub_token line"
+        yield f"http://127.0.0.1:{port}", token
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture
+def fake_printer():
+    """The docket tests' printer on a pseudo-terminal (it answers status requests)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parent / "docket" / "fake_printer.py"
+    spec = importlib.util.spec_from_file_location("fake_printer_for_exits", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    printer = module.FakePrinter()
+    yield printer
+    printer.close()
+
+
+def test_the_output_test_runs_every_command(tmp_path, tiny, fake_printer, live_hub):
+    """A command added later is added to the test below, or this fails."""
+    run = {tuple(a[:len(c)]) for a in _commands(tmp_path, tiny, fake_printer, live_hub) for c in
+           leaf_commands() if a[len(c):len(c) + 1] != ["--help"]}
+    assert leaf_commands() - run == {("kiosk",)}  # draws on the terminal, never on stdout
+
+
 @pytest.mark.parametrize("how", ["closed", "full", "read-only"])
-def test_every_command_with_its_output_closed_full_or_unwritable(tmp_path, tiny, how):
-    """stdout closed (>&-), /dev/full, or opened read-only: exit 4 (or the command's own error
-    code when it fails first), one line on stderr, never a traceback, never 0 or 1."""
+def test_every_command_with_its_output_closed_full_or_unwritable(tmp_path, tiny, how,
+                                                                 fake_printer, live_hub):
+    """stdout closed (>&-), /dev/full, or opened read-only: exit 4, one line on stderr, never a
+    traceback, never 0 or 1 (set-pin's prompts go to stderr before it)."""
     if how == "full" and not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full on this system")
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-    for args in _commands(tmp_path, tiny):
+    for args in _commands(tmp_path, tiny, fake_printer, live_hub):
         if how == "closed":
             kwargs = {"stdout": subprocess.DEVNULL, "preexec_fn": lambda: os.close(1)}
         else:
             target = open("/dev/full" if how == "full" else os.devnull, "w" if how == "full"
                           else "r")
             kwargs = {"stdout": target}
-        proc = subprocess.run(ADJUDICATOR + args, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              text=True, env=env, timeout=60, **kwargs)
+        proc = subprocess.run(ADJUDICATOR + args, input=PIN if args[:1] == ["set-pin"] else "",
+                              stderr=subprocess.PIPE, text=True, env=env, timeout=60, **kwargs)
         if how != "closed":
             target.close()
         assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr, args
-        assert proc.returncode not in (0, 1), (args, proc.returncode)
         lines = proc.stderr.splitlines()
-        assert lines and all(line.startswith("adjudicator: ") for line in lines), (args, lines)
-        if args[:1] not in (["printer"], ["serve"]):  # those fail first: 7, and 2 for the bad option
-            assert proc.returncode == EXIT_IO, (args, proc.returncode, lines)
-            assert "cannot write standard output" in lines[-1], args
+        if args[:1] == ["set-pin"]:  # its prompts, then the one error line
+            lines = lines[-1:]
+        assert (proc.returncode, len(lines)) == (EXIT_IO, 1), (args, proc.returncode, lines)
+        assert lines[0].startswith("adjudicator: cannot write standard output"), (args, lines)
 
 
-def test_a_closed_pipe_ends_quietly_never_with_1(tmp_path, tiny):
+@pytest.mark.parametrize("recorded", [False, True])
+def test_a_closed_pipe_ends_quietly_never_with_1(tmp_path, tiny, recorded):
     """`adjudicator judge --batch big.txt | head -1`: SIGPIPE's death or 0, silently."""
     batch = tmp_path / "big.txt"
     batch.write_text("qi za\ncat xu\nqz\n" * 200_000)
-    proc = subprocess.Popen(ADJUDICATOR + ["judge", "-l", tiny, "--batch", str(batch)],
+    journal = ["--journal", str(tmp_path / "j.db")] if recorded else []
+    proc = subprocess.Popen(ADJUDICATOR + ["judge", "-l", tiny, *journal, "--batch", str(batch)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout.readline() == b"ACCEPTABLE\n"
     proc.stdout.close()  # as head does after its line
@@ -187,3 +307,74 @@ def test_an_os_error_no_command_caught_is_named_for_what_failed():
         "cannot read or write /x/y: No such file")
     assert describe_os_error(OSError(errno.ETIMEDOUT, "Timed out")) == (
         "input/output error: Timed out")  # not blamed on standard output
+
+
+def test_the_readme_states_the_exit_codes_and_entry_rules_the_code_uses():
+    """Issue 12: 'the README's exit-code table and entry rules are exactly what the code does'.
+    The table's codes are the code's; the entry paragraph names each separator and the batch's
+    line ends (what each code and rule does is proven by the tests above and tests/test_entry)."""
+    import re
+    from pathlib import Path
+
+    from adjudicator import entry, errors
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    table = {int(code) for code in re.findall(r"^\| (\d+) \|", readme, re.M)}
+    assert table == {0, 1} | {v for k, v in vars(errors).items() if k.startswith("EXIT_")}
+    rules = re.search(r"\*\*Entry:\*\*(.*?)\n\n", readme, re.S).group(1).replace("\n", " ")
+    for ch in entry.SEPARATORS:
+        assert ("a comma" if ch == "," else f"(U+{ord(ch):04X})") in rules, repr(ch)
+    assert "a line ends only at LF or CRLF: a lone CR (U+000D) stays in its line" in rules
+
+
+def test_set_pin_without_a_terminal_prints_no_python_warning(tmp_path):
+    """Scripted or over ssh without a tty, set-pin reads the PIN from standard input: the
+    director sees its prompts (and that input may be echoed), never Python's GetPassWarning with
+    a line of its source."""
+    config = tmp_path / "station.toml"
+    proc = subprocess.run(ADJUDICATOR + ["set-pin", "--config", str(config)], input=PIN,
+                          capture_output=True, text=True, timeout=60, start_new_session=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "pin_hash" in config.read_text()
+    assert "GetPassWarning" not in proc.stderr and "getpass" not in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("journal", ["{tmp}/no-such.db", "{tiny}"])
+def test_a_failed_export_leaves_the_earlier_export_as_it_was(run, tmp_path, tiny, journal):
+    """`journal export WRONG.db -o challenges.csv` (a typo, another program's file) says so and
+    leaves challenges.csv as it was: nothing is lost, no empty file, no temporary file left."""
+    out = tmp_path / "challenges.csv"
+    out.write_text("the export made an hour ago\n")
+    result = run("journal", "export", journal.format(tmp=tmp_path, tiny=tiny), "-o", str(out))
+    assert result.exit_code in (EXIT_IO, EXIT_NOT_RECORDED) and result.stderr
+    assert out.read_text() == "the export made an hour ago\n"
+    assert set(os.listdir(tmp_path)) - {"cache"} == {"challenges.csv", "tiny.txt"}
+    result = run("journal", "export", journal.format(tmp=tmp_path, tiny=tiny), "-o",
+                 str(tmp_path / "new.csv"))
+    assert not (tmp_path / "new.csv").exists()
+
+
+def test_an_export_replaces_its_file_whole(run, tmp_path, tiny):
+    journal, out = str(tmp_path / "j.db"), tmp_path / "challenges.csv"
+    assert run("judge", "-l", tiny, "--journal", journal, "qi", "za").exit_code == 0
+    out.write_text("old\n" * 1000)
+    assert run("journal", "export", journal, "-o", str(out)).exit_code == 0
+    lines = out.read_text().splitlines()
+    assert len(lines) == 2 and lines[1].split(",")[7:9] == ["QI ZA", "ACCEPTABLE"]
+    assert set(os.listdir(tmp_path)) - {"cache"} == {"challenges.csv", "j.db", "j.db.head",
+                                                      "tiny.txt"}
+
+
+def test_a_recheck_of_a_challenge_the_journal_does_not_hold_is_refused(run, tmp_path, tiny):
+    """`--recheck-of 99` in a journal of two challenges is a typo (WESPA 3.10.9 rechecks a
+    challenge that was judged): exit 2 naming it, nothing judged or recorded, no orphan recheck."""
+    from adjudicator.journal import Journal
+
+    journal = str(tmp_path / "j.db")
+    assert run("judge", "-l", tiny, "--journal", journal, "qi", "za").exit_code == 0
+    result = run("judge", "-l", tiny, "--journal", journal, "--recheck-of", "99", "qi", "za")
+    one_error_line(result, EXIT_ENTRY, "no challenge 99")
+    result = run("judge", "-l", tiny, "--journal", journal, "--recheck-of", "1", "qi", "za")
+    assert (result.exit_code, result.stdout) == (0, "ACCEPTABLE\n")
+    with Journal.open(journal) as j:
+        assert [r.recheck_of for r in j.rows()] == [None, 1]

@@ -93,6 +93,17 @@ def test_only_documented_separators_separate_words(ch):
         parse_entry(f"qi za{ch}")  # at the end too: nothing is trimmed silently
 
 
+@pytest.mark.parametrize("ch, says", [("\r", "U+000D (CARRIAGE RETURN)"),
+                                       ("\x1c", "U+001C (FILE SEPARATOR)"),
+                                       ("\x85", "U+0085 (NEXT LINE)"),
+                                       ("\u2028", "U+2028 (LINE SEPARATOR)"),
+                                       ("\x01", "U+0001")])
+def test_an_invisible_character_is_named_by_code_and_name(ch, says):
+    with pytest.raises(EntryError) as caught:
+        parse_entry(f"qi{ch}za")
+    assert str(caught.value).startswith(f"{says} is not a letter")
+
+
 def test_the_separators_are_space_no_break_space_tab_and_comma():
     assert entry.SEPARATORS == " \t,\u00a0"
     assert parse_entry(" qi\tza,xu\u00a0cat ") == ("QI", "ZA", "XU", "CAT")

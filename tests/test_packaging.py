@@ -46,3 +46,11 @@ def test_every_link_in_the_readme_and_docs_leads_somewhere():
 
 def test_the_readme_fits_on_a_page():
     assert len((ROOT / "README.md").read_bytes()) <= 15_000
+
+
+def test_the_phone_page_files_ship_with_the_wheel():
+    patterns = _pyproject()["tool"]["setuptools"]["package-data"]["adjudicator.phone"]
+    folder = ROOT / "adjudicator" / "phone"
+    shipped = {p.name for pattern in patterns for p in folder.glob(pattern)}
+    on_disk = {p.name for p in (folder / "static").iterdir() if p.is_file()}
+    assert on_disk and shipped == on_disk

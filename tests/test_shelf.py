@@ -52,6 +52,8 @@ def test_add_then_list_then_judge_by_name_with_no_setting(run, club):
     assert "CLUB — UNRECOGNISED LIST — 4 words" in result.stdout  # flagged
     assert "WARNING: CLUB is an UNRECOGNISED LIST" in result.stdout
     assert os.listdir(os.environ["ADJUDICATOR_SHELF"]) == ["CLUB.lex"]
+    header = run("lexicon", "list").stdout.splitlines()[1]
+    assert header.split() == ["NAME", "EDITION", "WORDS", "FINGERPRINT", "RECOGNISED"]
     (name, edition, words, fingerprint, recognised), = [[k] + v for k, v in listed(run).items()]
     assert (name, edition, words, recognised) == ("CLUB", "-", "4", "NO: UNRECOGNISED LIST")
     assert len(fingerprint) == 12
@@ -143,3 +145,53 @@ def test_remove_takes_a_lexicon_off_the_shelf(run, club):
     assert run("judge", "--lexicon", "CLUB", "qi").exit_code == EXIT_LEXICON
     result = run("lexicon", "remove", "CLUB")
     assert result.exit_code == EXIT_LEXICON and "no lexicon named 'CLUB'" in result.stderr
+
+
+def test_the_kiosk_and_the_phone_server_start_with_a_shelved_name(run, club, tmp_path,
+                                                                   monkeypatch):
+    """Their real start: `adjudicator kiosk --config P` goes through launch.run_kiosk ->
+    kiosk.app.build_app -> open_station -> load_lexicons -> resolve.load_lexicon, and the phone
+    server (`adjudicator serve`) through phone.build.build_phone_app -> load_lexicons: both look
+    on the shelf with no setting."""
+    pytest.importorskip("textual")
+    import kiosk.app
+
+    from adjudicator.command import main as command_main
+    from adjudicator.config import load_config
+    from adjudicator.net.token import TokenStore
+    from adjudicator.phone.build import build_phone_app
+
+    assert run("lexicon", "add", club).exit_code == 0
+    config = tmp_path / "event.toml"
+    config.write_text('lexicon = "club"\nsecondary_lexicon = "CLUB"\n'
+                      f'journal = "{tmp_path / "j.db"}"\n')
+    started = []
+    monkeypatch.setattr(kiosk.app.KioskApp, "run", lambda app, *a, **k: started.append(
+        (app.station.config.mode, app.station.lexicon.name, app.station.secondary.name,
+         "QI" in app.station.lexicon, "ZZ" in app.station.lexicon)))
+    with pytest.raises(SystemExit) as ended:
+        command_main(["kiosk", "--config", str(config)])
+    assert ended.value.code == 0
+    phones = build_phone_app(load_config(str(config)),
+                             tokens=TokenStore(str(tmp_path / "token")))
+    try:
+        station = phones.devices.get("phone-1").station
+        started.append((station.config.mode, station.lexicon.name, station.secondary.name,
+                        "QI" in station.lexicon, "ZZ" in station.lexicon))
+    finally:
+        phones.close()
+    assert started == [("station", "CLUB", "CLUB", True, False),
+                       ("smart-device", "CLUB", "CLUB", True, False)]
+
+
+def test_a_directors_licensed_list_in_one_step(run):
+    """Issue 12's director: `lexicon add CSW19.txt`, then the name works with no setting."""
+    from realdata import real_list
+
+    result = run("lexicon", "add", real_list("CSW19.txt"))
+    assert result.exit_code == 0, result.stderr
+    assert "UNRECOGNISED" not in result.stdout
+    edition, words, fingerprint, recognised = listed(run)["CSW19"]
+    assert (words, recognised[:4]) == ("279,496", "yes:")
+    assert run("judge", "--lexicon", "CSW19", "qi", "za").stdout == "ACCEPTABLE\n"
+    assert run("judge", "--lexicon", "csw19", "qi", "qzx").stdout == "UNACCEPTABLE\n"

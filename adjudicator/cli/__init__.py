@@ -151,5 +151,6 @@ COMMAND_MODULES = {
     "kiosk": "kiosk",
     "set-pin": "kiosk",
     "serve": "serve",
+    "hub": "hub",
     "printer": "printer",
 }

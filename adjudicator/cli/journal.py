@@ -88,28 +88,54 @@ def export_cmd(path: str | None, fmt: str, since: str | None, out: str | None) -
       adjudicator journal export event.db --format json --since 2026-11-22T14:00
       adjudicator journal export --since 120          # challenges after no. 120
     """
-    from ..errors import JournalError
-    from ..journal import default_journal_path, verify
-    from ..journal import export_journal, parse_since
+    from ..errors import FileAccessError, JournalError
+    from ..journal import default_journal_path, export_verified, parse_since
 
     path = path or default_journal_path()
     try:
         since_value = parse_since(since)
     except JournalError as e:
         raise click.BadParameter(str(e), param_hint="--since") from None
-    text = export_journal(path, fmt, since_value)
     if out:
         try:
-            with open(out, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
-        except OSError as e:
-            raise JournalError(f"cannot write {out}: {e.strerror or e}") from e
+            report = _export_to_file(out, lambda f: export_verified(path, fmt, since_value, f)[1])
+        except OSError as e:  # a file that cannot be written: exit 4, not a journal fault
+            raise FileAccessError(f"cannot write {out}: {e.strerror or e}") from e
     else:
-        click.echo(text, nl=False)
-    report = verify(path)
+        import sys
+
+        _, report = export_verified(path, fmt, since_value, sys.stdout)
+        sys.stdout.flush()
     if not report.intact:
         click.echo(f"adjudicator: WARNING: {report.describe()}", err=True)
         raise click.exceptions.Exit(JournalError.exit_code)
+
+
+def _export_to_file(out: str, write):
+    """WRITE(f) into OUT whole or not at all: a failed export (a journal mistyped, another
+    program's file) leaves an earlier OUT as it was and no empty file. A regular file is
+    written beside OUT and moved into place; anything else (/dev/stdout, a pipe) directly."""
+    import os
+    import tempfile
+
+    if os.path.exists(out) and not os.path.isfile(out):
+        with open(out, "w", encoding="utf-8", newline="") as f:
+            return write(f)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(out) or ".", prefix=".export-")
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as open() would have made it
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            result = write(f)
+        os.replace(tmp, out)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return result
 
 
 @journal_group.command("merge")
@@ -134,8 +160,28 @@ def merge_cmd(inputs: tuple[str, ...], out: str, force: bool) -> None:
     report = merge(list(inputs), out, force=force)
     for path, station, n in report.sources:
         click.echo(f"{path}: {station or '(empty)'}, {n} challenge{'s' if n != 1 else ''}")
+    for note in report.notes:
+        click.echo(f"  note: {note}")
     extra = f" ({report.duplicates} duplicates skipped)" if report.duplicates else ""
     click.echo(f"{out}: {report.rows} challenges merged{extra}")
+
+
+@journal_group.command("push")
+@click.option("--config", "config_path", metavar="PATH",
+              help="The station's config (its hub, hub_token and journal).")
+def push_cmd(config_path: str | None) -> None:
+    """Send the director's hub every row it does not hold yet (the config's `hub`).
+
+    For a one-shot `judge --config`, or a station whose link was down when it closed: the
+    rows waited in its journal. Exit 4 when the hub cannot be reached (nothing is lost).
+
+    \b
+    Example:
+      adjudicator journal push --config station.toml
+    """
+    from .hub import push
+
+    push(config_path)
 
 
 COMMANDS = [journal_group]

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import sys
+import time
 
 from ..config import Config
-from ..entry import parse_entry
 from ..errors import EXIT_ENTRY, EXIT_NOT_RECORDED, AdjudicatorError
 from ..station import NOT_RECORDED, Outcome, Station, open_station
-from .streams import ACCEPTABLE, UNACCEPTABLE, close_source, interactive, open_source
+from .streams import ACCEPTABLE, UNACCEPTABLE, Entries, close_source, open_source
 
 BATCH_GROUP = 256  # lines judged, then recorded in one transaction, then written
+GROUP_WAIT = 0.004  # seconds a line from a pipe waits for more lines to commit with it
 
 
 def judge_station() -> str:
@@ -34,6 +35,8 @@ def not_recorded(outcome: Outcome, where: str = "") -> str:
 def judge_recorded(station: Station, words, table: str, round_: str,
                    recheck_of: int | None) -> int:
     """One challenge, recorded before its verdict is printed; the exit code."""
+    if recheck_of is not None:
+        _check_recheck_of(station, recheck_of)
     outcome = station.judge(words, table=table, round=round_, recheck_of=recheck_of,
                             is_recheck=recheck_of is not None)
     sys.stdout.write(outcome.verdict.word + "\n")
@@ -44,18 +47,37 @@ def judge_recorded(station: Station, words, table: str, round_: str,
     return 0 if outcome.verdict.acceptable else 1
 
 
+def _check_recheck_of(station: Station, seq: int) -> None:
+    """--recheck-of N names a challenge the journal holds (WESPA 3.10.9 rechecks a challenge
+    that was judged): a mistyped N is a usage error, exit 2, before anything is judged. A
+    journal that cannot be opened is left to the record, which then says NOT RECORDED."""
+    import click
+
+    from ..errors import JournalError
+
+    journal = station.journal
+    if journal is None:
+        return
+    try:
+        journal.get(seq)
+    except JournalError as e:
+        raise click.UsageError(f"--recheck-of {seq}: {e}: give the number its verdict "
+                               "showed") from None
+
+
 def run_batch_recorded(station: Station, source: str, table: str, round_: str) -> int:
     """`judge --batch` with a journal: no verdict line is written before its row is committed.
 
-    Lines are judged in groups, each group recorded in one transaction, then written (one line
-    at a time when a runner types at a pipe). A line that cannot be recorded still gets its
+    Lines are judged in groups, each group recorded in one transaction (a group commit), then
+    written: up to BATCH_GROUP lines, and from a pipe or terminal only the lines that arrived
+    within GROUP_WAIT of the oldest unanswered one, so a runner typing is answered at once and
+    a fast pipe commits as few times as a file. A line that cannot be recorded still gets its
     verdict, plus "adjudicator: NOT RECORDED: call the director (line N: reason)" on stderr;
     exit 5 then.
     """
     stream = open_source(source)
     out, err = sys.stdout, sys.stderr
-    group = 1 if interactive(source) else BATCH_GROUP
-    invalid = failed = 0
+    failed = 0
     lines: list[str | None] = []  # None: a verdict still to be judged and recorded
     pending: list[tuple[int, tuple[str, ...]]] = []
 
@@ -81,17 +103,27 @@ def run_batch_recorded(station: Station, source: str, table: str, round_: str) -
         lines.clear()
         pending.clear()
 
+    entries = Entries()
     try:
-        for line_no, line in enumerate(stream, 1):
-            try:
-                words = parse_entry(line)
-            except AdjudicatorError as e:
-                invalid += 1
-                lines.append(f"INVALID: {e}\n")
-            else:
-                pending.append((line_no, words))
-                lines.append(None)
-            if len(lines) >= group:
+        line_no, clock = 0, time.monotonic
+        first = 0.0  # when the oldest line not yet answered arrived
+        for block in stream.blocks():
+            if not lines:
+                first = clock()
+            for line in block:
+                line_no += 1
+                words = entries.parse(line)
+                if type(words) is str:  # the line's INVALID answer
+                    lines.append(words)
+                else:
+                    pending.append((line_no, words))
+                    lines.append(None)
+                if len(lines) >= BATCH_GROUP:
+                    flush()
+                    first = clock()
+            # a group commit: lines that came together (or within GROUP_WAIT) share a
+            # transaction; a runner typing at a pipe is answered GROUP_WAIT after the line
+            if lines and not stream.more_within(first + GROUP_WAIT - clock()):
                 flush()
         flush()
     finally:
@@ -99,4 +131,52 @@ def run_batch_recorded(station: Station, source: str, table: str, round_: str) -
         station.close()
     if failed:
         return EXIT_NOT_RECORDED
-    return EXIT_ENTRY if invalid else 0
+    return EXIT_ENTRY if entries.invalid else 0
+
+
+def judge_with_config(config_path: str, lexicon: str | None, journal: str | None,
+                      station: str | None, entry, batch: str | None, table: str, round_: str,
+                      recheck_of: int | None) -> int:
+    """`judge --config`: as the configured station (its journal unless --journal); the rows are
+    then sent to the config's hub, after the verdicts are written (a hub that is down costs the
+    verdict nothing: the rows wait in the journal for the next run or `journal push`)."""
+    from dataclasses import replace
+
+    from ..config import load_config
+    from ..resolve import load_configured
+    from ..station import load_lexicons
+
+    cfg = load_config(config_path)
+    if journal:
+        cfg = replace(cfg, journal=journal)
+    if station:
+        cfg = replace(cfg, station=station)
+    lex = load_configured(lexicon) if lexicon else load_lexicons(cfg)[0]
+    service = open_station(cfg, lex, forward=False)
+    if batch is not None:
+        code = run_batch_recorded(service, batch, table, round_)
+    else:
+        try:
+            code = judge_recorded(service, entry, table, round_, recheck_of)
+        finally:
+            service.close()
+    if cfg.hub:
+        send_to_hub(cfg, lex)
+    return code
+
+
+def send_to_hub(cfg: Config, lex) -> None:
+    """One push to the config's hub, briefly; a line on stderr when it cannot be reached."""
+    from ..hub.forward import Forwarder, HubUnreachable
+
+    status = {"station": cfg.station, "mode": cfg.mode, "lexicon": str(lex.name),
+              "fingerprint": str(lex.fingerprint)}
+    forwarder = Forwarder(cfg.journal, cfg.hub, cfg.hub_token, status=lambda: status,
+                          timeout=2.0)
+    try:
+        forwarder.push()
+    except (HubUnreachable, AdjudicatorError) as e:
+        sys.stderr.write(f"adjudicator: {e}; the rows wait in {cfg.journal} "
+                         f"(adjudicator journal push --config {cfg.path})\n")
+    finally:
+        forwarder.stop()

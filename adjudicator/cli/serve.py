@@ -1,4 +1,4 @@
-"""`adjudicator serve`: the locked kiosk for phones and tablets in a browser, behind a token."""
+"""`adjudicator serve`: the phone page (one aiohttp process) for phones and tablets, by token."""
 
 from __future__ import annotations
 
@@ -23,16 +23,26 @@ from click.core import ParameterSource
 @click.option("--rotate-token", is_flag=True,
               help="Make a new token (old links and codes stop working at once), print the new "
                    "URL and QR code, and exit. A running server needs no restart.")
-@click.option("--max-sessions", default=48, show_default=True, type=click.IntRange(1, 1000),
-              help="Most devices connected at once (each runs its own kiosk).")
+@click.option("--max-phones", default=300, show_default=True, type=click.IntRange(1, 5000),
+              help="Most phone pages open at once; the next phone is told the limit is reached.")
+@click.option("--per-device", default=2, show_default=True, type=click.IntRange(1, 20),
+              help="Pages one device may hold (a newer page replaces its oldest).")
+@click.option("--per-address", default=8, show_default=True, type=click.IntRange(0, 5000),
+              help="Pages one network address may hold (0: no cap).")
+@click.option("--idle-timeout", default=10.0, show_default=True, type=click.FloatRange(0.2, 600),
+              help="Seconds a connection may take to send a whole request, or stay idle "
+                   "between requests, before it is closed.")
 @click.pass_context
 def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
-              token_file: str | None, rotate_token: bool, max_sessions: int) -> None:
-    """Serve the locked kiosk to phones and tablets: smart-device mode (WESPA 3.11.1(b)).
+              token_file: str | None, rotate_token: bool, max_phones: int, per_device: int,
+              per_address: int, idle_timeout: float) -> None:
+    """Serve the word judge to every phone and tablet at an event: smart-device mode (WESPA
+    3.11.1(b)).
 
-    Every browser tab gets its own kiosk in adjudication mode only, journaled as
-    "smart device" with a session label; closing the tab ends it. Nothing but the URL
-    printed here (with its token, also shown as a QR code) opens it.
+    One server process serves every phone a plain page (adjudication only): the table is
+    chosen, the challenger types, the opponent taps ADJUDICATE or presses Enter. Every
+    verdict is journaled first, as "smart device" with the table and the device. Nothing
+    but the URL printed here (with its token, also shown as a QR code) opens it.
 
     \b
     Examples:
@@ -55,11 +65,15 @@ def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
                   heading="New token: old links no longer open the judge. New link:")
         return
     tokens.ensure()
-    from kiosk.web.server import KioskServer
+    from adjudicator.phone.build import build_phone_app
+    from adjudicator.phone.limits import Limits
+    from adjudicator.phone.run import PhoneServer
 
-    kiosk_config = os.path.abspath(cfg.path) if (config_path or os.path.exists(cfg.path)) else None
-    KioskServer(config_path=kiosk_config, tokens=tokens, host=host, port=port,
-                max_sessions=max_sessions).serve()
+    limits = Limits(max_phones=max_phones, per_device=per_device, per_address=per_address,
+                    idle_timeout=idle_timeout)
+    app = build_phone_app(cfg, tokens=tokens, limits=limits,
+                          warn=lambda text: click.echo(f"adjudicator: warning: {text}", err=True))
+    PhoneServer(app, host=host, port=port).serve()
 
 
 COMMANDS = [serve_cmd]

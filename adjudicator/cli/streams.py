@@ -1,4 +1,4 @@
-"""What `judge --batch` reads and writes: the verdict lines, the input's lines, pipe or file."""
+"""What `judge --batch` reads and writes: the input's lines, each parsed once; the verdict lines."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import sys
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from ..errors import FileAccessError
+from ..entry import Words, parse_entry
+from ..errors import AdjudicatorError, FileAccessError
 
 ACCEPTABLE, UNACCEPTABLE = "ACCEPTABLE\n", "UNACCEPTABLE\n"
 _CHUNK = 1 << 20
@@ -61,9 +62,36 @@ class BatchLines:
         except OSError as e:
             raise FileAccessError(f"cannot read {self.name}: {e.strerror or e}") from e
 
+    def more_within(self, seconds: float) -> bool:
+        """True when more input arrives within SECONDS (at once for a file or at its end)."""
+        if not self.streaming:
+            return True
+        import select
+
+        try:
+            ready, _, _ = select.select([self.raw], [], [], max(0.0, seconds))
+        except (OSError, ValueError, TypeError):
+            return False  # cannot wait on it: answer what is there now
+        return bool(ready)
+
     def close(self) -> None:
         if self.owned:
             self.raw.close()
+
+
+class Entries:
+    """The one reading of a batch line, with or without --journal: `parse(line)` gives its words
+    or, a str, the line's "INVALID: ..." answer naming what is wrong; `invalid` counts those."""
+
+    def __init__(self):
+        self.invalid = 0
+
+    def parse(self, line: str) -> Words | str:
+        try:
+            return parse_entry(line)
+        except AdjudicatorError as e:
+            self.invalid += 1
+            return f"INVALID: {e}\n"
 
 
 def open_source(source: str) -> BatchLines:
@@ -83,11 +111,6 @@ def open_source(source: str) -> BatchLines:
 
 def close_source(source: str, stream: BatchLines) -> None:
     stream.close()  # standard input is left open
-
-
-def interactive(source: str) -> bool:
-    """True when lines come from a pipe or terminal (a runner typing): answer each at once."""
-    return source == "-" and not is_regular_file(sys.stdin)
 
 
 def is_regular_file(stream) -> bool:

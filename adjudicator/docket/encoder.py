@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from ..errors import ConfigError
+from ..marks import ART_WIDTH, CROSS, TICK  # noqa: F401 - the marks, printed at double size
 from .slip import Slip, printable
 
 ESC, GS, DLE, EOT, LF = b"\x1b", b"\x1d", b"\x10", b"\x04", b"\n"
@@ -35,25 +36,6 @@ def feed(lines: int) -> bytes:
     return ESC + b"d" + bytes([max(0, min(255, lines))])
 
 
-# The marks, drawn with CP437 block characters (0xDB full, 0xDC lower half, 0xDF upper half) and
-# printed at double width and height: 12 cells = 24 normal columns, so they fit 58 mm paper.
-TICK = (
-    "         \u2584\u2588\u2588",
-    "        \u2588\u2588\u2580 ",
-    "\u2588\u2588\u2584    \u2584\u2588\u2588  ",
-    " \u2580\u2588\u2588\u2584 \u2588\u2588\u2580   ",
-    "   \u2580\u2588\u2588\u2588\u2580    ",
-    "    \u2580\u2580      ",
-)
-CROSS = (
-    "\u2588\u2588\u2584      \u2584\u2588\u2588",
-    " \u2580\u2588\u2588\u2584  \u2584\u2588\u2588\u2580 ",
-    "   \u2580\u2588\u2588\u2588\u2588\u2580   ",
-    "   \u2584\u2588\u2588\u2588\u2588\u2584   ",
-    " \u2584\u2588\u2588\u2580  \u2580\u2588\u2588\u2584 ",
-    "\u2588\u2588\u2580      \u2580\u2588\u2588",
-)
-ART_WIDTH = 12
 
 
 def _check_columns(columns: int) -> int:
@@ -156,6 +138,10 @@ def encode_slip(slip: Slip, columns: int) -> bytes:
         w.lines(slip.consequence)
         w.rule()
     w.lines(f"Lexicon {slip.lexicon_name} {slip.short_fingerprint}".rstrip())
+    if slip.lexicon_warning:  # an unrecognised or non-tournament list, said loudly
+        w.raw(BOLD_ON)
+        w.lines(slip.lexicon_warning)
+        w.raw(BOLD_OFF)
     if slip.row_hash:  # typed back by the director: `adjudicator journal verify --slips`
         w.lines(f"Journal check: {slip.number} {slip.row_hash}")
     if slip.reprint:

@@ -71,6 +71,8 @@ class Slip:
     round: str | None = None
     recheck_of: int | None = None
     reprint: bool = False
+    # Said on the slip when the list is unrecognised or not for tournaments ("" when fit).
+    lexicon_warning: str = ""
     row_hash: str = ""  # the row's short chain hash: collected slips anchor the journal
     # A test slip (`adjudicator printer test`) says NOT A VERDICT and shows both marks.
     test: bool = field(default=False, compare=False)

@@ -5,13 +5,15 @@ and ONE collective verdict; a SHA-256 hash chain (chain.py says exactly what is 
 the director (flags.py); export (export.py) and merge of station journals (merge.py).
 """
 
+import io
 import sqlite3
+from typing import TextIO
 
 from ..errors import JournalError
 from . import anchor, chain, db
 from .chain import ChainBroken, ChainReport
 from .db import default_journal_path
-from .export import parse_since, render
+from .export import parse_since, query, render, write
 from .flags import DEFAULT_SPLIT_WINDOW, RECHECKS_DIFFER, SPLIT_LOOKUP
 from .rows import MODES, PRINT_STATUSES, JournalRow
 from .store import Journal
@@ -25,49 +27,45 @@ def verify(path: str | None = None, slips: dict[int, str] | None = None) -> Chai
     Returns a ChainReport (.intact, .broken_row, .reason, .missing, .describe()); JournalError
     when the file is missing, unreadable or not a journal. raise_if_broken() raises ChainBroken.
     """
-    path = str(path) if path else default_journal_path()
+    return anchor.verify_file(str(path) if path else default_journal_path(), slips)
+
+
+def export_journal(path: str | None, fmt: str, since: str | int | None = None,
+                   out: TextIO | None = None):
+    """Read the journal at PATH read-only and export it (export.py): streamed to OUT (returns
+    the number of rows), or returned as text when OUT is None. Memory stays small either way
+    for OUT; since: see parse_since()."""
+    path = str(path) if path else db.default_journal_path()
+    if isinstance(since, str):
+        since = parse_since(since)
+    buffer = io.StringIO() if out is None else out
     conn = db.connect_ro(path)
     try:
-        anchors, notes = _anchors(conn, path, slips or {})
-        notes.append(db.wal_unread(path))
-        return chain.check_connection(conn, path, anchors).with_notes(*notes)
+        conn.execute("BEGIN")  # one snapshot while a station keeps recording
+        count = write(conn.execute(*query(since)), fmt, buffer)
+        conn.execute("COMMIT")
     except sqlite3.Error as e:
         raise JournalError(db.explain(e, path)) from e
     finally:
         conn.close()
+    return buffer.getvalue() if out is None else count
 
 
-def _anchors(conn, path: str, slips: dict[int, str]) -> tuple[dict, list[str]]:
-    """{seq: (hash or prefix, where from)} from typed slips and the head file; notes."""
-    anchors = {seq: (digits, f"the slip of challenge {seq}") for seq, digits in slips.items()}
-    notes = []
-    head = anchor.read_head(path)
-    journal_id = db.meta(conn).get("journal_id")
-    if head is None:
-        notes.append(f"no head file ({anchor.head_path(path)}): rows recorded after the last "
-                     "one in this file cannot be ruled out; `adjudicator journal backup` "
-                     "copies both")
-    elif head.journal_id != journal_id:
-        notes.append(f"{anchor.head_path(path)} belongs to another journal: not used")
-    elif head.seq not in anchors:
-        anchors[head.seq] = (head.hash, f"the head file {anchor.head_path(path)}")
-    return anchors, notes
-
-
-def export_journal(path: str | None, fmt: str, since: str | int | None = None) -> str:
-    """Read the journal at PATH read-only and render it; see render() and parse_since()."""
+def export_verified(path: str | None, fmt: str, since: str | int | None,
+                    out: TextIO) -> tuple[int, ChainReport]:
+    """Export to OUT (see export_journal) and check the whole journal's chain: in the same read
+    when every row is exported; (rows written, ChainReport as verify() gives it)."""
     path = str(path) if path else db.default_journal_path()
     if isinstance(since, str):
         since = parse_since(since)
-    journal = Journal(db.connect_ro(path), path, 0, lambda: None)  # read-only: never records
-    try:
-        return render(journal.rows(since), fmt)
-    finally:
-        journal.close()
+    if since is None:
+        return anchor.export_checked(path, fmt, out)
+    count = export_journal(path, fmt, since, out)
+    return count, verify(path)
 
 
 __all__ = [
     "Journal", "JournalRow", "MODES", "PRINT_STATUSES", "ChainBroken", "ChainReport",
     "DEFAULT_SPLIT_WINDOW", "SPLIT_LOOKUP", "RECHECKS_DIFFER", "default_journal_path", "verify",
-    "export_journal",
+    "export_journal", "export_verified",
 ]

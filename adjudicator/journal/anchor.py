@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 from dataclasses import dataclass
 
-from ..errors import JournalError
+from ..errors import JournalError, JournalFileError
+from . import chain, db
 
 HEAD_SUFFIX = ".head"
 HEAD_MAGIC = "adjudicator-journal-head 1"
@@ -84,7 +86,7 @@ def read_slips(path: str) -> dict[int, str]:
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
     except (OSError, UnicodeDecodeError) as e:
-        raise JournalError(f"cannot read the slips file {path}: "
+        raise JournalFileError(f"cannot read the slips file {path}: "
                            f"{getattr(e, 'strerror', None) or e}") from e
     slips: dict[int, str] = {}
     for n, line in enumerate(lines, 1):
@@ -102,3 +104,57 @@ def read_slips(path: str) -> dict[int, str]:
                                "different hashes")
         slips[seq] = digits
     return slips
+
+
+def verify_file(path: str, slips: dict[int, str] | None = None) -> chain.ChainReport:
+    """Check the journal at PATH against its head file and SLIPS (see journal.verify)."""
+    conn = db.connect_ro(path)
+    try:
+        anchors, notes = _anchors(conn, path, slips or {})
+        notes.append(db.wal_unread(path))
+        return chain.check_connection(conn, path, anchors).with_notes(*notes)
+    except sqlite3.Error as e:
+        raise JournalError(db.explain(e, path)) from e
+    finally:
+        conn.close()
+
+
+def export_checked(path: str, fmt: str, out) -> tuple[int, chain.ChainReport]:
+    """Export every row of the journal at PATH to OUT (export.py) and check its chain, against
+    the head file, in the same read: (rows written, the report verify_file would give)."""
+    from . import export
+
+    conn = db.connect_ro(path)
+    try:
+        conn.execute("BEGIN")  # one snapshot while a station keeps recording
+        try:
+            anchors, notes = _anchors(conn, path, {})
+            notes.append(db.wal_unread(path))
+            walk, legacy = chain.walk_of(conn, path, anchors)
+            count = export.write(export.checked(conn.execute(*export.query(None)), walk),
+                                 fmt, out)
+        finally:
+            conn.execute("COMMIT")
+    except sqlite3.Error as e:
+        raise JournalError(db.explain(e, path)) from e
+    finally:
+        conn.close()
+    report = walk.report()
+    return count, (report.with_notes(*legacy) if report.rows else report).with_notes(*notes)
+
+
+def _anchors(conn, path: str, slips: dict[int, str]) -> tuple[dict, list[str]]:
+    """{seq: (hash or prefix, where from)} from typed slips and the head file; notes."""
+    anchors = {seq: (digits, f"the slip of challenge {seq}") for seq, digits in slips.items()}
+    notes = []
+    head = read_head(path)
+    journal_id = db.meta(conn).get("journal_id")
+    if head is None:
+        notes.append(f"no head file ({head_path(path)}): rows recorded after the last "
+                     "one in this file cannot be ruled out; `adjudicator journal backup` "
+                     "copies both")
+    elif head.journal_id != journal_id:
+        notes.append(f"{head_path(path)} belongs to another journal: not used")
+    elif head.seq not in anchors:
+        anchors[head.seq] = (head.hash, f"the head file {head_path(path)}")
+    return anchors, notes

@@ -10,7 +10,16 @@ acceptable (1/0), recheck_of, secondary_agrees (1/0) and origin_seq; text for th
 (words upper case, one space apart; flags a JSON array as text); JSON null for NULL.
 
     hash = SHA-256( prev_hash + canonical_content ) as lowercase hex, over the UTF-8 bytes
-    prev_hash = the previous row's hash; GENESIS (64 zeros) for row 1
+    prev_hash = the previous row's hash; for row 1, the journal's genesis:
+
+    genesis = SHA-256( "adjudicator-journal genesis\njournal " + journal_id
+                       + "\nstation " + station + "\n" )
+
+with journal_id and station as the meta table holds them. Both are fixed when the first row is
+recorded (a fresh id then, so journals copied from one empty file still differ), so every hash
+covers which journal and station the row belongs to: changing either breaks row 1. Journals made
+before this (meta has no "chain" key) start from GENESIS, 64 zeros; their id and station are not
+covered, and verify says so.
 
 seq is inside the content, so moving a row changes its hash. The meta table's head_seq and
 head_hash are updated in the same transaction as each row, so deleting the last rows shows too.
@@ -37,22 +46,54 @@ HASHED_COLUMNS = (
     "flags", "origin_journal", "origin_seq",
 )
 CHAIN_COLUMNS = HASHED_COLUMNS + ("prev_hash", "hash")
+_SORTED = tuple(sorted(HASHED_COLUMNS))  # the canonical content's key order
+_KEYS = tuple(("{" if i == 0 else ",") + f'"{c}":' for i, c in enumerate(_SORTED))
+_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode
+_STRING = json.encoder.encode_basestring_ascii  # what _ENCODE does to a str, in C
+
+
+CHAIN_VERSION = "2"  # meta "chain": the genesis covers the journal id and station name
+LEGACY_NOTE = ("made by an older adjudicator: its journal id and station name are outside the "
+               "chain (rows are covered as before)")
 
 
 def genesis_of(info: Mapping[str, str]) -> str:
     """The prev_hash of row 1 for a journal whose meta table is INFO (see the module doc)."""
-    return GENESIS
+    if info.get("chain") != CHAIN_VERSION or "station" not in info:
+        return GENESIS  # an older journal, or one with no row yet
+    return genesis(info.get("journal_id", ""), info["station"])
+
+
+def genesis(journal_id: str, station: str) -> str:
+    text = f"adjudicator-journal genesis\njournal {journal_id}\nstation {station}\n"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def canonical(row: Mapping) -> str:
-    """The canonical content of a row: its hashed columns as sorted, compact, ASCII JSON."""
-    return json.dumps({c: row[c] for c in HASHED_COLUMNS}, sort_keys=True,
-                      separators=(",", ":"), ensure_ascii=True)
+    """The canonical content of a row: its hashed columns as sorted, compact, ASCII JSON,
+    exactly json.dumps({c: row[c] for c in HASHED_COLUMNS}, sort_keys=True,
+    separators=(",", ":"), ensure_ascii=True) (a property test holds them equal)."""
+    return canonical_values([row[c] for c in _SORTED])
+
+
+def canonical_values(values) -> str:
+    """canonical() of a row given as its values in sorted column order (_SORTED), built
+    without a dict: text and integers (all a journal holds) directly, anything else as
+    json.dumps would write it."""
+    string, number, other = _STRING, int.__repr__, _ENCODE
+    return "".join([key + (string(v) if type(v) is str else "null" if v is None
+                           else number(v) if type(v) is int else other(v))
+                    for key, v in zip(_KEYS, values)]) + "}"
 
 
 def link(prev_hash: str, row: Mapping) -> str:
     """SHA-256 of the previous row's hash followed by this row's canonical content."""
     return hashlib.sha256((prev_hash + canonical(row)).encode("utf-8")).hexdigest()
+
+
+def link_values(prev_hash: str, values) -> str:
+    """link() of a row given as its values in sorted column order."""
+    return hashlib.sha256((prev_hash + canonical_values(values)).encode("utf-8")).hexdigest()
 
 
 class ChainBroken(JournalError):
@@ -105,72 +146,128 @@ def check_rows(rows: Iterable[Mapping], path: str, head_seq: int | None = None,
     file, typed slips): a row that no longer matches its anchor, or an anchored row that is not
     here, is reported with how many rows are missing.
     """
-    anchors = anchors or {}
-    expected_prev, position = genesis, 0
-    for row in rows:
-        position += 1
-        seq = row["seq"]
+    return _check(((tuple(r[c] for c in _SORTED), r["prev_hash"], r["hash"]) for r in rows),
+                  path, head_seq, head_hash, anchors, genesis)
+
+
+_SEQ = _SORTED.index("seq")
+
+
+def _check(rows, path, head_seq, head_hash, anchors, genesis) -> ChainReport:
+    """check_rows over (values in _SORTED order, prev_hash, hash) triples."""
+    walk = Walk(path, head_seq, head_hash, anchors, genesis)
+    step = walk.step
+    for values, prev_hash, hash_ in rows:
+        if not step(values, prev_hash, hash_):
+            break
+    return walk.report()
+
+
+class Walk:
+    """The chain check, fed one row at a time (so an export can check the rows it writes):
+    step() is False from the first broken row on; report() says what was found."""
+
+    def __init__(self, path: str, head_seq: int | None = None, head_hash: str | None = None,
+                 anchors: Mapping[int, tuple[str, str]] | None = None, genesis: str = GENESIS):
+        self.path, self.head_seq, self.head_hash = path, head_seq, head_hash
+        self.anchors = anchors or {}
+        self.expected_prev, self.position = genesis, 0
+        self.broken: ChainReport | None = None
+
+    def step(self, values, prev_hash: str, hash_: str) -> bool:
+        """Check the next row (its values in sorted column order); False once broken."""
+        if self.broken is not None:
+            return False
+        path, expected_prev = self.path, self.expected_prev
+        self.position = position = self.position + 1
+        seq = values[_SEQ]
         if seq != position:
             why = (f"row {position} is missing (deleted); the next row is {seq}"
                    if seq > position else f"row numbered {seq} is out of place")
-            return ChainReport(path, position - 1, expected_prev, position, why)
-        if row["prev_hash"] != expected_prev:
+            return self._break(ChainReport(path, position - 1, expected_prev, position, why))
+        if prev_hash != expected_prev:
             what = ("does not start the chain of this journal (its first row or the journal "
                     "id was changed)" if position == 1 else
                     f"does not follow row {position - 1} (a row was deleted, inserted, "
                     "reordered or forged here)")
-            return ChainReport(path, position - 1, expected_prev, position, what)
+            return self._break(ChainReport(path, position - 1, expected_prev, position, what))
         try:
-            actual = link(row["prev_hash"], row)
+            actual = link_values(prev_hash, values)
         except (TypeError, ValueError):
             actual = None
-        if actual != row["hash"]:
-            return ChainReport(path, position - 1, expected_prev, position,
-                               "its content was changed after it was recorded")
-        anchor = anchors.get(seq)
-        if anchor is not None and not row["hash"].startswith(anchor[0]):
-            return ChainReport(path, position - 1, expected_prev, position,
-                               f"it is not the row {anchor[1]} recorded (hash {anchor[0]}, "
-                               f"here {row['hash'][:len(anchor[0])]}): this row or one before "
-                               "it was rewritten and the chain recomputed")
-        expected_prev = row["hash"]
-    last_anchor = max(anchors, default=0)
-    if last_anchor > position:
-        lost = last_anchor - position
-        span = f"row {last_anchor}" if lost == 1 else f"rows {position + 1}-{last_anchor}"
-        return ChainReport(path, position, expected_prev, position + 1,
-                           f"{span} missing ({lost} row{'s' if lost != 1 else ''}): "
-                           f"{anchors[last_anchor][1]} shows row {last_anchor} was recorded, "
-                           f"the journal ends at row {position}", missing=lost)
-    if head_seq is not None:
-        if position < head_seq:
-            lost = head_seq - position
+        if actual != hash_:
+            return self._break(ChainReport(path, position - 1, expected_prev, position,
+                                           "its content was changed after it was recorded"))
+        anchor = self.anchors.get(seq)
+        if anchor is not None and not hash_.startswith(anchor[0]):
+            return self._break(ChainReport(
+                path, position - 1, expected_prev, position,
+                f"it is not the row {anchor[1]} recorded (hash {anchor[0]}, here "
+                f"{hash_[:len(anchor[0])]}): this row or one before it was rewritten and the "
+                "chain recomputed"))
+        self.expected_prev = hash_
+        return True
+
+    def _break(self, report: ChainReport) -> bool:
+        self.broken = report
+        return False
+
+    def report(self) -> ChainReport:
+        """The result, once every row was stepped through (or the first broken one)."""
+        if self.broken is not None:
+            return self.broken
+        path, position, expected_prev = self.path, self.position, self.expected_prev
+        anchors, head_seq, head_hash = self.anchors, self.head_seq, self.head_hash
+        last_anchor = max(anchors, default=0)
+        if last_anchor > position:
+            lost = last_anchor - position
+            span = f"row {last_anchor}" if lost == 1 else f"rows {position + 1}-{last_anchor}"
             return ChainReport(path, position, expected_prev, position + 1,
-                               f"row {position + 1} is missing: the journal recorded "
-                               f"{head_seq} rows and only {position} remain", missing=lost)
-        if position > head_seq:
-            return ChainReport(path, position, expected_prev, head_seq + 1,
-                               "this row was not recorded by the adjudicator (added afterwards)")
-        if head_hash is not None and head_hash != expected_prev:
-            return ChainReport(path, position, expected_prev, max(position, 1),
-                               "the journal's head does not match its last row")
-    return ChainReport(path, position, expected_prev)
+                               f"{span} missing ({lost} row{'s' if lost != 1 else ''}): "
+                               f"{anchors[last_anchor][1]} shows row {last_anchor} was "
+                               f"recorded, the journal ends at row {position}", missing=lost)
+        if head_seq is not None:
+            if position < head_seq:
+                lost = head_seq - position
+                return ChainReport(path, position, expected_prev, position + 1,
+                                   f"row {position + 1} is missing: the journal recorded "
+                                   f"{head_seq} rows and only {position} remain", missing=lost)
+            if position > head_seq:
+                return ChainReport(path, position, expected_prev, head_seq + 1,
+                                   "this row was not recorded by the adjudicator (added "
+                                   "afterwards)")
+            if head_hash is not None and head_hash != expected_prev:
+                return ChainReport(path, position, expected_prev, max(position, 1),
+                                   "the journal's head does not match its last row")
+        return ChainReport(path, position, expected_prev)
+
+
+def walk_of(conn: sqlite3.Connection, path: str,
+            anchors: Mapping[int, tuple[str, str]] | None = None) -> tuple[Walk, list[str]]:
+    """A Walk for the journal open on CONN (inside the caller's snapshot), and notes."""
+    info = meta(conn)
+    walk = Walk(path, int(info.get("head_seq", "0")), info.get("head_hash"), anchors,
+                genesis_of(info))
+    return walk, [LEGACY_NOTE] if info.get("chain") != CHAIN_VERSION else []
+
+
+SORTED_COLUMNS = _SORTED  # the order Walk.step takes a row's values in
 
 
 def check_connection(conn: sqlite3.Connection, path: str,
                      anchors: Mapping[int, tuple[str, str]] | None = None) -> ChainReport:
     """Check the chain of the journal open on CONN (read in one snapshot) against ANCHORS."""
-    conn.row_factory = sqlite3.Row
+    conn.execute("BEGIN")  # one consistent snapshot even while a station keeps recording
     try:
-        conn.execute("BEGIN")  # one consistent snapshot even while a station keeps recording
-        try:
-            info = meta(conn)
-            head_seq = int(info.get("head_seq", "0"))
-            cursor = conn.execute(
-                f"SELECT {', '.join(CHAIN_COLUMNS)} FROM challenges ORDER BY seq")
-            return check_rows(cursor, path, head_seq, info.get("head_hash"), anchors,
-                              genesis_of(info))
-        finally:
-            conn.execute("COMMIT")
+        walk, notes = walk_of(conn, path, anchors)
+        cursor = conn.execute(
+            f"SELECT {', '.join(_SORTED)}, prev_hash, hash FROM challenges ORDER BY seq")
+        n = len(_SORTED)
+        step = walk.step
+        for r in cursor:
+            if not step(r[:n], r[n], r[n + 1]):
+                break
+        report = walk.report()
+        return report.with_notes(*notes) if report.rows else report
     finally:
-        conn.row_factory = None
+        conn.execute("COMMIT")

@@ -126,7 +126,10 @@ def connect_rw(path: str, timeout: float | None = None) -> sqlite3.Connection:
                            f"{e.strerror or e}") from e
     if os.path.isfile(path) and os.path.getsize(path) > 0:
         # a foreign file is refused before anything is written
-        retrying(lambda: connect_ro(path, min(timeout, BUSY_TIMEOUT)).close(), timeout)
+        try:
+            retrying(lambda: _refuse_foreign(path, min(timeout, BUSY_TIMEOUT)), timeout)
+        except sqlite3.Error as e:
+            raise JournalError(explain(e, path)) from e
     conn = None
     try:
         conn = sqlite3.connect(path, timeout=min(timeout, BUSY_TIMEOUT), isolation_level=None,
@@ -155,12 +158,7 @@ def connect_ro(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
     where SQLite could not create its -shm) it is opened immutable: nothing at all is created
     or changed. `wal_unread(path)` says when a -wal was there but could not be read.
     """
-    if not os.path.isfile(path):
-        raise JournalFileError(f"no journal at {path}")
-    full = os.path.abspath(path)
-    wal = full + "-wal"
-    live = os.path.exists(wal) and os.access(os.path.dirname(full), os.W_OK)
-    uri = "file:" + quote(full) + ("?mode=ro" if live else "?mode=ro&immutable=1")
+    uri = ro_uri(path)
     try:
         conn = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None,
                                check_same_thread=False)
@@ -175,6 +173,35 @@ def connect_ro(path: str, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def _refuse_foreign(path: str, timeout: float) -> None:
+    """JournalError when PATH holds another program's SQLite data (read-only look). A file with
+    no table yet is not foreign: another writer has just created it and is adding the schema."""
+    try:
+        conn = sqlite3.connect(ro_uri(path), uri=True, timeout=timeout, isolation_level=None)
+    except sqlite3.Error as e:
+        raise JournalError(explain(e, path)) from e
+    try:
+        if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            _check_format(conn, path)
+    except sqlite3.OperationalError as e:
+        if is_locked(e):
+            raise
+        raise JournalError(explain(e, path)) from e
+    except sqlite3.Error as e:
+        raise JournalError(explain(e, path)) from e
+    finally:
+        conn.close()
+
+
+def ro_uri(path: str) -> str:
+    """The URI connect_ro opens PATH with (also for ATTACH): mode=ro, or immutable (see there)."""
+    if not os.path.isfile(path):
+        raise JournalFileError(f"no journal at {path}")
+    full = os.path.abspath(path)
+    live = os.path.exists(full + "-wal") and os.access(os.path.dirname(full), os.W_OK)
+    return "file:" + quote(full) + ("?mode=ro" if live else "?mode=ro&immutable=1")
 
 
 def wal_unread(path: str) -> str:
@@ -217,6 +244,7 @@ def _ensure_schema(conn: sqlite3.Connection, path: str) -> None:
             conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", [
                 ("format", FORMAT), ("schema", str(SCHEMA_VERSION)),
                 ("journal_id", uuid.uuid4().hex), ("head_seq", "0"), ("head_hash", "0" * 64),
+                ("chain", "2"),  # chain.CHAIN_VERSION: the genesis covers id and station
             ])
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         conn.execute("COMMIT")

@@ -1,15 +1,35 @@
-"""Export a journal as CSV or JSON for the tournament director (flags included; not for players)."""
+"""Export a journal as CSV or JSON for the tournament director (flags included; not for players).
+
+Rows are streamed from SQLite to the output one at a time: memory stays small for any size.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-from collections.abc import Iterable
+import operator
+from collections.abc import Iterable, Iterator
+from typing import TextIO
 
 from ..errors import JournalError
+from .chain import SORTED_COLUMNS, Walk
 from .rows import JournalRow, to_utc_text
 
+# The rows to export with their latest print status (one pass over print_log: SQLite takes a
+# bare column from the row max() picked) and prev_hash, so an export can check the chain too.
+EXPORT_ROWS = """
+SELECT c.seq, c.time_utc, c.time_local, c.station, c.mode, c.game_table, c.round, c.words,
+       c.acceptable, c.lexicon_name, c.fingerprint, c.rule, c.recheck_of, c.secondary_agrees,
+       c.flags, c.origin_journal, c.origin_seq, c.hash, p.status, p.reason, c.prev_hash
+FROM challenges c LEFT JOIN (SELECT seq, status, reason, max(id) FROM print_log GROUP BY seq) p
+     ON p.seq = c.seq
+"""
+EXPORT_COLUMNS = (
+    "seq", "time_utc", "time_local", "station", "mode", "game_table", "round", "words",
+    "acceptable", "lexicon_name", "fingerprint", "rule", "recheck_of", "secondary_agrees",
+    "flags", "origin_journal", "origin_seq", "hash", "print_status", "print_reason", "prev_hash",
+)
 FORMATS = ("csv", "json")
 FIELDS = (
     "seq", "time_utc", "time_local", "station", "mode", "table", "round", "words", "verdict",
@@ -31,29 +51,177 @@ def row_record(row: JournalRow) -> dict:
     }
 
 
-def _cell(value) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+def _flags(text) -> list:
+    if text == "[]":
+        return []
+    try:
+        return list(json.loads(text))
+    except (TypeError, ValueError):
+        return ["flags unreadable"]
+
+
+RECORD_KEYS = (
+    "seq", "time_utc", "time_local", "station", "mode", "table", "round", "words", "verdict",
+    "lexicon_name", "fingerprint", "rule", "recheck_of", "secondary_agrees", "print_status",
+    "print_reason", "flags", "origin_journal", "origin_seq", "hash",
+)  # a JSON record's keys, in order (row_record's)
+
+
+def _records(cursor) -> Iterator[dict]:
+    """Result rows of EXPORT_ROWS as export records (the same values as row_record); the
+    reference _json_lines is held to."""
+    for (seq, time_utc, time_local, station, mode, table, round_, words, acceptable, lexicon,
+         fingerprint, rule, recheck_of, secondary, flags, origin_journal, origin_seq, hash_,
+         print_status, print_reason, _prev) in cursor:
+        yield dict(zip(RECORD_KEYS, (
+            seq, time_utc, time_local, station, mode, table, round_, str(words).split(),
+            "ACCEPTABLE" if acceptable else "UNACCEPTABLE", lexicon, fingerprint, rule,
+            recheck_of, None if secondary is None else bool(secondary), print_status or "",
+            print_reason or "", _flags(flags), origin_journal, origin_seq, hash_)))
+
+
+def _json_lines(cursor) -> Iterator[str]:
+    """Each row of EXPORT_ROWS as JSONEncoder(ensure_ascii=False).encode(its record) would
+    write it (a property test holds them equal to _records' encoding), built as one string
+    concatenation per row: each value written by the C string encoder or int repr when it has
+    the type a journal holds, else as json would (any_); this is the export's inner loop."""
+    text, number = json.encoder.encode_basestring, int.__repr__
+    other = json.JSONEncoder(ensure_ascii=False).encode
+
+    def any_(v) -> str:
+        if type(v) is str:
+            return text(v)
+        if v is None:
+            return "null"
+        if type(v) is int:
+            return number(v)
+        return "true" if v is True else "false" if v is False else other(v)
+
+    for (seq, time_utc, time_local, station, mode, table, round_, words, acceptable, lexicon,
+         fingerprint, rule, recheck_of, secondary, flags, origin_journal, origin_seq, hash_,
+         print_status, print_reason, _prev) in cursor:
+        yield ('{"seq": ' + (number(seq) if type(seq) is int else any_(seq))
+               + ', "time_utc": ' + (text(time_utc) if type(time_utc) is str
+                                     else any_(time_utc))
+               + ', "time_local": ' + (text(time_local) if type(time_local) is str
+                                       else any_(time_local))
+               + ', "station": ' + (text(station) if type(station) is str else any_(station))
+               + ', "mode": ' + (text(mode) if type(mode) is str else any_(mode))
+               + ', "table": ' + ("null" if table is None else any_(table))
+               + ', "round": ' + ("null" if round_ is None else any_(round_))
+               + ', "words": [' + ", ".join(map(text, str(words).split())) + "]"
+               + ', "verdict": ' + ('"ACCEPTABLE"' if acceptable else '"UNACCEPTABLE"')
+               + ', "lexicon_name": ' + (text(lexicon) if type(lexicon) is str
+                                         else any_(lexicon))
+               + ', "fingerprint": ' + (text(fingerprint) if type(fingerprint) is str
+                                        else any_(fingerprint))
+               + ', "rule": ' + ("null" if rule is None else any_(rule))
+               + ', "recheck_of": ' + ("null" if recheck_of is None else any_(recheck_of))
+               + ', "secondary_agrees": ' + ("null" if secondary is None
+                                             else "true" if secondary else "false")
+               + ', "print_status": ' + (any_(print_status) if print_status else '""')
+               + ', "print_reason": ' + (any_(print_reason) if print_reason else '""')
+               + ', "flags": ' + ("[]" if flags == "[]" else other(_flags(flags)))
+               + ', "origin_journal": ' + ("null" if origin_journal is None
+                                           else any_(origin_journal))
+               + ', "origin_seq": ' + ("null" if origin_seq is None else any_(origin_seq))
+               + ', "hash": ' + (text(hash_) if type(hash_) is str else any_(hash_)) + "}")
+
+
+def _csv_cells(cursor) -> Iterator[tuple]:
+    """Result rows of EXPORT_ROWS as CSV cells, in FIELDS order, without building records."""
+    yes_no = {None: "", 0: "no", 1: "yes"}
+    for (seq, time_utc, time_local, station, mode, table, round_, words, acceptable, lexicon,
+         fingerprint, rule, recheck_of, secondary, flags, origin_journal, origin_seq, hash_,
+         print_status, print_reason, _prev) in cursor:
+        yield (seq, time_utc, time_local, station, mode, table, round_, " ".join(words.split()),
+               "ACCEPTABLE" if acceptable else "UNACCEPTABLE", lexicon, fingerprint, rule,
+               recheck_of, yes_no.get(secondary, "yes"), print_status, print_reason,
+               "" if flags == "[]" else "; ".join(map(str, _flags(flags))), origin_journal, origin_seq,
+               hash_)
+
+
+def _csv_lines(cursor) -> Iterator[str]:
+    """Each row's CSV line (no end) exactly as csv.writer writes it (a property test holds
+    them equal): cells joined with commas when none needs quoting, else csv.writer's."""
+    slow = io.StringIO()
+    writer = csv.writer(slow, lineterminator="\n")  # "\n" in a cell is quoted only then
+    commas = len(FIELDS) - 1
+    for cells in _csv_cells(cursor):
+        line = ",".join(["" if c is None else c if type(c) is str else str(c) for c in cells])
+        if line.count(",") != commas or '"' in line or "\n" in line or "\r" in line:
+            slow.seek(0)
+            slow.truncate()
+            writer.writerow(cells)
+            line = slow.getvalue()[:-1]
+        yield line
+
+
+def query(since: int | str | None) -> tuple[str, tuple]:
+    """EXPORT_ROWS in seq order, after seq N (int) or at/after an ISO time (str)."""
+    if isinstance(since, int):
+        return EXPORT_ROWS + " WHERE c.seq > ? ORDER BY c.seq", (since,)
+    if since is not None:
+        return EXPORT_ROWS + " WHERE c.time_utc >= ? ORDER BY c.seq", (to_utc_text(since),)
+    return EXPORT_ROWS + " ORDER BY c.seq", ()
+
+
+def checked(cursor, walk: Walk) -> Iterator[tuple]:
+    """The rows of a cursor over EXPORT_ROWS (all of them, in seq order), each also stepped
+    through WALK: the export checks the chain in the same read."""
+    pick = operator.itemgetter(*(EXPORT_COLUMNS.index(c) for c in SORTED_COLUMNS))
+    prev, hash_ = EXPORT_COLUMNS.index("prev_hash"), EXPORT_COLUMNS.index("hash")
+    step = walk.step
+    for row in cursor:
+        step(pick(row), row[prev], row[hash_])
+        yield row
+
+
+def write(cursor, fmt: str, out: TextIO) -> int:
+    """Stream a cursor over EXPORT_ROWS to OUT as CSV or a JSON array; returns rows written.
+
+    CSV: words space-separated, flags '; '-separated, None as an empty cell. JSON: one object
+    per line inside the array.
+    """
+    if fmt not in FORMATS:
+        raise JournalError(f"export format {fmt!r} is not one of: {', '.join(FORMATS)}")
+    count = 0
+    if fmt == "json":
+        lines, head, between, end = _json_lines(cursor), "[\n  ", ",\n  ", "\n]\n"
+    else:
+        lines, head, between, end = _csv_lines(cursor), ",".join(FIELDS) + "\n", "\n", "\n"
+    for chunk in _chunks(lines, 2048):
+        out.write((between if count else head) + between.join(chunk))
+        count += len(chunk)
+    if count:
+        out.write(end)
+    else:
+        out.write("[]\n" if fmt == "json" else head)
+    return count
+
+
+def _chunks(items: Iterator, size: int) -> Iterator[list]:
+    chunk = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 def render(rows: Iterable[JournalRow], fmt: str) -> str:
-    """The rows as CSV (words space-separated, flags '; '-separated) or a JSON array."""
-    if fmt not in FORMATS:
-        raise JournalError(f"export format {fmt!r} is not one of: {', '.join(FORMATS)}")
-    records = [row_record(r) for r in rows]
-    if fmt == "json":
-        return json.dumps(records, indent=2, ensure_ascii=False) + "\n"
+    """JournalRows as CSV or JSON text (small exports; write() streams large ones)."""
+    def as_sql(r: JournalRow) -> tuple:
+        return (r.seq, r.time_utc, r.time_local, r.station, r.mode, r.table, r.round,
+                " ".join(r.words), int(r.acceptable), r.lexicon_name, r.fingerprint, r.rule,
+                r.recheck_of, None if r.secondary_agrees is None else int(r.secondary_agrees),
+                json.dumps(list(r.flags)), r.origin_journal, r.origin_seq, r.hash,
+                r.print_status or None, r.print_reason or None, None)
+
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(FIELDS)
-    for rec in records:
-        cells = {k: _cell(v) for k, v in rec.items()}
-        cells["words"] = " ".join(rec["words"])
-        cells["flags"] = "; ".join(rec["flags"])
-        writer.writerow([cells[f] for f in FIELDS])
+    write(map(as_sql, rows), fmt, out)
     return out.getvalue()
 
 

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, TextIO
 
 from ..errors import JournalError
-from . import anchor, chain, db
-from .export import parse_since, render
+from . import anchor, chain, db, outbox
+from .export import parse_since, query, write
 from .flags import DEFAULT_SPLIT_WINDOW, flags_for
 from .rows import MODES, PRINT_STATUSES, SELECT_ROWS, JournalRow, row_from_sql, to_utc_text
 
@@ -65,6 +66,7 @@ class Journal:
         self._lock = threading.RLock()
         self._id: str | None = None
         self.patience = db.LOCK_PATIENCE if patience is None else patience  # seconds a write retries while another program holds a lock
+        self._outbox = False  # rows also queued for the hub (outbox.py)
 
     @classmethod
     def open(cls, path: str | None = None, *, split_window: float = DEFAULT_SPLIT_WINDOW,
@@ -197,7 +199,11 @@ class Journal:
                     ) -> list[tuple[int, str]]:
         head = db.meta(conn)
         seq, prev = int(head["head_seq"]), head["head_hash"]
+        if seq == 0 and rows:
+            prev = self._start_chain(conn, head, rows[0]["station"])
         seqs = []
+        if not self._outbox:  # asked at every write until yes: enable() may come from elsewhere
+            self._outbox = outbox.present(conn)
         for given in rows:
             row = {k: v for k, v in given.items() if not k.startswith("_")}
             if not keep_times:
@@ -216,13 +222,29 @@ class Journal:
             columns = chain.CHAIN_COLUMNS
             conn.execute(f"INSERT INTO challenges ({', '.join(columns)}) VALUES "
                          f"({', '.join('?' * len(columns))})", [row[c] for c in columns])
+            if self._outbox:  # queued for the hub in this same transaction
+                outbox.add(conn, row)
             seqs.append((seq, prev))
         conn.executemany("UPDATE meta SET value = ? WHERE key = ?",
                          [(str(seq), "head_seq"), (prev, "head_hash")])
-        if rows:
-            conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('station', ?)",
-                         (rows[0]["station"],))
         return seqs
+
+    def _start_chain(self, conn, head: Mapping[str, str], station: str) -> str:
+        """Before row 1: fix the journal's id (a fresh one: copies of one empty file differ)
+        and station name (unless already set, as merge does), and return the genesis that
+        chains both (chain.py). Older journals (no "chain" in meta) keep theirs as they were."""
+        if head.get("chain") != chain.CHAIN_VERSION:
+            conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('station', ?)",
+                         (station,))
+            return head["head_hash"]
+        import uuid
+
+        station = head.get("station", station)
+        fixed = {"journal_id": uuid.uuid4().hex, "station": station}
+        conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                         list(fixed.items()))
+        self._id = None
+        return chain.genesis(fixed["journal_id"], station)
 
     def set_print_status(self, seq: int, status: str, reason: str = "") -> None:
         """Note what the docket printer did with challenge SEQ (outside the hash chain)."""
@@ -258,6 +280,17 @@ class Journal:
         return [tuple(r) for r in self._query(
             "SELECT event, detail, time_utc FROM station_events ORDER BY id")]
 
+    def forward(self) -> int:
+        """Queue every row for the director's hub from now on (outbox.py); rows already here
+        are queued too. Returns how many were queued now."""
+        with self._lock:
+            try:
+                queued = db.retrying(lambda: outbox.enable(self.conn), self.patience)
+            except sqlite3.Error as e:
+                raise JournalError(db.explain(e, self.path)) from e
+            self._outbox = True
+            return queued
+
     # -- reading ---------------------------------------------------------------------------
 
     def _query(self, sql: str, params: Sequence = ()) -> list:
@@ -266,6 +299,13 @@ class Journal:
                 return self.conn.execute(sql, params).fetchall()
             except sqlite3.Error as e:
                 raise JournalError(db.explain(e, self.path)) from e
+
+    def slip_printed(self, seq: int) -> bool:
+        """True once a slip of challenge SEQ came out of the printer (whatever happened since):
+        only then is another slip of it a REPRINT."""
+        return bool(self._query(
+            "SELECT 1 FROM print_log WHERE seq = ? AND status IN ('printed', 'reprinted') "
+            "LIMIT 1", (seq,)))
 
     def get(self, seq: int) -> JournalRow:
         found = self._query(SELECT_ROWS + " WHERE c.seq = ?", (seq,))
@@ -296,9 +336,18 @@ class Journal:
                             "GROUP BY h ORDER BY h")
         return [(h.replace("T", " ") + ":00", n) for h, n in found]
 
-    def export(self, fmt: str = "csv", since: int | str | None = None) -> str:
-        """The rows as CSV or JSON text for the director (see export.py); flags included."""
-        return render(self.rows(parse_since(since) if isinstance(since, str) else since), fmt)
+    def export(self, fmt: str = "csv", since: int | str | None = None,
+               out: TextIO | None = None):
+        """The rows as CSV or JSON for the director (see export.py); flags included. Streamed
+        to OUT (returns the row count), else returned as text."""
+        since = parse_since(since) if isinstance(since, str) else since
+        buffer = io.StringIO() if out is None else out
+        with self._lock:
+            try:
+                count = write(self.conn.execute(*query(since)), fmt, buffer)
+            except sqlite3.Error as e:
+                raise JournalError(db.explain(e, self.path)) from e
+        return buffer.getvalue() if out is None else count
 
     def journal_id(self) -> str:
         return self._query("SELECT value FROM meta WHERE key = 'journal_id'")[0][0]

@@ -18,11 +18,13 @@ from adjudicator.rules import ChallengeRule
 from ..printing import Printed, print_desk
 from .base import screen_css
 
-TIMER_KEYS = ("entry_idle", "verdict_hold", "verdict_clear")
+TIMER_KEYS = ("entry_idle", "verdict_hold", "verdict_clear", "director_idle")
 TIMER_LABELS = {"entry_idle": "Unfinished entry cleared after",
                 "verdict_hold": "Verdict ignores keys for",
-                "verdict_clear": "Verdict cleared after"}
+                "verdict_clear": "Verdict cleared after",
+                "director_idle": "Director mode closes, untouched, after"}
 RECENT = 30
+IDLE_STATUS = "TAB moves between the fields · ESCAPE goes back to the station"
 
 
 class DirectorScreen(Screen):
@@ -39,6 +41,8 @@ class DirectorScreen(Screen):
             yield Static(self._counter_text(), id="director-count")
             yield Static(f"Config file: {cfg.path}", id="director-config")
             yield Static(f"Journal: {cfg.journal}", id="director-journal")
+            yield Static(f"Director mode closes by itself after {cfg.timers.director_idle:g} s "
+                         "without a key or a touch (timers.director_idle).", id="director-idle")
             yield Label("Station name")
             yield Input(cfg.station, id="f-station")
             yield Label("Lexicon")
@@ -66,11 +70,14 @@ class DirectorScreen(Screen):
             with Horizontal(classes="director-buttons"):
                 yield Input(id="f-reprint", restrict=r"[0-9]*", max_length=9, placeholder="#")
                 yield Button("Reprint slip", id="reprint")
-            yield Static("", id="director-status")
             yield Static("Last challenges (newest first)", classes="director-heading")
             yield DataTable(id="recent", cursor_type="row", zebra_stripes=True)
             yield Static("Challenges per hour", classes="director-heading")
             yield Static(self._per_hour_text(), id="per-hour")
+        # Outside the scrolling form, docked at the bottom, always the same rows (nothing under
+        # the pointer moves): every confirmation is on screen whatever the form's scroll
+        # position (issue 11: they appeared below the fold).
+        yield Static(IDLE_STATUS, id="director-status", classes="empty")
 
     def on_mount(self) -> None:
         table = self.query_one("#recent", DataTable)
@@ -111,7 +118,9 @@ class DirectorScreen(Screen):
         return "\n".join(f"{hour}  {n}" for hour, n in hours[-24:]) or "(none yet)"
 
     def _status(self, text: str) -> None:
-        self.query_one("#director-status", Static).update(text)
+        status = self.query_one("#director-status", Static)
+        status.update(text or IDLE_STATUS)
+        status.set_class(not text, "empty")
 
     # -- actions ----------------------------------------------------------------------------
 

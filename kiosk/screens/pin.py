@@ -55,7 +55,8 @@ class PinModal(LockedModal):
             self.dismiss(True)
         elif result == "wrong":
             left = MAX_TRIES - self.app.pin_gate.wrong
-            self._say(f"Wrong PIN. {left} tries left before a 60 s lockout.", alarm=True)
+            tries = "1 try" if left == 1 else f"{left} tries"
+            self._say(f"Wrong PIN. {tries} left before a 60 s lockout.", alarm=True)
         else:
             self._show_lock()
 

@@ -24,10 +24,11 @@ STEP_1, STEP_2 = KEYBOARD.step_1, KEYBOARD.step_2
 class ReadyScreen(LockedScreen):
     """The station at rest and while the challenger types (WESPA 3.10.8; NASPA IV.J.1 a)."""
 
-    def __init__(self) -> None:
+    def __init__(self, notice: str = "") -> None:
         super().__init__()
         self._idle: Timer | None = None
         self._judged = False
+        self._notice = notice  # said until the first key (why director mode closed)
 
     def compose(self) -> ComposeResult:
         # Few widgets on purpose: each one costs the cold start to first paint (issue 3).
@@ -51,6 +52,8 @@ class ReadyScreen(LockedScreen):
     def on_mount(self) -> None:
         self.query_one(EntryInput).focus()
         self.show_journal_state()
+        if self._notice:
+            self._say(self._notice, error=False)
 
     def show_journal_state(self) -> None:
         """The count of challenges, and a loud line when the journal cannot record."""
@@ -91,8 +94,10 @@ class ReadyScreen(LockedScreen):
         if entering != self.has_class("entering"):
             self.set_class(entering, "entering")
             self.query_one("#steps", Static).update(steps_text(entering=entering))
-        self.query_one("#message", Static).update("")
-        self.query_one("#message", Static).remove_class("error")
+        if text or not self._notice:  # a notice stays until the first key
+            self._notice = ""
+            self.query_one("#message", Static).update("")
+            self.query_one("#message", Static).remove_class("error")
         if self._idle is not None:
             self._idle.stop()
             self._idle = None

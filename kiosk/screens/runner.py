@@ -5,7 +5,10 @@ last slip), ENTER, the words, TAB. The verdict stays on screen for the adjudicat
 printed in the background (3.11.2(a)(ix)), and the cursor is back in Table for the next slip at
 once. Without a printer the screen says to mark the handwritten slip with a single tick or cross
 (3.11.2(a)(vii)).
-P in the Table or Round box reprints the last slip, marked REPRINT.
+P in the Table or Round box prints every slip not printed (the list under the verdict), else
+the last slip again, marked REPRINT only if one came out before. L goes to that list: ENTER
+prints the slip chosen, ESCAPE comes back. ESCAPE in the words (or SHIFT+TAB) goes back to
+Table, keeping the words.
 """
 
 from __future__ import annotations
@@ -14,10 +17,13 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Input, Static
+from textual.binding import Binding
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.input import Selection
+from textual.widgets.option_list import Option
 
 from adjudicator.errors import EntryError
+from adjudicator.marks import CHAR as MARK
 from adjudicator.printdesk import HAND_MARK
 from adjudicator.station import NOT_RECORDED, Outcome
 
@@ -26,15 +32,44 @@ from ..widgets.bigtext import BigText
 from ..widgets.entry_input import EntryInput, OrderedInput
 from .base import LockedScreen, screen_css
 
-MARK = {True: "✔", False: "✘"}
-STEPS = ("Table, ENTER · Round, ENTER · the words from the slip, TAB · "
-         "P in Table: reprint the last slip · R in Table: recheck the last challenge")
+STEPS = ("Table, ENTER · Round, ENTER · the words from the slip, TAB (ESC: back to Table) · "
+         "in Table: P prints the slips not printed, R rechecks the last challenge, "
+         "L lists the slips not printed")
+COMPACT_STEPS = "ENTER next · TAB judge · ESC back · P print · R recheck · L list"
+COMPACT = (70, 30)  # below this width or height: one-line boxes, the short steps
+NO_BIG_BELOW = 22  # rows: below this, no block letters (the verdict's lines need the room)
+
+
+class RunnerEntry(EntryInput):
+    """The slip's words: TAB judges; ESCAPE or SHIFT+TAB goes back to Table, the words kept."""
+
+    COMMAND_KEYS = {**EntryInput.COMMAND_KEYS, "escape": "action_back", "shift+tab": "action_back"}
+
+    class Back(Message):
+        """Back to the Table box."""
+
+    def action_back(self) -> None:
+        self.tell(self.Back())
+
+
+class UnprintedList(OptionList):
+    """Every slip not printed; ENTER (or a click) prints the one chosen; ESCAPE back to Table."""
+
+    BINDINGS = [Binding("escape", "back", show=False)]
+
+    class Back(Message):
+        """Back to the Table box."""
+
+    def action_back(self) -> None:
+        self.post_message(self.Back())
 
 
 class NumberInput(OrderedInput):
-    """Table or round: digits only; TAB or ENTER moves on; P asks for a reprint of the last slip."""
+    """Table or round: digits only; TAB or ENTER moves on, SHIFT+TAB or ESCAPE back; P prints
+    the slips not printed (else the last again), R rechecks, L goes to the list."""
 
-    COMMAND_KEYS = {"tab": "action_next", "enter": "action_next"}
+    COMMAND_KEYS = {"tab": "action_next", "enter": "action_next",
+                    "shift+tab": "action_back", "escape": "action_back"}
 
     class Next(Message):
         """Go on to the next box."""
@@ -48,7 +83,7 @@ class NumberInput(OrderedInput):
             return self.box
 
     class Reprint(Message):
-        """P was pressed: reprint the last slip."""
+        """P was pressed: print the slips not printed, else the last slip again."""
 
     class Recheck(Message):
         """R was pressed: re-adjudicate the last challenge (WESPA 3.10.9; 003 4.6.7)."""
@@ -56,9 +91,23 @@ class NumberInput(OrderedInput):
     def __init__(self, **kwargs):
         super().__init__(restrict=r"[0-9]*", max_length=4, **kwargs)
 
+    class List(Message):
+        """L was pressed: go to the list of slips not printed."""
+
+    class Back(Message):
+        """SHIFT+TAB or ESCAPE: back to the box before."""
+
+        def __init__(self, box: NumberInput):
+            super().__init__()
+            self.box = box
+
+    def action_back(self) -> None:
+        self.tell(self.Back(self))
+
     def take_key(self, event: events.Key) -> None:
-        """P and R are commands here (the screen refuses them while words are typed)."""
-        message = {"p": self.Reprint, "r": self.Recheck}.get((event.character or "").lower())
+        """P, R and L are commands here (the screen refuses P and R while words are typed)."""
+        message = {"p": self.Reprint, "r": self.Recheck,
+                   "l": self.List}.get((event.character or "").lower())
         if message is not None:
             self.tell(message())  # in turn: never typed, never after a later key
         else:
@@ -73,8 +122,9 @@ class RunnerScreen(LockedScreen):
 
     DEFAULT_CSS = screen_css("runner.tcss")
 
-    def __init__(self) -> None:
+    def __init__(self, notice: str = "") -> None:
         super().__init__()
+        self._notice = notice  # said until the first key (why director mode closed)
         self.last_seq: int | None = None
         self.last_outcome: Outcome | None = None
         self.last_place: tuple[str, str] = ("", "")
@@ -94,26 +144,99 @@ class RunnerScreen(LockedScreen):
                 yield Static("JOURNAL NOT AVAILABLE: call the director "
                              f"({station.journal_problem})", id="journal-problem", classes="alarm")
         yield Static(STEPS, id="runner-steps")
+        yield Static(COMPACT_STEPS, id="runner-steps-short")
         with Horizontal(id="runner-boxes"):
             yield Static("Table")
             yield NumberInput(id="table")
             yield Static("Round")
             yield NumberInput(id="round")
-        yield EntryInput(placeholder="the words on the slip", id="entry")
+        # Back from Table the words are kept and typing goes on after them (not select-all:
+        # the next letter would wipe the slip's words).
+        yield RunnerEntry(placeholder="the words on the slip", id="entry", select_on_focus=False)
         yield Static("", id="runner-message")
         with Vertical(id="runner-last"):
             yield Static("", id="last-mark")
-            yield BigText("", max_rows=6, id="last-big")
+            yield BigText("", max_rows=6, id="last-big", plain=False)  # #last-mark says it
             yield Static("", id="last-record")
             yield Static("", id="last-consequence")
+            yield Static("", id="last-lexicon")
             yield Static("", id="last-hand")
         yield Static("", id="runner-print")
+        yield Static("", id="unprinted-title")
+        yield UnprintedList(id="unprinted")
 
     def on_mount(self) -> None:
         self.query_one("#table", NumberInput).focus()
+        self._fit(self.size.width, self.size.height)
+        self._show_unprinted([])
+        if self.app.station.config.printer.enabled:
+            # a restart forgets none: read back from the journal, after the first paint (the
+            # kiosk opens its journal then)
+            self.call_after_refresh(self._show_unprinted)
+        if self._notice:
+            self._say(self._notice, error=False)
 
     def on_screen_resume(self) -> None:
         self.query_one("#table", NumberInput).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        """Small screens (a phone, 80x24): one-line boxes and the short steps, so the verdict,
+        its consequence and the print news stay on screen."""
+        self.set_class(width < COMPACT[0] or height < COMPACT[1], "compact")
+        self.set_class(height < NO_BIG_BELOW, "no-big")
+
+    # -- the slips not printed ---------------------------------------------------------------
+
+    def _show_unprinted(self, waiting=None) -> None:
+        if waiting is None:
+            waiting = print_desk(self.app).unprinted()
+        listing = self.query_one("#unprinted", UnprintedList)
+        chosen = listing.highlighted
+        listing.clear_options()
+        listing.add_options([Option(self._unprinted_line(u), id=str(u.seq)) for u in waiting])
+        if waiting:
+            listing.highlighted = min(chosen or 0, len(waiting) - 1)
+        title = self.query_one("#unprinted-title", Static)
+        title.update(f"Not printed: {len(waiting)} · L picks, ENTER prints" if waiting else "")
+        title.display = listing.display = bool(waiting)
+        if not waiting and listing.has_focus:
+            self._focus_box("#table")
+
+    @staticmethod
+    def _unprinted_line(u) -> str:
+        where = " · ".join(x for x in (f"Table {u.table}" if u.table else "",
+                                        f"Round {u.round}" if u.round else "") if x)
+        reason = u.reason.split(": ", 1)[-1].split(".")[0]  # "paper out", not the whole note
+        return " · ".join(x for x in (f"#{u.seq}", where, reason) if x)
+
+    def on_number_input_list(self, event: NumberInput.List) -> None:
+        event.stop()
+        listing = self.query_one("#unprinted", UnprintedList)
+        if not listing.option_count:
+            self._say("Every slip has been printed.", error=False)
+            return
+        self.set_focus(listing)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        note = print_desk(self.app).reprint(int(event.option.id))
+        self._print_note(note.text, error=note.error)
+
+    def on_unprinted_list_back(self, event: UnprintedList.Back) -> None:
+        event.stop()
+        self._focus_box("#table")
+
+    def on_runner_entry_back(self, event: RunnerEntry.Back) -> None:
+        event.stop()
+        self._focus_box("#table")  # the words stay for when the slip is fixed
+
+    def on_number_input_back(self, event: NumberInput.Back) -> None:
+        event.stop()
+        if event.box.id == "round":
+            self._focus_box("#table")
 
     # -- moving between the boxes ------------------------------------------------------------
 
@@ -123,14 +246,15 @@ class RunnerScreen(LockedScreen):
         self._focus_box(target)
 
     def _focus_box(self, selector: str) -> None:
-        """Focus and select the box's text NOW: the next key already goes there and replaces it.
+        """Focus the box NOW (a number box with its text selected): the next key goes there.
 
         (Input's own select-on-focus ran only when its Focus event was handled, after the keys
         already read, and selected letters typed since: OrderedInput turns it off.)
         """
         box = self.query_one(selector, OrderedInput)
         self.set_focus(box)
-        box.selection = Selection(0, len(box.value))
+        if isinstance(box, NumberInput):  # the words are kept and added to, never replaced
+            box.selection = Selection(0, len(box.value))
 
     def on_entry_input_hint(self, event: EntryInput.Hint) -> None:
         self._say("Press TAB to judge the words.", error=False)
@@ -167,7 +291,7 @@ class RunnerScreen(LockedScreen):
         box.set_class(v.acceptable, "acceptable")
         box.set_class(not v.acceptable, "unacceptable")
         self.query_one("#last-mark", Static).update(f"{MARK[v.acceptable]} {v.word}")
-        self.query_one("#last-big", BigText).update(v.word)
+        self.query_one("#last-big", BigText).update(v.word, mark=v.acceptable)
         number = f"Challenge #{outcome.seq}" if outcome.recorded else NOT_RECORDED
         if outcome.recheck_of is not None:
             number += f" · RECHECK OF #{outcome.recheck_of}"
@@ -178,6 +302,9 @@ class RunnerScreen(LockedScreen):
         self.query_one("#last-record", Static).update(
             f"{number} · {where} · {' '.join(v.words)} · {outcome.time:%H:%M:%S}")
         self.query_one("#last-consequence", Static).update(outcome.consequence)
+        warning = self.query_one("#last-lexicon", Static)
+        warning.update(v.lexicon.warning)  # unrecognised or not a tournament list
+        warning.display = bool(v.lexicon.warning)
         hand = "" if self.app.station.config.printer.enabled else (
             f"No printer: mark the handwritten slip with {HAND_MARK[v.acceptable]} "
             "(WESPA 3.11.2(a)(vii)).")
@@ -190,6 +317,8 @@ class RunnerScreen(LockedScreen):
             self.last_seq = outcome.seq
         note = print_desk(self.app).print_outcome(outcome)
         self._print_note(note.text, error=note.error)
+        if note.error:
+            self._show_unprinted()
 
     def _typing(self) -> bool:
         """True while words sit in the entry: then P and R are refused, never run."""
@@ -202,7 +331,7 @@ class RunnerScreen(LockedScreen):
         event.stop()
         if self._typing():
             return
-        note = print_desk(self.app).reprint(self.last_seq)
+        note = print_desk(self.app).reprint_unprinted(self.last_seq)
         self._print_note(note.text, error=note.error)
 
     def on_number_input_recheck(self, event: NumberInput.Recheck) -> None:
@@ -221,6 +350,7 @@ class RunnerScreen(LockedScreen):
 
     def on_printed(self, event: Printed) -> None:
         self._print_note(event.message, error=not event.ok)
+        self._show_unprinted()
 
     def _print_note(self, text: str, *, error: bool) -> None:
         note = self.query_one("#runner-print", Static)

@@ -8,13 +8,13 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Static
 
+from adjudicator.marks import CHAR as MARK
 from adjudicator.protocol import KEYBOARD, Action, State
 from adjudicator.station import NOT_RECORDED, Outcome
 from ..widgets.bigtext import BigText
 from ..widgets.touch_button import TouchButton
 from .base import LockedScreen, screen_css
 
-MARK = {True: "✔", False: "✘"}
 PLAIN = {True: "YES: the play is ACCEPTABLE", False: "NO: the play is UNACCEPTABLE"}
 NEXT_HINT = KEYBOARD.next_hint
 
@@ -32,6 +32,8 @@ def describe_lines(outcome: Outcome) -> list[tuple[str, str]]:
     number = f"Challenge #{outcome.seq}" if outcome.recorded else "Challenge not numbered"
     number += f" · check {outcome.row_hash}" if outcome.row_hash else ""
     lines.append(("record", f"{number} · {v.lexicon.name} · {outcome.time:%H:%M:%S}"))
+    if v.lexicon.warning:  # unrecognised or not a tournament list: said with every verdict
+        lines.append(("lexicon-warning", v.lexicon.warning))
     if outcome.secondary_agrees is not None:
         word = "agrees" if outcome.secondary_agrees else "DISAGREES"
         lines.append(("secondary", f"Secondary lexicon {outcome.secondary_name} {word}"))
@@ -40,7 +42,9 @@ def describe_lines(outcome: Outcome) -> list[tuple[str, str]]:
     return lines
 
 
-LINE_IDS = ("recheck-of", "plain", "words", "consequence", "record", "secondary", "not-recorded")
+LINE_IDS = ("recheck-of", "plain", "words", "consequence", "record", "lexicon-warning",
+            "secondary", "not-recorded")
+ALARMS = ("not-recorded",)
 
 
 class VerdictScreen(LockedScreen):
@@ -64,10 +68,10 @@ class VerdictScreen(LockedScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="verdict-box"):
-            yield Static("", id="mark")
-            yield BigText("", max_rows=12, reserve=14, id="big")
+            # the verdict word with a large tick or cross beside it (adjudicator/marks.py)
+            yield BigText("", max_rows=12, reserve=12, id="big")
             for line_id in LINE_IDS:
-                yield Static("", id=line_id, classes="alarm" if line_id == "not-recorded" else "")
+                yield Static("", id=line_id, classes="alarm" if line_id in ALARMS else "")
         yield Static("", id="hint")
         with Horizontal(id="verdict-buttons"):
             yield TouchButton("R: RECHECK", id="recheck")
@@ -89,8 +93,7 @@ class VerdictScreen(LockedScreen):
         box = self.query_one("#verdict-box")
         box.set_class(v.acceptable, "acceptable")
         box.set_class(not v.acceptable, "unacceptable")
-        self.query_one("#mark", Static).update(MARK[v.acceptable])
-        self.query_one("#big", BigText).update(v.word)
+        self.query_one("#big", BigText).update(v.word, mark=v.acceptable)
         lines = dict(describe_lines(outcome))
         for line_id in LINE_IDS:
             widget = self.query_one(f"#{line_id}", Static)

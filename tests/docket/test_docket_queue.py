@@ -174,10 +174,21 @@ def test_journal_records_failed_then_reprinted(tmp_path, make_lexicon, fake_prin
     row = journal.get(seq)
     assert row.print_status == "failed" and "paper out" in row.print_reason
 
+    # Never printed: the first slip that comes out is the original, and the journal says
+    # printed, not reprinted (issue 11).
     fake_printer.state = "ok"
     slip = reprint_from_journal(journal, seq, "Club Night", queue)
-    assert slip.reprint and slip.table == "14" and slip.words == ("QI", "ZAX")
+    assert not slip.reprint and slip.table == "14" and slip.words == ("QI", "ZAX")
     assert done.wait(2)[1][1] is True
+    assert journal.get(seq).print_status == "printed"
+    out = decode(fake_printer.take(), 32)
+    assert "REPRINT" not in out.text and "UNACCEPTABLE" in out.text
+    assert out.find("Table 14") and out.find("Round 3") and out.find("QI ZAX")
+
+    # Printed once: another is a REPRINT, and the journal says reprinted.
+    slip = reprint_from_journal(journal, seq, "Club Night", queue)
+    assert slip.reprint
+    assert done.wait(3)[2][1] is True
     assert journal.get(seq).print_status == "reprinted"
     out = decode(fake_printer.take(), 32)
     assert "REPRINT" in out.text and "UNACCEPTABLE" in out.text

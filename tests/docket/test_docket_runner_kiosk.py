@@ -137,11 +137,12 @@ async def test_paper_out_then_p_reprints_after_recovery(runner, fake_printer):
         assert journal.get(1).print_status == "failed"
         fake_printer.state = "ok"  # paper reloaded
         await pilot.press("p")
-        await until(pilot, lambda: "Reprint for challenge #1 printed" in text(app, "#runner-print"))
+        # never printed: its first slip is the original, not a REPRINT (issue 11)
+        await until(pilot, lambda: "Slip for challenge #1 printed" in text(app, "#runner-print"))
         assert app.screen.query_one("#table").value == ""  # P typed nothing
-        assert journal.get(1).print_status == "reprinted"
+        assert journal.get(1).print_status == "printed"
     out = decode(fake_printer.take(), 32)
-    assert "REPRINT" in out.text and "UNACCEPTABLE" in out.text and out.find("Table 7")
+    assert "REPRINT" not in out.text and "UNACCEPTABLE" in out.text and out.find("Table 7")
 
 
 async def test_refused_printer_settings_never_hide_the_verdict(runner, fake_printer):
@@ -248,3 +249,21 @@ async def test_a_new_printer_saved_by_the_director_prints_the_next_slip(runner, 
         assert "CHALLENGE #2" not in decode(fake_printer.take(), 32).text
     finally:
         other.close()
+
+
+async def test_back_to_table_and_on_to_the_words_keeps_them_and_adds_to_them(runner):
+    """docs/runner.md: ESC (or SHIFT+TAB) in the words goes back to Table, keeping the words.
+    Coming back to them, what is typed goes after them: it never replaces them all (the words
+    box took focus with everything selected, so the next letter wiped the slip's words)."""
+    app, journal = runner()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("7", "enter", "enter", *"qi", "escape")
+        await pilot.pause()
+        await pilot.press("backspace", "8", "enter", "enter", *" za")
+        await pilot.pause()
+        assert app.screen.query_one("#entry").value == "qi za"
+        await pilot.press("shift+tab", "enter", "enter", *" cat", "tab")
+        for _ in range(3):
+            await pilot.pause()
+        (row,) = list(journal.rows())
+        assert (row.table, row.words) == ("8", ("QI", "ZA", "CAT"))

@@ -6,13 +6,15 @@ import hashlib
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from click.testing import CliRunner
 from journal_helpers import fill, raw
 
 from adjudicator.cli import main
 from adjudicator.errors import EXIT_NOT_RECORDED
 from adjudicator.journal import ChainBroken, verify
-from adjudicator.journal.chain import GENESIS, HASHED_COLUMNS
+from adjudicator.journal.chain import GENESIS, HASHED_COLUMNS, canonical
 
 
 @pytest.fixture
@@ -130,7 +132,11 @@ def test_a_row_inserted_between_two_rows_is_reported_at_its_number(five):
 def test_the_documented_canonical_content_and_link(journal, jpath, clock):
     fill(journal, 2, clock=clock)
     cols = ", ".join(HASHED_COLUMNS)
-    prev = GENESIS
+    meta = dict(raw(jpath, "SELECT key, value FROM meta"))
+    start = (f"adjudicator-journal genesis\njournal {meta['journal_id']}\n"
+             f"station {meta['station']}\n")
+    prev = hashlib.sha256(start.encode("utf-8")).hexdigest()  # chain.py's genesis
+    assert meta["station"] == "Station 1" and prev != GENESIS
     for values in raw(jpath, f"SELECT {cols}, prev_hash, hash FROM challenges ORDER BY seq"):
         row = dict(zip(HASHED_COLUMNS, values))
         assert values[-2] == prev
@@ -155,3 +161,16 @@ def test_raise_if_broken_names_file_and_row(five):
     with pytest.raises(ChainBroken) as caught:
         verify(five).raise_if_broken()
     assert (caught.value.path, caught.value.row) == (five, 4)
+
+
+_VALUES = st.one_of(st.none(), st.integers(min_value=-2**70, max_value=2**70), st.text(),
+                    st.booleans(), st.floats(allow_nan=False),
+                    st.lists(st.text(), max_size=3))
+
+
+@given(st.fixed_dictionaries({c: _VALUES for c in HASHED_COLUMNS}))
+def test_canonical_is_exactly_the_documented_json(row):
+    """chain.canonical builds the text without a dict; it must equal json.dumps byte for byte."""
+    documented = json.dumps({c: row[c] for c in HASHED_COLUMNS}, sort_keys=True,
+                            separators=(",", ":"), ensure_ascii=True)
+    assert canonical(row) == documented

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from datetime import datetime, timedelta, timezone
 
@@ -198,3 +199,15 @@ def test_bad_arguments_are_a_journal_error_not_a_crash(journal):
     with pytest.raises(JournalError, match="cannot record"):
         journal.record("QI", station="S", mode="station")
     assert journal.count() == 0
+
+
+def test_a_journal_file_another_writer_has_just_created_is_opened_not_refused(jpath):
+    """Two stations starting at once: the second finds the file with no table yet (the first
+    is adding the schema). That is not a foreign file (was refused: 'not an adjudicator
+    journal', a flaky failure of the threads test above)."""
+    first = sqlite3.connect(jpath, isolation_level=None)
+    first.execute("PRAGMA journal_mode=WAL")  # the file exists, with no table yet
+    first.close()
+    with Journal.open(jpath) as j:
+        j.record(verdict("qi"), station="S2", mode="station")
+    assert verify(jpath).intact

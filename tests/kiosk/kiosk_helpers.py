@@ -35,3 +35,8 @@ def screen_name(app) -> str:
 def text_of(app, selector: str) -> str:
     """The plain text a Static shows."""
     return str(app.screen.query_one(selector).render())
+
+
+def screen_lines(app) -> list[str]:
+    """The characters of every row of the terminal, as the compositor draws them."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]

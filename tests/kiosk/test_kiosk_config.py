@@ -170,3 +170,12 @@ def test_with_changes_keeps_the_rest(tmp_path):
     changed = cfg.with_changes(station="B", journal_setting="j.db")
     assert changed.station == "B" and changed.journal == str(tmp_path / "j.db")
     assert changed.timers == cfg.timers
+
+
+def test_director_idle_is_a_timer_key_with_a_floor():
+    from adjudicator.config import parse_config
+    from adjudicator.errors import ConfigError
+
+    assert parse_config({"timers": {"director_idle": 300}}).timers.director_idle == 300
+    with pytest.raises(ConfigError, match="timers.director_idle"):
+        parse_config({"timers": {"director_idle": 1}})

@@ -79,7 +79,8 @@ async def test_five_wrong_pins_lock_director_mode_for_60_seconds(make_app, pinne
         for tries_left in (4, 3, 2, 1):
             await pilot.press(*"0000", "enter")
             await pilot.pause()
-            assert text_of(app, "#pin-message").startswith(f"Wrong PIN. {tries_left} tries left")
+            tries = "1 try" if tries_left == 1 else f"{tries_left} tries"  # not "1 tries"
+            assert text_of(app, "#pin-message").startswith(f"Wrong PIN. {tries} left")
         await pilot.press(*"0000", "enter")
         await pilot.pause()
         locked = f"Too many wrong PINs: locked for {LOCKOUT_SECONDS:.0f} s."
@@ -208,6 +209,8 @@ async def test_director_quit_ends_the_kiosk(make_app, pinned):
     app = make_app(config=pinned)
     async with app.run_test(size=SIZE) as pilot:
         await open_director(app, pilot)
+        app.screen.query_one("#quit").scroll_visible(animate=False)  # below the fold at 100x40
+        await pilot.pause()
         await pilot.click("#quit")
         await pilot.pause()
     assert app.return_code == 0 and not app.is_running
@@ -234,3 +237,110 @@ async def test_smart_device_mode_keeps_the_director_door_shut(make_app, pinned):
         await pilot.press(*PIN, "enter")
         await pilot.pause()
         assert screen_name(app) == "ReadyScreen"
+
+
+async def until(pilot, condition, tries: int = 150) -> None:
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("condition never met")
+
+
+@pytest.mark.parametrize("mode, home, notice_box",
+                         [("station", "ReadyScreen", "#message"),
+                          ("runner", "RunnerScreen", "#runner-message")])
+async def test_director_mode_closes_when_left_alone_and_the_station_says_so(
+        make_app, pinned, mode, home, notice_box):
+    """Issue 11: a director who walks away leaves no unlocked station (timers.director_idle,
+    2 minutes by default); a key or a touch keeps it open; an error dialog over it closes too."""
+    assert load_config(os.devnull + "x", must_exist=False).timers.director_idle == 120
+    clock = FakeClock()
+    app = make_app(config=pinned.with_changes(mode=mode), idle_clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        resting = len(app.screen_stack)
+        await open_director(app, pilot)
+        assert screen_name(app) == "DirectorScreen"
+        assert "after 120 s" in text_of(app, "#director-idle")
+        clock.now += 100
+        await pilot.click("#f-station")  # a touch counts as the director being there
+        assert app._director_seen == clock.now
+        clock.now += 100
+        await pilot.press("x")  # so does a key: the wait starts again
+        clock.now += 100
+        app.check_director_idle()
+        await pilot.pause()
+        assert screen_name(app) == "DirectorScreen"
+        app.show_error("something the director has not read")
+        await pilot.pause()
+        clock.now += 121  # walked away
+        await until(pilot, lambda: screen_name(app) == home)  # the app's own 1 s check
+        await pilot.pause()
+        assert "Director mode closed after 120 s" in text_of(app, notice_box)
+        assert "locked again" in text_of(app, notice_box)
+        assert len(app.screen_stack) == resting  # the error dialog went too
+        assert app.station.config.station == "Station 7"  # the "x" typed was never saved
+        await pilot.press("f12")  # the door is shut: the PIN is asked again
+        await pilot.pause()
+        assert screen_name(app) == "PinModal"
+
+
+COMMENTED = """# Spring Open, hall A: the station by the door
+event = "Spring Open"   # printed on every slip
+station = "Door"
+
+[timers]
+# the players asked for longer
+verdict_clear = 25   # seconds
+"""
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 40)])
+async def test_director_confirmations_are_on_screen_and_save_keeps_the_files_comments(
+        make_app, pinned, size):
+    """Issue 11: Save said so below the fold, and rewrote the file without its comments."""
+    from adjudicator.config import save_config
+
+    save_config(pinned)  # the PIN's hash into a file the director wrote by hand:
+    with open(pinned.path, encoding="utf-8") as f:
+        pin_line = next(line for line in f if line.startswith("pin_hash"))
+    top, timers = COMMENTED.split("[timers]")
+    hand_written = top + pin_line + "[timers]" + timers
+    with open(pinned.path, "w", encoding="utf-8") as f:
+        f.write(hand_written)
+    app = make_app(config=load_config(pinned.path))
+    async with app.run_test(size=size) as pilot:
+        await open_director(app, pilot)
+        screen = app.screen
+        screen.query_one("#f-station").value = "Window"
+        screen.query_one("#f-verdict_clear").value = "30"
+        # scrolled (as with a mouse wheel) just far enough for Save to show, then clicked
+        screen.query_one("#save").parent.scroll_visible(animate=False)
+        await pilot.pause()
+        await pilot.click("#save")
+        await pilot.pause()
+        status = screen.query_one("#director-status")
+        assert text_of(app, "#director-status").startswith(f"Saved to {pinned.path}")
+        assert 0 <= status.region.y and status.region.bottom <= size[1]  # on screen
+        assert status.region.height >= 1 and status.display
+        saved = open(pinned.path, encoding="utf-8").read()
+    assert saved == hand_written.replace('"Door"', '"Window"').replace("= 25", "= 30.0")
+
+
+async def test_set_pin_keeps_the_files_comments(tmp_path):
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+    from adjudicator.pin import verify_pin
+
+    path = tmp_path / "station.toml"
+    path.write_text(COMMENTED)
+    result = CliRunner().invoke(main, ["set-pin", "--config", str(path)],
+                                input="731902\n731902\n", catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    text = path.read_text()
+    # every line as it was, in its place; one line more, the hash
+    assert [line for line in text.splitlines() if not line.startswith("pin_hash = ")] == (
+        COMMENTED.splitlines())
+    assert verify_pin("731902", load_config(str(path)).pin_hash)

@@ -1,12 +1,12 @@
-"""Fixtures for the browser tests: a tiny-lexicon config, a served kiosk, Debian's chromium."""
+"""Fixtures for the browser tests: a tiny-lexicon config, the phone server, Debian's chromium."""
 
 from __future__ import annotations
 
 import os
 
 import pytest
-from web_helpers import (BROWSER_ARGS, CAPTURE_TERMINAL, PHONE, PHONE_DPR, REPO, WORDS,
-                         ServeProcess, browser_executable)
+from web_helpers import (BROWSER_ARGS, PHONE, PHONE_DPR, REPO, WORDS, ServeProcess,
+                         browser_executable)
 
 from adjudicator.lexicon import compile_sources
 
@@ -35,7 +35,7 @@ def tiny_config(tmp_path):
 @pytest.fixture
 def start_server(tiny_config):
     """start_server(*args) -> `adjudicator serve --port 0 --config <tiny> ARGS` on 127.0.0.1;
-    every server started is stopped with its kiosks after the test."""
+    every server started is stopped after the test."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     env.pop("ADJUDICATOR_JOURNAL", None)  # the config names the journal
@@ -79,14 +79,13 @@ def browser():
 
 @pytest.fixture
 def new_device(browser):
-    """new_device(viewport, dpr, touch) -> a fresh page whose terminal the tests can read."""
+    """new_device(viewport, dpr, touch) -> a fresh page in a context of its own (cookies too)."""
     contexts = []
 
     def make(viewport=PHONE, device_scale_factor=PHONE_DPR, has_touch=True, is_mobile=True):
         context = browser.new_context(viewport=viewport, device_scale_factor=device_scale_factor,
                                       has_touch=has_touch, is_mobile=is_mobile)
         context.set_default_timeout(20_000)
-        context.add_init_script(CAPTURE_TERMINAL)
         contexts.append(context)
         return context.new_page()
 

@@ -1,4 +1,4 @@
-"""Remake the README's phone screenshot: python tests/web/phone_screenshot.py docs/phone.png"""
+"""Remake the phone screenshot: python tests/web/phone_screenshot.py docs/phone.png"""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from web_helpers import (BROWSER_ARGS, CAPTURE_TERMINAL, PHONE, REPO, ServeProcess,
-                         browser_executable, centre, wait_for_text)
+from web_helpers import BROWSER_ARGS, REPO, ServeProcess, browser_executable
+
+SMALL_PHONE = {"width": 360, "height": 740}
 
 
 def main(out: str) -> None:
@@ -18,24 +19,26 @@ def main(out: str) -> None:
         config = Path(tmp) / "event.toml"
         config.write_text('event = "Club Night"\nstation = "Phones"\n'
                           f'journal = "{Path(tmp) / "journal.db"}"\n'
-                          "[timers]\nverdict_clear = 300\n")
+                          "[timers]\nverdict_clear = 300\nverdict_hold = 0\n")
         env = dict(os.environ, PYTHONPATH=str(REPO))
         server = ServeProcess(config, env)
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=browser_executable(),
                                             args=BROWSER_ARGS)
-                context = browser.new_context(viewport=PHONE, device_scale_factor=2,
+                context = browser.new_context(viewport=SMALL_PHONE, device_scale_factor=2,
                                               has_touch=True, is_mobile=True)
-                context.add_init_script(CAPTURE_TERMINAL)
                 page = context.new_page()
                 page.goto(server.url)
-                page.touchscreen.tap(*centre(wait_for_text(page, "type the words here")))
+                page.wait_for_selector("body[data-ready='1']")
+                page.tap("#table")
+                page.keyboard.type("12")
+                page.fill("#round", "3")
+                page.tap("button[type=submit] >> text=START")
+                page.tap("#words")
                 page.keyboard.type("quixotic jo")
-                wait_for_text(page, "quixotic jo")
-                page.touchscreen.tap(*centre(wait_for_text(page, "ADJUDICATE")))
-                wait_for_text(page, "the play is ACCEPTABLE")
-                page.wait_for_timeout(600)  # the fade-in of the first paint
+                page.tap("#adjudicate")
+                page.wait_for_selector("#verdict", state="visible")
                 page.screenshot(path=out)
                 browser.close()
         finally:

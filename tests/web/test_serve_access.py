@@ -18,8 +18,7 @@ from web_helpers import REPO, URL_LINE
 
 from adjudicator.net.token import TokenStore, token_path
 
-PATHS = ["/", "/ws", "/static/js/textual.js", "/static/css/xterm.css",
-         "/static/fonts/RobotoMono-VariableFont_wght.ttf", "/no-such-page", "/download/x"]
+PATHS = ["/", "/ws", "/static/phone.js", "/favicon.ico", "/no-such-page", "/download/x"]
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -64,11 +63,11 @@ def test_without_the_token_every_page_websocket_and_static_file_is_403(server):
     for query in ("?token=", "?token=wrong", f"?token={server.token[:-1]}",
                   f"?token={server.token}x", "?token=%C3%A9"):
         assert get(f"{server.base}/{query}")[0] == 403, query
-        assert get(f"{server.base}/static/js/textual.js{query}")[0] == 403, query
+        assert get(f"{server.base}/static/phone.js{query}")[0] == 403, query
     ws = server.base.replace("http:", "ws:") + "/ws"
     assert websocket_status(ws) == 403
     assert websocket_status(ws, cookie="adjudicator_token=wrong") == 403
-    assert not server.kiosk_processes()  # nothing was started for a refused websocket
+    assert not server.children()  # one process serves every phone: nothing is ever started
 
 
 def test_the_token_opens_the_page_and_moves_into_a_cookie(server):
@@ -83,21 +82,23 @@ def test_the_token_opens_the_page_and_moves_into_a_cookie(server):
     assert status == 200
     page = body.decode()
     assert 'name="viewport"' in page and "width=device-width" in page
-    assert "googleapis" not in page  # nothing loaded from another site (no token in a Referer)
+    # Nothing loaded from another site (no token in a Referer; works offline): one page with
+    # its CSS and JS inlined, and a policy that lets nothing else load.
+    assert "http://" not in page and "https://" not in page and "<link" not in page
+    assert " src=" not in page
+    script = page[page.index("<script>"):page.index("</script>")]
+    assert len(script.encode()) < 8_000 and len(page.encode()) < 20_000  # a few KB, one response
+    assert "default-src 'none'" in headers["Content-Security-Policy"]
     assert headers["Referrer-Policy"] == "no-referrer"
-    assert get(server.base + "/static/js/textual.js", cookie=jar)[0] == 200
-    assert get(f"{server.base}/static/css/xterm.css?token={server.token}")[0] == 200
-    status, headers, _ = get(f"{server.base}/?token={server.token}&fontsize=20")
-    assert (status, headers["Location"]) == (303, "/?fontsize=20")  # other settings kept
-    page = get(server.base + "/?fontsize=20", cookie=jar)[2].decode()
-    assert 'data-font-size="20"' in page and "data-font-size-fixed" in page
+    status, headers, _ = get(f"{server.base}/?token={server.token}&table=4")
+    assert (status, headers["Location"]) == (303, "/?table=4")  # other settings kept
 
 
 def test_a_websocket_from_another_site_is_refused_even_with_the_token(server):
     ws = server.base.replace("http:", "ws:") + "/ws"
     jar = f"adjudicator_token={server.token}"
     assert websocket_status(ws, cookie=jar, origin="http://evil.example") == 403
-    assert not server.kiosk_processes()
+    assert not server.children()
 
 
 def test_rotating_the_token_locks_out_old_links_without_a_restart(server):
@@ -116,7 +117,7 @@ def test_rotating_the_token_locks_out_old_links_without_a_restart(server):
     assert printed.group(1) == server.base  # the running server's address, from the token file
     assert "█" in result.stdout or "▀" in result.stdout  # the QR code, drawn in the terminal
     for url, cookie in ((f"{server.base}/?token={old}", None), (server.base + "/", jar),
-                        (server.base + "/static/js/textual.js", jar)):
+                        (server.base + "/ws", jar)):
         assert get(url, cookie=cookie)[0] == 403, url
     assert get(f"{server.base}/?token={new}")[0] == 303
     assert get(server.base + "/", cookie=f"adjudicator_token={new}")[0] == 200
@@ -171,7 +172,7 @@ def test_rotate_token_prints_the_url_for_the_address_given(tmp_path, token_file)
 
 
 def test_the_server_and_its_command_do_not_import_textual():
-    code = ("import sys, adjudicator.cli, kiosk.web.server; "
+    code = ("import sys, adjudicator.cli, adjudicator.phone.run; "
             "print(sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.')))")
     result = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
                             text=True, timeout=60)
@@ -187,32 +188,3 @@ def test_a_wildcard_bind_is_announced_with_an_address_phones_can_reach():
         assert base.startswith("http://") and "0.0.0.0" not in base and base.endswith(":8000")
     assert base_url("::1", 8000) == "http://[::1]:8000"
     assert token_url("http://10.0.0.5:8000/", "a-b_c") == "http://10.0.0.5:8000/?token=a-b_c"
-
-
-def test_a_browser_cannot_ask_for_a_giant_terminal():
-    from kiosk.web.sessions import MAX_COLUMNS, MAX_ROWS, clamp_size
-
-    assert clamp_size(41, 39) == (41, 39)
-    assert clamp_size(10**9, 10**9) == (MAX_COLUMNS, MAX_ROWS)
-    assert clamp_size(-5, 0) == (1, 1)
-
-
-def test_devices_beyond_max_sessions_are_turned_away(start_server):
-    server = start_server("--max-sessions", "1")
-    ws = server.base.replace("http:", "ws:") + "/ws?width=80&height=24"
-    jar = {"Cookie": f"adjudicator_token={server.token}"}
-
-    async def two_devices() -> tuple[int, int]:
-        timeout = aiohttp.ClientTimeout(total=20)
-        async with aiohttp.ClientSession(timeout=timeout) as session:
-            async with session.ws_connect(ws, headers=jar):
-                try:
-                    async with session.ws_connect(ws, headers=jar):
-                        second = 101
-                except aiohttp.WSServerHandshakeError as e:
-                    second = e.status
-                return 101, second
-
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        assert pool.submit(asyncio.run, two_devices()).result(timeout=40) == (101, 503)
-    server.wait_for_kiosks(0)  # the first device's kiosk ended with its websocket

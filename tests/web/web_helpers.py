@@ -1,4 +1,4 @@
-"""Browser test helpers: a real `adjudicator serve` process, and reading what xterm.js shows."""
+"""Browser test helpers: a real `adjudicator serve` process, and where things are on the page."""
 
 from __future__ import annotations
 
@@ -80,35 +80,17 @@ class ServeProcess:
             time.sleep(0.05)
         raise AssertionError(f"no {pattern.pattern!r} within {timeout}s in:\n{self.output}")
 
-    def kiosk_processes(self) -> list:
-        """The live smart-device kiosks this server started (psutil processes)."""
+    def children(self) -> list:
+        """Processes the server started (none: one process serves every phone)."""
         import psutil
 
         try:
-            children = psutil.Process(self.proc.pid).children(recursive=True)
+            return psutil.Process(self.proc.pid).children(recursive=True)
         except psutil.NoSuchProcess:
             return []
-        alive = []
-        for child in children:
-            try:
-                if "kiosk" in child.cmdline() and child.status() != psutil.STATUS_ZOMBIE:
-                    alive.append(child)
-            except psutil.NoSuchProcess:
-                pass
-        return alive
-
-    def wait_for_kiosks(self, count: int, timeout: float = WAIT) -> list:
-        """Wait until exactly COUNT kiosk processes are alive; return them."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            found = self.kiosk_processes()
-            if len(found) == count:
-                return found
-            time.sleep(0.1)
-        raise AssertionError(f"expected {count} kiosk processes, have {self.kiosk_processes()}")
 
     def stop(self) -> None:
-        """SIGTERM (the server ends its kiosks), then SIGKILL the whole group if need be."""
+        """SIGTERM, then SIGKILL the whole group if need be."""
         import psutil
 
         try:
@@ -122,7 +104,7 @@ class ServeProcess:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(timeout=5)
-        for child in family:  # kiosks run in their own groups: make sure none outlives the test
+        for child in family:  # make sure nothing outlives the test
             try:
                 child.kill()
             except psutil.NoSuchProcess:
@@ -130,79 +112,16 @@ class ServeProcess:
         self._reader.join(timeout=5)
 
 
-# -- reading the terminal --------------------------------------------------------------------
-# textual.js draws into a canvas (xterm.js) and keeps its Terminal private. This script, run
-# before the page's own, notes the object that owns the Terminal when textual.js assigns its
-# fit addon, so the tests can read the very buffer xterm.js paints and the cell geometry.
-#
-# Playwright's device_scale_factor does not reach ResizeObserver's devicePixelContentBoxSize
-# (microsoft/playwright#18591; xtermjs/xterm.js#4728): xterm would size its canvases at 1x and
-# draw at 2.625x, so a screenshot shows a magnified corner. Without that property xterm sizes
-# its canvases from devicePixelRatio, as it does on a real phone.
-CAPTURE_TERMINAL = """
-delete ResizeObserverEntry.prototype.devicePixelContentBoxSize;
-Object.defineProperty(Object.prototype, 'fitAddon', {
-  configurable: true,
-  set(value) {
-    Object.defineProperty(this, 'fitAddon', {value, writable: true, configurable: true,
-                                             enumerable: true});
-    window.__textualClient = this;
-  },
-});
-window.__screenLines = () => {
-  const t = window.__textualClient && window.__textualClient.terminal;
-  if (!t || !t.buffer) return null;
-  const b = t.buffer.active, lines = [];
-  for (let y = 0; y < t.rows; y++) {
-    const line = b.getLine(b.viewportY + y);
-    let s = '';
-    for (let x = 0; x < t.cols; x++) {
-      const cell = line && line.getCell(x);
-      const ch = cell ? cell.getChars() : '';
-      s += ch ? ch[0] : ' ';   // one character per cell, so an index is a column
-    }
-    lines.push(s);
-  }
-  return lines;
-};
-window.__findText = (text) => {
-  const lines = window.__screenLines();
-  if (!lines) return null;
-  for (let y = 0; y < lines.length; y++) {
-    const x = lines[y].indexOf(text);
-    if (x >= 0) {
-      const t = window.__textualClient.terminal;
-      const r = t.element.querySelector('.xterm-screen').getBoundingClientRect();
-      const w = r.width / t.cols, h = r.height / t.rows;
-      return {x: r.left + x * w, y: r.top + y * h, width: text.length * w, height: h,
-              row: y, col: x, cols: t.cols, rows: t.rows};
-    }
-  }
-  return null;
-};
-"""
-
-
-def screen_text(page) -> str:
-    """Everything the terminal shows now, one line per row."""
-    lines = page.evaluate("window.__screenLines && window.__screenLines()")
-    return "\n".join(line.rstrip() for line in lines or [])
-
-
-def wait_for_text(page, text: str, timeout: float = WAIT) -> dict:
-    """Wait until TEXT is on screen; its box in CSS pixels (x, y, width, height) and cell."""
-    try:
-        page.wait_for_function("t => !!(window.__findText && window.__findText(t))", arg=text,
-                               timeout=timeout * 1000, polling=100)
-    except Exception as e:  # playwright's TimeoutError: say what the screen showed instead
-        raise AssertionError(f"{text!r} not on screen within {timeout}s; it shows:\n"
-                             f"{screen_text(page)}") from e
-    return page.evaluate("t => window.__findText(t)", text)
+def box(page, selector: str) -> dict:
+    """The element's box in CSS pixels (x, y, width, height)."""
+    return page.eval_on_selector(
+        selector, "e => { const r = e.getBoundingClientRect(); "
+        "return {x: r.left, y: r.top, width: r.width, height: r.height}; }")
 
 
 def inside_viewport(box: dict, viewport: dict) -> bool:
     """The whole box lies inside the viewport (nothing to zoom or scroll to)."""
-    return (box["x"] >= 0 and box["y"] >= 0
+    return (box["width"] > 0 and box["height"] > 0 and box["x"] >= 0 and box["y"] >= 0
             and box["x"] + box["width"] <= viewport["width"] + 0.5
             and box["y"] + box["height"] <= viewport["height"] + 0.5)
 

@@ -1,0 +1,87 @@
+"""`adjudicator hub` (the director's live view) and `adjudicator journal push` (send what waits)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+
+@click.command("hub")
+@click.option("--host", default="0.0.0.0", show_default=True,
+              help="Address to listen on (0.0.0.0: every station on the venue network).")
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535),
+              help="Port to listen on (0: any free port).")
+@click.option("--config", "config_path", default="hub.toml", show_default=True, metavar="PATH",
+              help="The hub's config: `journal` (the merged journal file) and, optionally, "
+                   "`tsh` (tsh's html/tourney.js: players' names at each table); written "
+                   "with journal = \"hub.db\" when missing.")
+def hub_cmd(host: str, port: int, config_path: str) -> None:
+    """The director's hub: every station's challenges, live, on one page.
+
+    Prints the director's address (with its key: keep it to yourself) and the two lines to
+    paste into each station's config. Stations then forward every row they record; the hub
+    keeps them all, once, in its own journal (`adjudicator journal verify/export` read it).
+    The tokens are kept in that journal: a restarted hub takes the same stations.
+
+    \b
+    Examples:
+      adjudicator hub --config hub.toml
+      adjudicator hub --host 192.168.1.20 --port 8080 --config /srv/event/hub.toml
+    """
+    import asyncio
+
+    from ..hub.server import serve
+    from ..hub.settings import load_hub_config
+    from ..net.announce import base_url
+
+    cfg, created = load_hub_config(config_path)
+    if created:
+        click.echo(f"Wrote {cfg.path} (journal = \"hub.db\").")
+
+    def ready(hub, bound: int) -> None:
+        base = base_url(host, bound)
+        click.echo(f"Hub journal: {cfg.journal}\n"
+                   f"Director's page (yours only: anyone with it sees every challenge):\n"
+                   f"  {base}/?key={hub.director_token}\n"
+                   f"Paste these two lines into each station's config:\n"
+                   f"  hub = \"{base}\"\n"
+                   f"  hub_token = \"{hub.station_token}\"")
+        sys.stdout.flush()
+
+    if cfg.tsh:
+        from ..hub.tsh import read_tourney
+
+        read_tourney(cfg.tsh)  # a wrong path or file is said now, in one line (exit 6)
+        click.echo(f"Players' names from tsh: {cfg.tsh} (read only, never written)")
+    asyncio.run(serve(cfg.journal, host, port, ready, cfg.tsh))
+
+
+def push(config_path: str | None) -> None:
+    """`adjudicator journal push`: send every row the hub does not hold yet, then report."""
+    import os
+
+    from ..config import load_config
+    from ..errors import ConfigError, JournalFileError
+    from ..hub.forward import Forwarder, HubUnreachable
+    from ..hub.status import config_status
+
+    cfg = load_config(config_path)
+    if not cfg.hub:
+        raise ConfigError(f"{cfg.path}: no hub set: paste the two lines `adjudicator hub` "
+                          "printed (hub = ..., hub_token = ...)")
+    if not os.path.isfile(cfg.journal):
+        raise JournalFileError(f"no journal at {cfg.journal}")
+    forwarder = Forwarder(cfg.journal, cfg.hub, cfg.hub_token, status=config_status(cfg))
+    try:
+        report = forwarder.push()
+    except HubUnreachable as e:
+        raise HubUnreachable(f"{e}; nothing is lost: the rows wait in {cfg.journal}") from None
+    finally:
+        forwarder.stop()
+    click.echo(f"{cfg.hub}: {report.sent} row{'s' if report.sent != 1 else ''} sent; the hub "
+               f"holds {report.acked} of {report.head}"
+               + (f" ({report.pending} still pending)" if report.pending else ""))
+
+
+COMMANDS = [hub_cmd]

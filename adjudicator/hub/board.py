@@ -1,0 +1,265 @@
+"""The director's board: what every station is doing, and its alarms in words, from rows and beats.
+
+Pure bookkeeping (no network, no files): the hub feeds it the rows it has just added to its
+journal and each station's heartbeat, and serves snapshot() to the director's page. What it shows
+per challenge is what the journal already holds for the director (the words, the ONE verdict,
+the flags); nothing per word, ever.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+SILENT_AFTER = 15.0  # seconds without a heartbeat before a station is "silent"
+SPLIT_WINDOW = 90.0  # seconds: the same table at two stations this close is a possible split
+CLOCK_SKEW = 60.0  # seconds a station's clock may differ from the hub's before it is named
+LATEST = 25  # challenges listed on the page
+TABLE_LATEST = 5  # challenges kept for each station and table
+WRONG_TOKEN_SHOWN = 60.0  # seconds a sender with a wrong hub_token stays on the page
+SPLIT_FLAG = "possible split look-up"
+RECHECK_FLAGS = ("rechecks differ: director to decide",)
+PRINTER_WORDS = {"paper out": "out of paper"}  # docket/status.py's phrase -> the page's
+PRINTER_FINE = ("", "ready", "ok", "none", "no printer")
+
+
+@dataclass
+class StationView:
+    """One station journal as the hub knows it (key: its journal id)."""
+
+    journal_id: str
+    name: str = ""
+    mode: str = ""
+    last_beat: float | None = None  # monotonic time of the last heartbeat
+    last_seq: int = 0  # the station's last row, as its heartbeat said
+    acked: int = 0  # rows of it the hub holds without a gap
+    lexicon: str = ""
+    fingerprint: str = ""
+    printer: str = ""
+    skew: float = 0.0  # seconds the station's clock is ahead of the hub's
+    refused: str = ""  # why the hub last refused its rows ("" once rows are taken again)
+    challenges: int = 0
+    tables: Counter = field(default_factory=Counter)
+
+
+@dataclass
+class TableView:
+    """Per station name and table: challenges and the two verdict counts."""
+
+    challenges: int = 0
+    acceptable: int = 0
+    unacceptable: int = 0
+    last: str = ""
+    round: str = ""  # the round of its latest challenge, when the station knew it
+    recent: deque = field(default_factory=lambda: deque(maxlen=TABLE_LATEST))
+
+
+class Board:
+    """Everything the director's page shows; version changes with every update."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
+                 silent_after: float = SILENT_AFTER,
+                 names: Callable[[str, str], str] | None = None):
+        """NAMES(table, round) -> the players at that table (tsh.py), when the hub knows."""
+        self.clock, self.wall, self.silent_after = clock, wall, silent_after
+        self.names = names
+        self.stations: dict[str, StationView] = {}
+        self.tables: dict[tuple[str, str], TableView] = {}
+        self.latest: deque[dict] = deque(maxlen=LATEST)
+        self.flagged: deque[dict] = deque(maxlen=LATEST)
+        self._last_at_table: dict[str, tuple[str, str, datetime]] = {}
+        self._wrong_token: dict[str, tuple[str, float]] = {}  # address -> (station, when)
+        self.version = 0
+
+    def station(self, journal_id: str) -> StationView:
+        if journal_id not in self.stations:
+            self.stations[journal_id] = StationView(journal_id)
+        return self.stations[journal_id]
+
+    def add_rows(self, journal_id: str, rows: Iterable[Mapping], acked: int | None = None) -> None:
+        """Rows the hub has just added for station JOURNAL_ID (hub journal columns)."""
+        rows = list(rows)
+        if journal_id not in self.stations and rows:
+            self._forget_empty(str(rows[0]["station"]), journal_id)
+        view = self.station(journal_id)
+        for row in rows:
+            self._add(view, row)
+        if acked is not None:
+            view.acked = max(view.acked, acked)
+        if rows:
+            view.refused = ""
+        self.version += 1
+
+    def wrong_token(self, address: str, station: str) -> None:
+        """A sender at ADDRESS used a wrong hub_token (shown for a minute after its last try)."""
+        if address in self._wrong_token or len(self._wrong_token) < 50:
+            self._wrong_token[address] = (station, self.clock())
+            self.version += 1
+
+    def refuse(self, journal_id: str, station: str, why: str) -> None:
+        """The hub would not take this station's rows (a chain that does not hold): said."""
+        view = self.station(journal_id)
+        view.name = view.name or station
+        view.refused = why
+        self.version += 1
+
+    def _add(self, view: StationView, row: Mapping) -> None:
+        name, table = str(row["station"]), str(row.get("game_table") or "")
+        view.name = view.name or name
+        view.challenges += 1
+        view.acked = max(view.acked, int(row.get("origin_seq") or 0))
+        t = self.tables.setdefault((name, table), TableView())
+        t.challenges += 1
+        if row["acceptable"]:
+            t.acceptable += 1
+        else:
+            t.unacceptable += 1
+        t.last = row["time_utc"]
+        t.round = str(row.get("round") or "")
+        flags = list(_flags(row.get("flags")))
+        when = _parse(row["time_utc"])
+        if table and row.get("recheck_of") is None and SPLIT_FLAG not in flags:
+            before = self._last_at_table.get(table)
+            if (before is not None and before[0] != view.journal_id and when and before[2]
+                    and abs((when - before[2]).total_seconds()) <= SPLIT_WINDOW):
+                flags.append(f"{SPLIT_FLAG} (table {table} at {before[1]} and {name})")
+        if table and when:
+            self._last_at_table[table] = (view.journal_id, name, when)
+        entry = {"time": row["time_utc"], "station": name, "table": table,
+                 "words": str(row["words"]), "verdict": "ACCEPTABLE" if row["acceptable"]
+                 else "UNACCEPTABLE", "recheck": row.get("recheck_of") is not None,
+                 "flags": [_flag_words(f) for f in flags], "seq": row.get("seq")}
+        self.latest.appendleft(entry)
+        t.recent.appendleft(entry)
+        if flags:
+            self.flagged.appendleft(entry)
+
+    def heartbeat(self, journal_id: str, beat: Mapping) -> None:
+        if journal_id not in self.stations:
+            self._forget_empty(str(beat.get("station") or ""), journal_id)
+        view = self.station(journal_id)
+        view.last_beat = self.clock()
+        view.name = str(beat.get("station") or view.name)
+        view.mode = str(beat.get("mode") or view.mode)
+        view.last_seq = int(beat.get("last_seq") or 0)
+        view.lexicon = str(beat.get("lexicon") or view.lexicon)  # a one-shot push says less
+        view.fingerprint = str(beat.get("fingerprint") or view.fingerprint)
+        view.printer = str(beat.get("printer") or view.printer)
+        station_time = _parse(beat.get("clock"))
+        if station_time:
+            view.skew = (station_time - self.wall()).total_seconds()
+        self.version += 1
+
+    def _forget_empty(self, name: str, journal_id: str) -> None:
+        """A station heard under a new journal id forgets its old one if that never held a row
+        (a journal's id is fixed at its first row, so an empty station announces itself twice);
+        what its heartbeat said carries over."""
+        for old_id, view in list(self.stations.items()):
+            same = name and (view.name == name or name.startswith(view.name + " / "))
+            if same and view.challenges == 0 and view.last_seq == 0:  # " / ": a phone's row
+                del self.stations[old_id]
+                new = self.station(journal_id)
+                for heard in ("name", "mode", "last_beat", "lexicon", "fingerprint", "printer",
+                              "skew"):
+                    setattr(new, heard, getattr(view, heard))
+
+    def alarms(self, view: StationView, majority: str | None) -> list[str]:
+        """The station's alarms, in words."""
+        said = []
+        now = self.clock()
+        if view.last_beat is None or now - view.last_beat > self.silent_after:
+            said.append("silent")
+        if majority and view.fingerprint and view.fingerprint != majority:
+            said.append("lexicon mismatch")
+        state = view.printer.strip().lower()
+        if state not in PRINTER_FINE:
+            state = state.removeprefix("printer ").strip()
+            said.append(f"printer: {PRINTER_WORDS.get(state, state)}")
+        if view.refused:
+            said.append(f"rows refused: {view.refused}")
+        backlog = view.last_seq - view.acked
+        if backlog > 0:
+            said.append(f"backlog {backlog}")
+        if abs(view.skew) > CLOCK_SKEW:
+            said.append(f"clock {'ahead' if view.skew > 0 else 'behind'} by {abs(view.skew):.0f} s")
+        return said
+
+    def _players(self, table: str, round_: str) -> str:
+        if self.names is None or not table:
+            return ""
+        try:
+            return self.names(table, round_)
+        except Exception:  # noqa: BLE001 - tsh's file is another program's: never fail the page
+            return ""
+
+    def majority_fingerprint(self) -> str | None:
+        """The fingerprint most live stations judge with; None when they all agree."""
+        prints = Counter(v.fingerprint for v in self.stations.values() if v.fingerprint)
+        if len(prints) < 2:
+            return None
+        (top, n), (_, m) = prints.most_common(2)
+        return top if n > m else "(no majority)"
+
+    def snapshot(self) -> dict:
+        """The page's whole state as JSON-ready data."""
+        majority = self.majority_fingerprint()
+        stations = []
+        for view in sorted(self.stations.values(), key=lambda v: (v.name, v.journal_id)):
+            stations.append({
+                "id": view.journal_id, "name": view.name or view.journal_id[:8],
+                "mode": view.mode, "challenges": view.challenges,
+                "lexicon": view.lexicon, "fingerprint": view.fingerprint[:12],
+                "printer": PRINTER_WORDS.get(view.printer, view.printer) or "none",
+                "last_seq": view.last_seq,
+                "acked": view.acked, "alarms": self.alarms(view, majority),
+                "seen": None if view.last_beat is None else round(self.clock() - view.last_beat),
+            })
+        tables = [{"station": s, "table": t or "-", "challenges": v.challenges,
+                   "acceptable": v.acceptable, "unacceptable": v.unacceptable, "last": v.last,
+                   "recent": list(v.recent), "players": self._players(t, v.round)}
+                  for (s, t), v in sorted(self.tables.items(), key=_table_order)]
+        alarms = [{"station": s["name"], "text": a} for s in stations for a in s["alarms"]]
+        now = self.clock()
+        for address, (name, when) in list(self._wrong_token.items()):
+            if now - when > WRONG_TOKEN_SHOWN:
+                del self._wrong_token[address]
+            else:
+                alarms.append({"station": name or address,
+                               "text": f"wrong hub_token (from {address})"})
+        alarms += [{"station": e["station"], "text": f, "table": e["table"], "time": e["time"]}
+                   for e in self.flagged for f in e["flags"]]
+        return {"version": self.version, "time": self.wall().isoformat(timespec="seconds"),
+                "stations": stations, "tables": tables, "latest": list(self.latest),
+                "alarms": alarms}
+
+
+def _table_order(item) -> tuple:
+    (station, table), _ = item
+    return (station, not table.isdigit(), int(table) if table.isdigit() else 0, table)
+
+
+def _flags(value) -> list[str]:
+    import json
+
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value]
+    try:
+        return [str(v) for v in json.loads(value or "[]")]
+    except (TypeError, ValueError):
+        return ["flags unreadable"]
+
+
+def _flag_words(flag: str) -> str:
+    return "recheck differs" if flag in RECHECK_FLAGS else flag
+
+
+def _parse(text) -> datetime | None:
+    try:
+        when = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    except (TypeError, ValueError):
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)

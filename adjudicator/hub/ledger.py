@@ -1,0 +1,147 @@
+"""The hub's journal: every station's rows once, each station's highest gap-free sequence, tokens.
+
+It is an ordinary journal file (its own hash chain; `adjudicator journal verify/export` read it),
+plus three things only a hub has: a unique index on (origin journal, origin seq), so a row sent
+twice is kept once; `hub_stations`, each station journal's acknowledged sequence and last row
+hash; `hub_meta`, the station and director tokens (made once, kept with the journal so a restarted
+hub accepts the same stations). A station's rows are accepted in order only: each must follow
+the last one held (seq and chain link); rows after a gap wait for the station to resend.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Mapping
+
+from ..errors import JournalError
+from ..journal import chain
+from ..journal.store import Journal
+
+HUB_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS hub_stations (journal_id TEXT PRIMARY KEY, "
+    "acked INTEGER NOT NULL, last_hash TEXT NOT NULL, station TEXT NOT NULL)",
+    "CREATE UNIQUE INDEX IF NOT EXISTS challenges_origin ON challenges "
+    "(origin_journal, origin_seq)",
+    "CREATE TABLE IF NOT EXISTS hub_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+)
+ROW_FIELDS = ("time_utc", "time_local", "station", "mode", "game_table", "round", "words",
+              "acceptable", "lexicon_name", "fingerprint", "rule", "recheck_of",
+              "secondary_agrees", "flags")
+HUB_NAME = "(hub)"
+
+
+class Refused(JournalError):
+    """A batch the hub will not take (a row that is not the station's chained row)."""
+
+
+class HubJournal:
+    """The hub's merged journal; one writer (the hub process), called from one thread at a time."""
+
+    def __init__(self, path: str):
+        self.journal = Journal.open(path, split_window=0)
+        self.path = self.journal.path
+
+        def setup(conn):
+            for statement in HUB_SCHEMA:
+                conn.execute(statement)
+            conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('station', ?)",
+                         (HUB_NAME,))
+        self.journal._write(setup)
+
+    def close(self) -> None:
+        self.journal.close()
+
+    def tokens(self) -> tuple[str, str]:
+        """(station token, director token), made on the first start and kept in the journal."""
+        def get(conn):
+            found = dict(conn.execute("SELECT key, value FROM hub_meta").fetchall())
+            for key in ("station_token", "director_token"):
+                if key not in found:
+                    found[key] = secrets.token_urlsafe(16)
+                    conn.execute("INSERT INTO hub_meta (key, value) VALUES (?, ?)",
+                                 (key, found[key]))
+            return found["station_token"], found["director_token"]
+        return self.journal._write(get)
+
+    def acked(self) -> dict[str, int]:
+        """{station journal id: highest sequence held without a gap}."""
+        return dict(self.journal._query("SELECT journal_id, acked FROM hub_stations"))
+
+    def accept(self, journal_id: str, rows: Iterable[Mapping], station: str = ""
+               ) -> tuple[int, list[dict]]:
+        """Insert the rows that follow what is held for JOURNAL_ID; (acked seq, rows added).
+
+        Rows already held are skipped (a resend), rows after a gap are left for the resend;
+        a row whose chain link is wrong is Refused, naming it. One transaction for the batch.
+        STATION: the journal's own station name (its meta), which its row 1 chains from.
+        """
+        journal_id = str(journal_id)
+        if not journal_id:
+            raise Refused("a batch without the station's journal id")
+        ordered = sorted(rows, key=lambda r: int(r["seq"]))
+        added: list[dict] = []
+
+        def body(conn) -> int:
+            held = conn.execute("SELECT acked, last_hash FROM hub_stations WHERE journal_id = ?",
+                                (journal_id,)).fetchone()
+            acked, last_hash = held if held else (0, None)
+            for row in ordered:
+                seq = int(row["seq"])
+                if seq <= acked:
+                    continue  # sent again after a lost answer: held once
+                if seq != acked + 1:
+                    break  # a gap: the station resends from acked
+                _check_link(row, last_hash, journal_id, station)
+                hub_row = {f: row[f] for f in ROW_FIELDS}
+                hub_row["origin_journal"], hub_row["origin_seq"] = journal_id, seq
+                if row["recheck_of"] is not None:
+                    found = conn.execute("SELECT seq FROM challenges WHERE origin_journal = ? "
+                                         "AND origin_seq = ?", (journal_id, row["recheck_of"])
+                                         ).fetchone()
+                    hub_row["recheck_of"] = found[0] if found else None
+                [(hub_seq, _)] = self.journal._insert_all(conn, [hub_row], True, True)
+                added.append({**hub_row, "seq": hub_seq, "origin_seq": seq})
+                acked, last_hash = seq, row["hash"]
+            if acked:
+                conn.execute("INSERT OR REPLACE INTO hub_stations (journal_id, acked, last_hash,"
+                             " station) VALUES (?, ?, ?, ?)", (journal_id, acked, last_hash,
+                             str(ordered[-1]["station"]) if ordered else ""))
+            return acked
+
+        try:
+            acked = self.journal._write(body, checkpoint=False)
+        except (KeyError, TypeError, ValueError) as e:
+            raise Refused(f"a row from station journal {journal_id} is incomplete: {e}") from e
+        if added:
+            self.journal._anchor(added[-1]["seq"], self._head_hash())
+        return acked, added
+
+    def _head_hash(self) -> str:
+        return self.journal._query("SELECT value FROM meta WHERE key = 'head_hash'")[0][0]
+
+    def all_rows(self) -> list[dict]:
+        """Every held row (for the board after a restart): origin, station, table, verdict..."""
+        cols = ("seq", "origin_journal", "origin_seq") + ROW_FIELDS
+        return [dict(zip(cols, r)) for r in self.journal._query(
+            f"SELECT {', '.join(cols)} FROM challenges ORDER BY seq")]
+
+
+def _check_link(row: Mapping, last_hash: str | None, journal_id: str, station: str) -> None:
+    """The row must be the station's chained row: its own hash right, following the last held."""
+    try:
+        own = chain.link(row["prev_hash"], row)
+    except (KeyError, TypeError, ValueError) as e:
+        raise Refused(f"row {row.get('seq')} of station journal {journal_id} is incomplete: "
+                      f"{e}") from e
+    if own != row["hash"]:
+        raise Refused(f"row {row['seq']} of station journal {journal_id} does not match its "
+                      "hash (changed after it was recorded)")
+    if last_hash is not None and row["prev_hash"] != last_hash:
+        raise Refused(f"row {row['seq']} of station journal {journal_id} does not follow the "
+                      "row before it (the station's chain differs from what the hub holds)")
+    if last_hash is None and row["prev_hash"] not in (
+            chain.genesis(journal_id, station or str(row["station"])),
+            chain.genesis(journal_id, str(row["station"])), chain.GENESIS):
+        raise Refused(f"row 1 of station journal {journal_id} does not start that journal's "
+                      "chain (its journal id or station name is not the one it was recorded "
+                      "under)")

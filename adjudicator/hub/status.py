@@ -1,0 +1,34 @@
+"""What a station's heartbeat says besides its last row: mode, lexicon fingerprint, printer state."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+def config_status(cfg) -> Callable[[], dict]:
+    """For a one-shot push: what the config says (no lexicon is loaded to say its fingerprint)."""
+    return lambda: {"mode": cfg.mode}
+
+
+def station_status(station) -> Callable[[], dict]:
+    """For a running station service: its lexicon as loaded now, its printer as last heard."""
+    def status() -> dict:
+        lexicon = station.lexicon
+        printer = getattr(station, "printer_state", "") or (
+            "ready" if station.config.printer.enabled else "none")
+        return {"station": station.config.station, "mode": station.config.mode,
+                "lexicon": str(lexicon.name), "fingerprint": str(lexicon.fingerprint),
+                "printer": printer}
+    return status
+
+
+def printer_state(ok: bool, message: str) -> str:
+    """A print job's report ('Slip for challenge #12 not printed: paper out. Reload...') as the
+    printer's state: 'paper out'; 'ready' after a slip printed (or its warning, 'paper running
+    low')."""
+    from ..docket.status import PAPER_LOW
+
+    if ok:
+        return PAPER_LOW if PAPER_LOW in message.lower() else "ready"
+    reason = message.split(" not printed: ", 1)[-1]
+    return reason.split(". ", 1)[0].rstrip(".").strip() or "not printing"

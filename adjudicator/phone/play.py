@@ -1,0 +1,76 @@
+"""What each frame from a phone does at its table, through the station service (which records
+every adjudication, with table and device, BEFORE the verdict goes back to the phone)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from adjudicator.errors import EntryError
+from adjudicator.protocol import Action, State
+from .tables import MAX_TEXT, Device, clean_table
+
+
+async def act(frame: dict, device: Device, *, timers, clock, judge_in) -> str:
+    """Apply FRAME for DEVICE; returns '' or a one-line complaint for the log. JUDGE_IN runs a
+    blocking call (the journal's commit) off the event loop: judge_in(fn, *args)."""
+    kind = frame["t"]
+    if kind == "table":
+        table, round_ = clean_table(frame.get("table")), frame.get("round", "").strip()
+        if table is None or (round_ and clean_table(round_) is None):
+            return "bad table or round"
+        device.choose(table, round_, timers, clock)
+        return ""
+    if kind == "leave":
+        device.current = None
+        return ""
+    here = device.here
+    if here is None:
+        return f"{kind} before a table was chosen"
+    protocol = here.protocol
+    protocol.expire()
+    if kind == "typed":
+        if protocol.state in (State.READY, State.ENTRY):
+            here.text, here.error = frame.get("text", "")[:MAX_TEXT], ""
+            protocol.typed(here.text)
+        return ""
+    if kind == "expire":
+        return ""
+    if kind == "judge":
+        if here.busy or protocol.state not in (State.READY, State.ENTRY):
+            return ""  # a second tap on the same play, or a tap on the verdict: ignored
+        text = frame.get("text", "")[:MAX_TEXT]
+        here.text, here.busy = text, True
+        try:
+            outcome = await judge_in(device.station.submit, text, table=here.table,
+                                     round=here.round)
+        except EntryError as e:
+            here.error = str(e)
+            protocol.typed(text)
+            return ""
+        finally:
+            here.busy = False
+        here.outcome, here.text, here.error = outcome, "", ""
+        protocol.judged()
+        return ""
+    action = protocol.key_on_verdict("r" if kind == "recheck" else "enter")
+    if action is Action.RECHECK and here.outcome is not None and not here.busy:
+        here.busy = True
+        try:
+            here.outcome = await judge_in(device.station.recheck, here.outcome)
+        finally:
+            here.busy = False
+        protocol.judged()
+    elif action is Action.NEXT:
+        protocol.next_challenge()
+        here.outcome = None
+    return ""
+
+
+def runner(executor):
+    """judge_in for act(): the call in EXECUTOR (one thread: the journal's writes in order)."""
+
+    async def judge_in(fn, *args, **kwargs):
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(executor, lambda: fn(*args, **kwargs))
+
+    return judge_in

@@ -1,0 +1,93 @@
+"""What travels on the phone's websocket: the state shown (JSON) and the frames a phone sends."""
+
+from __future__ import annotations
+
+import json
+
+from adjudicator.protocol import TOUCH, State
+from adjudicator.station import NOT_RECORDED, Outcome
+from .tables import Device, TableState
+
+MARK = {True: "✔", False: "✘"}
+PLAIN = {True: "YES: the play is ACCEPTABLE", False: "NO: the play is UNACCEPTABLE"}
+KINDS = {"table", "leave", "typed", "judge", "next", "recheck", "expire"}
+
+
+class BadFrame(ValueError):
+    """A frame no page of ours would send (logged in one line, never a traceback)."""
+
+
+def parse_frame(data: object) -> dict:
+    """A phone's frame as a dict with a known "t", or BadFrame saying why."""
+    if not isinstance(data, str):
+        raise BadFrame("not a text frame")
+    try:
+        frame = json.loads(data)
+    except ValueError:
+        raise BadFrame("not JSON") from None
+    if not isinstance(frame, dict) or frame.get("t") not in KINDS:
+        raise BadFrame("unknown frame")
+    for key in ("text", "table", "round"):
+        if key in frame and not isinstance(frame[key], str):
+            raise BadFrame(f"{key} is not text")
+    return frame
+
+
+def lexicon_lines(identity) -> tuple[str, str]:
+    """(the lexicon described, its warning: ENABLE is not a tournament list, an unknown list)."""
+    if identity.known is None:
+        return identity.describe(), "⚠ UNRECOGNISED LIST: not a known official word list"
+    known = identity.known
+    described = f"{known.id} — {known.title} — {identity.word_count:,} words"
+    if known.tournament:
+        return described + " — verified", ""
+    return described, f"⚠ {known.id} is not a tournament word list"
+
+
+def hello(device: Device) -> dict:
+    """Sent once per page: the words of the protocol and who judges."""
+    station = device.station
+    described, warning = lexicon_lines(station.lexicon.identity)
+    return {"t": "hello", "event": station.config.event, "device": device.label,
+            "steps": [TOUCH.step_1, TOUCH.step_2], "hint": TOUCH.hint,
+            "next_hint": TOUCH.next_hint, "lexicon": described, "warning": warning,
+            "entry_idle": station.config.timers.entry_idle}
+
+
+def outcome_payload(outcome: Outcome) -> dict:
+    """The verdict for the play as a whole: nothing in it names a single word's validity."""
+    v = outcome.verdict
+    number = f"Challenge #{outcome.seq}" if outcome.recorded else "Challenge not numbered"
+    described, warning = lexicon_lines(v.lexicon)
+    secondary = ""
+    if outcome.secondary_agrees is not None:
+        word = "agrees" if outcome.secondary_agrees else "DISAGREES"
+        secondary = f"Secondary lexicon {outcome.secondary_name} {word}"
+    recheck = ""
+    if outcome.is_recheck:
+        recheck = "RECHECK" + (f" OF #{outcome.recheck_of}" if outcome.recheck_of else "")
+    return {"acceptable": v.acceptable, "mark": MARK[v.acceptable], "word": v.word,
+            "plain": PLAIN[v.acceptable], "words": "Words: " + " ".join(v.words),
+            "consequence": outcome.consequence,
+            "record": f"{number} · {v.lexicon.name} · {outcome.time:%H:%M:%S}",
+            "lexicon": described, "warning": warning, "secondary": secondary,
+            "recheck": recheck, "problem": "" if outcome.recorded else NOT_RECORDED}
+
+
+def state_payload(device: Device, here: TableState | None) -> dict:
+    """What the page shows now: the table chooser, the entry, or the verdict."""
+    if here is None:
+        return {"t": "state", "view": "table"}
+    protocol = here.protocol
+    protocol.expire()
+    if protocol.state is State.READY:
+        here.outcome, here.text = None, ""  # an unfinished entry cleared by its idle timer
+    payload = {"t": "state", "view": protocol.state.value, "table": here.table,
+               "round": here.round, "count": device.station.table_count(here.table),
+               "text": here.text, "error": here.error, "remaining": protocol.remaining()}
+    if protocol.state in (State.VERDICT, State.VERDICT_HELD) and here.outcome is not None:
+        payload["verdict"] = outcome_payload(here.outcome)
+    elif protocol.state in (State.VERDICT, State.VERDICT_HELD):
+        protocol.next_challenge()
+        payload.update(view="ready", remaining=None)
+    return payload

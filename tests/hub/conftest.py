@@ -1,0 +1,81 @@
+"""Fixtures for the hub: a hub served on a thread of this process, a station journal that forwards."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from adjudicator.hub import forward
+
+
+class RunningHub:
+    """`serve()` on its own event loop thread; stop() ends it as Ctrl-C would (cancelled)."""
+
+    def __init__(self, journal_path: str, port: int = 0):
+        self.journal_path = journal_path
+        self.hub = None
+        self.port = port
+        self._ready = threading.Event()
+        self._loop = asyncio.new_event_loop()
+        self._task = None
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        if not self._ready.wait(20):
+            raise RuntimeError("the hub did not start")
+
+    def _run(self) -> None:
+        from adjudicator.hub.server import serve
+
+        def ready(hub, bound):
+            self.hub, self.port = hub, bound
+            self._ready.set()
+
+        asyncio.set_event_loop(self._loop)
+        self._task = self._loop.create_task(serve(self.journal_path, "127.0.0.1", self.port,
+                                                  ready))
+        try:
+            self._loop.run_until_complete(self._task)
+        except (asyncio.CancelledError, Exception):  # noqa: BLE001 - stopped
+            pass
+        finally:
+            self._loop.close()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def call(self, fn, *args):
+        """Run FN(*args) on the hub's loop and return its result (for the board)."""
+        done = threading.Event()
+        box = {}
+
+        def run():
+            box["v"] = fn(*args)
+            done.set()
+        self._loop.call_soon_threadsafe(run)
+        done.wait(10)
+        return box.get("v")
+
+    def stop(self) -> None:
+        if self._task is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._task.cancel)
+        self._thread.join(10)
+
+
+@pytest.fixture
+def start_hub(tmp_path):
+    """start_hub(path=None, port=0) -> RunningHub; all stopped after the test."""
+    started: list[RunningHub] = []
+
+    def start(path=None, port: int = 0) -> RunningHub:
+        started.append(RunningHub(str(path or tmp_path / "hub.db"), port))
+        return started[-1]
+
+    try:
+        yield start
+    finally:
+        forward.stop_all()
+        for hub in started:
+            hub.stop()

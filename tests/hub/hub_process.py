@@ -1,0 +1,53 @@
+"""`adjudicator hub` as a real process: started, its printed lines read, stopped (SIGINT or kill)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def cli_env() -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    return env
+
+
+class HubProcess:
+    def __init__(self, config: Path, port: int = 0, host: str = "127.0.0.1"):
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "adjudicator", "hub", "--host", host, "--port", str(port),
+             "--config", str(config)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, env=cli_env())
+        self.lines: list[str] = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("hub ended: " + self.proc.stderr.read())
+            self.lines.append(line.rstrip("\n"))
+            if "hub_token" in line:
+                break
+        text = "\n".join(self.lines)
+        self.director_url = re.search(r"(http://\S+/\?key=\S+)", text).group(1)
+        self.url = re.search(r'hub = "([^"]+)"', text).group(1)
+        self.token = re.search(r'hub_token = "([^"]+)"', text).group(1)
+        self.station_lines = [line.strip() for line in self.lines
+                              if line.strip().startswith(("hub =", "hub_token ="))]
+
+    def stop(self, kill: bool = False) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL if kill else signal.SIGINT)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.proc.stdout.close()
+        self.proc.stderr.close()

@@ -1,0 +1,134 @@
+"""The director's board: alarms in words, from rows and heartbeats (a fake clock, no network)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+from adjudicator.hub.board import Board
+from adjudicator.journal.flags import RECHECKS_DIFFER, SPLIT_LOOKUP
+
+T0 = datetime(2026, 11, 22, 14, 0, tzinfo=timezone.utc)
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def row(station, table, seconds, acceptable=True, flags=(), recheck_of=None, origin_seq=1):
+    return {"station": station, "game_table": table, "acceptable": int(acceptable),
+            "time_utc": (T0 + timedelta(seconds=seconds)).isoformat(), "words": "QI ZA",
+            "flags": json.dumps(list(flags)), "recheck_of": recheck_of, "origin_seq": origin_seq}
+
+
+def alarms(board, name):
+    return next(s["alarms"] for s in board.snapshot()["stations"] if s["name"] == name)
+
+
+def test_a_station_is_silent_only_after_15_seconds_without_a_heartbeat():
+    clock = Clock()
+    board = Board(clock=clock, wall=lambda: T0)
+    board.heartbeat("a", {"station": "Desk 1", "clock": T0.isoformat()})
+    clock.now += 15.0
+    assert alarms(board, "Desk 1") == []
+    clock.now += 0.5
+    assert alarms(board, "Desk 1") == ["silent"]
+    board.heartbeat("a", {"station": "Desk 1"})
+    assert alarms(board, "Desk 1") == []
+
+
+def test_lexicon_mismatch_names_the_odd_station_out_from_one_heartbeat():
+    board = Board(clock=Clock(), wall=lambda: T0)
+    for jid, name in (("a", "Desk 1"), ("b", "Desk 2")):
+        board.heartbeat(jid, {"station": name, "lexicon": "CSW24", "fingerprint": "f" * 64})
+    assert not any(s["alarms"] for s in board.snapshot()["stations"])
+    board.heartbeat("c", {"station": "Desk 3", "lexicon": "NWL2023", "fingerprint": "e" * 64})
+    assert alarms(board, "Desk 3") == ["lexicon mismatch"] and alarms(board, "Desk 1") == []
+    board.heartbeat("b", {"station": "Desk 2", "lexicon": "NWL2023", "fingerprint": "e" * 64})
+    assert alarms(board, "Desk 1") == ["lexicon mismatch"] and alarms(board, "Desk 3") == []
+    board.heartbeat("d", {"station": "Desk 4", "lexicon": "CSW24", "fingerprint": "f" * 64})
+    assert all("lexicon mismatch" in s["alarms"] for s in board.snapshot()["stations"])  # a tie
+
+
+def test_backlog_is_what_the_station_recorded_beyond_what_the_hub_holds():
+    board = Board(clock=Clock(), wall=lambda: T0)
+    board.add_rows("a", [row("Desk 1", "3", 0, origin_seq=1)], acked=1)
+    board.heartbeat("a", {"station": "Desk 1", "last_seq": 13})
+    assert alarms(board, "Desk 1") == ["backlog 12"]
+    board.add_rows("a", [row("Desk 1", "3", i, origin_seq=i) for i in range(2, 14)], acked=13)
+    assert alarms(board, "Desk 1") == []
+
+
+def test_printer_states_and_a_wrong_clock_are_said_in_words():
+    board = Board(clock=Clock(), wall=lambda: T0)
+    board.heartbeat("a", {"station": "Desk 1", "printer": "printer cover open",
+                          "clock": (T0 + timedelta(minutes=5)).isoformat()})
+    assert alarms(board, "Desk 1") == ["printer: cover open", "clock ahead by 300 s"]
+    board.heartbeat("a", {"station": "Desk 1", "printer": "ready", "clock": T0.isoformat()})
+    assert alarms(board, "Desk 1") == []
+
+
+def test_station_flags_and_a_split_look_up_across_two_stations_are_alarms():
+    board = Board(clock=Clock(), wall=lambda: T0)
+    board.add_rows("a", [row("Desk 1", "12", 0),
+                         row("Desk 1", "12", 20, flags=[RECHECKS_DIFFER], recheck_of=1)])
+    board.add_rows("b", [row("Desk 2", "12", 60)])  # the same table, another station, 60 s on
+    board.add_rows("b", [row("Desk 2", "14", 70), row("Desk 2", "14", 75, flags=[SPLIT_LOOKUP])])
+    board.add_rows("a", [row("Desk 1", "20", 400)])  # table 20 nowhere else: nothing
+    texts = [(a["station"], a["text"]) for a in board.snapshot()["alarms"] if "time" in a]
+    assert texts == [  # newest first
+        ("Desk 2", "possible split look-up"),
+        ("Desk 2", "possible split look-up (table 12 at Desk 1 and Desk 2)"),
+        ("Desk 1", "recheck differs"),
+    ]
+
+
+def test_counts_per_station_and_table():
+    board = Board(clock=Clock(), wall=lambda: T0)
+    board.add_rows("a", [row("Desk 1", "3", 0), row("Desk 1", "3", 100, acceptable=False),
+                         row("Desk 1", None, 200)])
+    tables = {(t["station"], t["table"]): (t["challenges"], t["acceptable"], t["unacceptable"])
+              for t in board.snapshot()["tables"]}
+    assert tables == {("Desk 1", "3"): (2, 1, 1), ("Desk 1", "-"): (1, 1, 0)}
+
+
+def test_an_empty_station_heard_under_a_new_journal_id_is_not_shown_twice():
+    board = Board(clock=Clock(), wall=lambda: T0)
+    board.heartbeat("empty-id", {"station": "Desk 1", "last_seq": 0, "lexicon": "CSW24"})
+    board.heartbeat("other", {"station": "Desk 2", "last_seq": 0})
+    board.add_rows("fixed-id", [row("Desk 1", "3", 0)], acked=1)
+    assert [s["lexicon"] for s in board.snapshot()["stations"]] == ["CSW24", ""]  # carried over
+    board.heartbeat("fixed-id", {"station": "Desk 1", "last_seq": 1})
+    assert sorted(s["id"] for s in board.snapshot()["stations"]) == ["fixed-id", "other"]
+
+
+def test_a_challenge_on_the_page_is_its_words_and_one_verdict_nothing_per_word():
+    board = Board(clock=Clock(), wall=lambda: T0)
+    board.add_rows("a", [row("Desk 1", "3", 0, acceptable=False)])
+    [entry] = board.snapshot()["latest"]
+    assert set(entry) == {"time", "station", "table", "words", "verdict", "recheck", "flags",
+                          "seq"}
+    assert (entry["words"], entry["verdict"]) == ("QI ZA", "UNACCEPTABLE")
+
+
+def test_a_phone_servers_rows_under_device_names_join_its_heartbeat_station():
+    board = Board(clock=Clock(), wall=lambda: T0)
+    board.heartbeat("empty-id", {"station": "Phones", "last_seq": 0, "lexicon": "CSW24"})
+    board.add_rows("fixed-id", [row("Phones / web-1-2", "9", 0)], acked=1)
+    [station] = board.snapshot()["stations"]
+    assert (station["id"], station["name"], station["lexicon"]) == ("fixed-id", "Phones",
+                                                                     "CSW24")
+
+
+def test_a_sender_with_a_wrong_token_is_named_for_a_minute():
+    clock = Clock()
+    board = Board(clock=clock, wall=lambda: T0)
+    board.wrong_token("10.0.0.5", "Desk 3")
+    assert [(a["station"], a["text"]) for a in board.snapshot()["alarms"]] == [
+        ("Desk 3", "wrong hub_token (from 10.0.0.5)")]
+    clock.now += 61
+    assert board.snapshot()["alarms"] == []

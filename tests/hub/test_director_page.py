@@ -1,0 +1,160 @@
+"""The director's page in Debian's chromium: live rows, alarms in words, behind its own key."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
+
+from hub_process import HubProcess  # noqa: E402
+from web_helpers import BROWSER_ARGS, browser_executable  # noqa: E402
+
+from adjudicator.hub.forward import Forwarder  # noqa: E402
+from adjudicator.journal import Journal  # noqa: E402
+from adjudicator.verdict import adjudicate  # noqa: E402
+
+WAIT = 20_000  # ms: the bound of every wait (a slow shared machine)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = browser_executable()
+    if executable is None:
+        pytest.skip("no chromium executable (.ci/run installs Debian's chromium with apt-get)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=BROWSER_ARGS, timeout=30_000)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def hub(tmp_path):
+    proc = HubProcess(tmp_path / "hub.toml")
+    yield proc
+    proc.stop()
+
+
+def station(tmp_path, hub, name, lex, printer="ready"):
+    path = tmp_path / f"{name}.db"
+    journal = Journal.open(path)
+    journal.forward()
+    status = {"station": name, "lexicon": lex.name, "fingerprint": lex.fingerprint,
+              "printer": printer}
+    return journal, Forwarder(str(path), hub.url, hub.token, status=lambda: status)
+
+
+def test_the_page_follows_the_hall_live_and_names_alarms_in_words(browser, hub, tmp_path,
+                                                                  make_lexicon):
+    csw = make_lexicon(["QI", "ZA", "CAT"], name="CSW24")
+    page = browser.new_page()
+    page.goto(hub.director_url)
+    page.get_by_text("live", exact=True).wait_for(timeout=WAIT)
+    assert page.locator("#alarms").inner_text().startswith("none")
+
+    desk, desk_fwd = station(tmp_path, hub, "Desk 1", csw)
+    desk.record(adjudicate(csw, ("QI", "ZA")), station="Desk 1", mode="station", table="12")
+    desk_fwd.push()
+    latest = page.locator("#latest tr").first
+    latest.get_by_text("QI ZA").wait_for(timeout=WAIT)
+    assert "ACCEPTABLE" in latest.inner_text() and "12" in latest.inner_text()
+
+    # a second row arrives without a reload; the table's counts follow
+    desk.record(adjudicate(csw, ("CAT", "QQ")), station="Desk 1", mode="station", table="12")
+    desk_fwd.push()
+    page.locator("#latest tr").first.get_by_text("CAT QQ").wait_for(timeout=WAIT)
+    assert page.locator("#tables tr").first.inner_text().split()[:6] == [
+        "Desk", "1", "12", "2", "1", "1"]
+
+    # another station judging with another list, its printer out of paper
+    nwl = make_lexicon(["QI", "ZA"], name="NWL2023")
+    other, other_fwd = station(tmp_path, hub, "Desk 2", nwl, printer="paper out")
+    other_fwd.push()
+    third, third_fwd = station(tmp_path, hub, "Desk 3", csw)
+    third_fwd.push()
+    alarms = page.locator("#alarms")
+    alarms.get_by_text("Desk 2: lexicon mismatch").wait_for(timeout=WAIT)
+    alarms.get_by_text("Desk 2: printer: out of paper").wait_for(timeout=WAIT)
+
+    # rows known to be waiting at a station
+    for _ in range(3):
+        third.record(adjudicate(csw, ("QI",)), station="Desk 3", mode="station", table="4")
+    third_fwd.beat()
+    alarms.get_by_text("Desk 3: backlog 3").wait_for(timeout=WAIT)
+    third_fwd.push()
+    from playwright.sync_api import expect
+
+    expect(alarms).not_to_contain_text("backlog", timeout=WAIT)
+    for journal, fwd in ((desk, desk_fwd), (other, other_fwd), (third, third_fwd)):
+        fwd.stop()
+        journal.close()
+    page.close()
+
+
+def test_the_station_token_opens_no_page(browser, hub):
+    page = browser.new_page()
+    response = page.goto(f"{hub.url}/?key={hub.token}")
+    assert response.status == 403
+    assert "for the tournament director" in page.inner_text("body")
+    assert "Latest challenges" not in page.content()
+    page.close()
+
+
+def test_the_page_rides_out_a_hub_restart_and_shows_the_journal_again(browser, tmp_path,
+                                                                      make_lexicon):
+    from playwright.sync_api import expect
+
+    lex = make_lexicon(["QI", "ZA"], name="CSW24")
+    hub = HubProcess(tmp_path / "hub.toml")
+    port = int(hub.url.rsplit(":", 1)[1])
+    desk, fwd = station(tmp_path, hub, "Desk 5", lex)
+    desk.record(adjudicate(lex, ("ZA", "QI")), station="Desk 5", mode="station", table="3")
+    fwd.push()
+    page = browser.new_page()
+    try:
+        page.goto(hub.director_url)
+        page.locator("#latest").get_by_text("ZA QI").wait_for(timeout=WAIT)
+        hub.stop()
+        expect(page.locator("#live")).to_have_text("hub not answering: retrying", timeout=WAIT)
+        hub = HubProcess(tmp_path / "hub.toml", port=port)  # same journal: same key, same rows
+        expect(page.locator("#live")).to_have_text("live", timeout=WAIT)
+        page.locator("#latest").get_by_text("ZA QI").wait_for(timeout=WAIT)
+        assert page.locator("#tables tr").first.inner_text().split()[:4] == [
+            "Desk", "5", "3", "1"]
+    finally:
+        page.close()
+        fwd.stop()
+        desk.close()
+        hub.stop()
+
+
+def test_a_tables_latest_challenges_are_one_click_away(browser, hub, tmp_path, make_lexicon):
+    lex = make_lexicon(["QI", "ZA", "CAT"], name="CSW24")
+    desk, fwd = station(tmp_path, hub, "Desk 6", lex)
+    for words, table in ((("QI",), "4"), (("CAT", "QQ"), "8"), (("ZA",), "4")):
+        desk.record(adjudicate(lex, words), station="Desk 6", mode="station", table=table)
+    fwd.push()
+    page = browser.new_page()
+    try:
+        page.goto(hub.director_url)
+        four = page.locator("#tables tr", has_text="ZA: ACCEPTABLE")
+        four.wait_for(timeout=WAIT)
+        assert four.inner_text().split()[:6] == ["Desk", "6", "4", "2", "2", "0"]
+        four.click()
+        from playwright.sync_api import expect
+
+        expect(page.locator("#latest tr")).to_have_count(2, timeout=WAIT)  # table 4's only
+        assert "CAT QQ" not in page.locator("#latest").inner_text()
+        assert "table 4" in page.locator("#only").inner_text()
+        four.click()
+        expect(page.locator("#latest tr")).to_have_count(3, timeout=WAIT)
+    finally:
+        page.close()
+        fwd.stop()
+        desk.close()

@@ -1,0 +1,182 @@
+"""The phone application in process: built from a config, mountable with another surface's routes
+behind the same token, and every verdict in the journal (table, device) before a phone sees it."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+from web_helpers import WORDS
+
+from adjudicator.config import load_config
+from adjudicator.journal import Journal
+from adjudicator.lexicon import compile_sources
+from adjudicator.net.token import TokenStore
+from adjudicator.phone.build import build_phone_app
+
+
+def make_config(tmp_path, hold: float = 0):
+    src = tmp_path / "tiny.txt"
+    src.write_text("\n".join(WORDS) + "\n")
+    compile_sources([str(src)], str(tmp_path / "tiny.lex"), name="TINY")
+    path = tmp_path / "event.toml"
+    path.write_text('event = "Unit Open"\nstation = "Phones"\n'
+                    f'lexicon = "{tmp_path / "tiny.lex"}"\n'
+                    f'journal = "{tmp_path / "journal.db"}"\n[timers]\nverdict_hold = {hold}\n'
+                    "verdict_clear = 300\nentry_idle = 300\n")
+    return load_config(str(path))
+
+
+def test_another_surface_mounts_its_routes_behind_the_same_token(tmp_path):
+    tokens = TokenStore(str(tmp_path / "event.token"))
+    token = tokens.ensure()
+    phone = build_phone_app(make_config(tmp_path), tokens=tokens, out=io.StringIO())
+
+    async def hub(_request):
+        return web.Response(text="hub")
+
+    async def scenario():
+        app = phone.make_app([web.get("/hub", hub)])
+        async with TestClient(TestServer(app)) as client:
+            assert (await client.get("/hub")).status == 403
+            client.session.cookie_jar.update_cookies({"adjudicator_token": token})
+            response = await client.get("/hub")
+            assert (response.status, await response.text()) == (200, "hub")
+            assert (await client.get("/")).status == 200
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        phone.close()
+
+
+def test_the_verdict_is_in_the_journal_with_table_and_device_before_the_phone_sees_it(tmp_path):
+    config = make_config(tmp_path)
+    tokens = TokenStore(str(tmp_path / "event.token"))
+    token = tokens.ensure()
+    phone = build_phone_app(config, tokens=tokens, out=io.StringIO())
+    seen_in_journal = []
+
+    async def scenario():
+        async with TestClient(TestServer(phone.make_app())) as client:
+            client.session.cookie_jar.update_cookies({"adjudicator_token": token})
+            assert (await client.get("/")).status == 200  # the device cookie
+            ws = await client.ws_connect("/ws")
+            hello = json.loads((await ws.receive()).data)
+            await ws.send_str(json.dumps({"t": "table", "table": "14", "round": "2"}))
+            await ws.send_str(json.dumps({"t": "judge", "text": "qi zzz"}))
+            while True:
+                frame = json.loads((await ws.receive()).data)
+                if "verdict" in frame:
+                    break
+            # The moment the verdict arrives, the row is already there.
+            journal = Journal.open(config.journal)
+            try:
+                seen_in_journal.extend(journal.recent(5))
+            finally:
+                journal.close()
+            await ws.close()
+            return hello, frame
+
+    try:
+        hello, frame = asyncio.run(scenario())
+    finally:
+        phone.close()
+    (row,) = seen_in_journal
+    assert (row.words, row.acceptable, row.table, row.round) == (("QI", "ZZZ"), False, "14", "2")
+    assert row.station == f"Phones / {hello['device']}" and row.mode == "smart device"
+    assert frame["verdict"]["acceptable"] is False
+    assert frame["verdict"]["record"].startswith(f"Challenge #{row.seq}")
+    assert "ZZZ" not in json.dumps({k: v for k, v in frame["verdict"].items() if k != "words"})
+
+
+def test_recheck_from_a_phone_points_at_the_first_challenge_and_a_held_verdict_ignores_taps(
+        tmp_path):
+    """WESPA 3.10.9: RECHECK judges the same words again, journaled as a recheck of the first."""
+    config = make_config(tmp_path, hold=0.3)
+    tokens = TokenStore(str(tmp_path / "event.token"))
+    token = tokens.ensure()
+    phone = build_phone_app(config, tokens=tokens, out=io.StringIO())
+
+    async def next_state(ws) -> dict:
+        while True:
+            frame = json.loads((await ws.receive()).data)
+            if frame["t"] == "state":
+                return frame
+
+    async def scenario():
+        async with TestClient(TestServer(phone.make_app())) as client:
+            client.session.cookie_jar.update_cookies({"adjudicator_token": token})
+            await client.get("/")
+            ws = await client.ws_connect("/ws")
+            await ws.send_str(json.dumps({"t": "table", "table": "8"}))
+            await ws.send_str(json.dumps({"t": "judge", "text": "cat"}))
+            while (frame := await next_state(ws)).get("view") != "verdict-held":
+                pass
+            await ws.send_str(json.dumps({"t": "recheck"}))  # held: ignored
+            assert (await next_state(ws))["view"] == "verdict-held"
+            await asyncio.sleep(0.35)
+            await ws.send_str(json.dumps({"t": "expire"}))
+            assert (await next_state(ws))["view"] == "verdict"
+            await ws.send_str(json.dumps({"t": "recheck"}))
+            frame = await next_state(ws)
+            await ws.close()
+            return frame
+
+    try:
+        frame = asyncio.run(scenario())
+    finally:
+        phone.close()
+    assert frame["verdict"]["recheck"] == "RECHECK OF #1"
+    journal = Journal.open(config.journal)
+    try:
+        first, second = reversed(journal.recent(5))
+    finally:
+        journal.close()
+    assert (first.words, second.words) == (("CAT",), ("CAT",))
+    assert second.recheck_of == first.seq and second.table == "8"
+
+
+def test_an_unexpected_failure_is_one_log_line_and_the_page_carries_on(tmp_path, monkeypatch):
+    from adjudicator.station import Station
+
+    config = make_config(tmp_path)
+    tokens = TokenStore(str(tmp_path / "event.token"))
+    token = tokens.ensure()
+    log = io.StringIO()
+    phone = build_phone_app(config, tokens=tokens, out=log)
+    real_submit = Station.submit
+    calls = []
+
+    def flaky(self, text, **kwargs):
+        calls.append(text)
+        if len(calls) == 1:
+            raise MemoryError("simulated")
+        return real_submit(self, text, **kwargs)
+
+    monkeypatch.setattr(Station, "submit", flaky)
+
+    async def scenario():
+        async with TestClient(TestServer(phone.make_app())) as client:
+            client.session.cookie_jar.update_cookies({"adjudicator_token": token})
+            await client.get("/")
+            ws = await client.ws_connect("/ws")
+            await ws.send_str(json.dumps({"t": "table", "table": "2"}))
+            await ws.send_str(json.dumps({"t": "judge", "text": "qi"}))
+            await ws.send_str(json.dumps({"t": "judge", "text": "qi"}))
+            while True:
+                frame = json.loads((await ws.receive()).data)
+                if "verdict" in frame:
+                    await ws.close()
+                    return frame
+
+    try:
+        frame = asyncio.run(scenario())
+    finally:
+        phone.close()
+    assert frame["verdict"]["acceptable"] is True and len(calls) == 2
+    assert "judge failed: MemoryError: simulated" in log.getvalue()
+    assert "Traceback" not in log.getvalue()
