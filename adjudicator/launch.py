@@ -68,9 +68,7 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     config = load_config(config_path)  # ConfigError (exit 6) names the key; nothing starts
     if mode:
         config = config.with_changes(mode=mode)
-    # A phone's kiosk (smart-device) is one browser tab's process, which the phone server
-    # (`adjudicator serve`) starts and ends itself: not supervised here.
-    if not os.environ.get(CHILD_ENV) and config.mode != "smart-device":
+    if not os.environ.get(CHILD_ENV):
         return Supervisor(kiosk_args(config_path, mode, session), config.journal).run()
     child_errors_to_log()
     # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector

@@ -166,6 +166,9 @@ def test_the_kiosk_and_the_phone_server_start_with_a_shelved_name(run, club, tmp
     config.write_text('lexicon = "club"\nsecondary_lexicon = "CLUB"\n'
                       f'journal = "{tmp_path / "j.db"}"\n')
     started = []
+    # the kiosk in this process, as the supervisor's child runs it (the supervisor itself is
+    # tested through a pty in tests/kiosk/test_kiosk_supervised.py)
+    monkeypatch.setenv("ADJUDICATOR_KIOSK_CHILD", "1")
     monkeypatch.setattr(kiosk.app.KioskApp, "run", lambda app, *a, **k: started.append(
         (app.station.config.mode, app.station.lexicon.name, app.station.secondary.name,
          "QI" in app.station.lexicon, "ZZ" in app.station.lexicon)))
