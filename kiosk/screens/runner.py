@@ -200,7 +200,7 @@ class RunnerScreen(LockedScreen):
         title.update(f"Not printed: {len(waiting)} · L picks, ENTER prints" if waiting else "")
         title.display = listing.display = bool(waiting)
         if not waiting and listing.has_focus:
-            self.set_focus(self.query_one("#table"))
+            self._focus_box("#table")
 
     @staticmethod
     def _unprinted_line(u) -> str:
@@ -224,23 +224,31 @@ class RunnerScreen(LockedScreen):
 
     def on_unprinted_list_back(self, event: UnprintedList.Back) -> None:
         event.stop()
-        self.set_focus(self.query_one("#table"))
+        self._focus_box("#table")
 
     def on_runner_entry_back(self, event: RunnerEntry.Back) -> None:
         event.stop()
-        self.set_focus(self.query_one("#table"))  # the words stay for when the slip is fixed
+        self._focus_box("#table")  # the words stay for when the slip is fixed
 
     def on_number_input_back(self, event: NumberInput.Back) -> None:
         event.stop()
         if event.box.id == "round":
-            self.set_focus(self.query_one("#table"))
+            self._focus_box("#table")
 
     # -- moving between the boxes ------------------------------------------------------------
 
     def on_number_input_next(self, event: NumberInput.Next) -> None:
         event.stop()
-        target = "#round" if event.control.id == "table" else "#entry"
-        self.set_focus(self.query_one(target))  # now: the next key already goes there
+        self._focus_box("#round" if event.control.id == "table" else "#entry")
+
+    def _focus_box(self, selector: str) -> None:
+        """Focus the box now: the next key already goes there. A number box's value (the round
+        kept from the last slip) is selected at once, so a new one typed replaces it; the words
+        are never selected (they are kept to be finished)."""
+        box = self.query_one(selector)
+        self.set_focus(box)
+        if isinstance(box, NumberInput):
+            box.select_all()
 
     def on_entry_input_hint(self, event: EntryInput.Hint) -> None:
         self._say("Press TAB to judge the words.", error=False)
@@ -258,7 +266,7 @@ class RunnerScreen(LockedScreen):
         round_ = self.query_one("#round", NumberInput).value.strip()
         if not table:
             self._say("Type the table number from the slip first.", error=True)
-            self.set_focus(self.query_one("#table"))
+            self._focus_box("#table")
             return
         try:  # recorded before it is shown
             outcome = self.app.station.submit(event.text, table=table, round=round_)
@@ -268,7 +276,7 @@ class RunnerScreen(LockedScreen):
         self._show(outcome, table, round_)
         self.query_one("#entry", EntryInput).value = ""
         self.query_one("#table", NumberInput).value = ""  # the round stays: it rarely changes
-        self.set_focus(self.query_one("#table"))  # ready for the next slip at once
+        self._focus_box("#table")  # ready for the next slip at once
         self._print(outcome, table, round_)
 
     def _show(self, outcome: Outcome, table: str, round_: str) -> None:
