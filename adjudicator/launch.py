@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from .errors import EXIT_IO
 
 # `adjudicator kiosk`'s options: (option, parameter name). The click command in cli/kiosk.py is
 # built from this table, and a test proves both parsers read every command line the same way.
@@ -44,15 +43,36 @@ def plain_kiosk_args(args: list[str]) -> dict[str, str | None] | None:
             "session": found.get("session", "")}
 
 
+def kiosk_args(config_path: str | None, mode: str | None, session: str) -> list[str]:
+    """The plain `kiosk ...` command line for these parameters (the supervised child's)."""
+    args = ["kiosk"]
+    for (option, _), value in zip(KIOSK_OPTIONS, (config_path, mode, session or None)):
+        if value:
+            args.append(f"{option}={value}")
+    return args
+
+
 def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
-    """Start the locked kiosk full-screen; its exit code. Errors raise AdjudicatorError."""
+    """Start the locked kiosk full-screen, supervised; its exit code. Errors: AdjudicatorError.
+
+    This process supervises (adjudicator/supervise.py); the kiosk itself runs in a child,
+    started again on Ready if it ever dies.
+    """
     import gc
+    import os
 
     from .config import load_config
+    from .supervise import (CHILD_ENV, EXIT_CRASHED, Supervisor, child_errors_to_log,
+                            child_ready_callback)
 
     config = load_config(config_path)  # ConfigError (exit 6) names the key; nothing starts
     if mode:
         config = config.with_changes(mode=mode)
+    # A phone's kiosk (smart-device) is one browser tab's process, which the phone server
+    # (`adjudicator serve`) starts and ends itself: not supervised here.
+    if not os.environ.get(CHILD_ENV) and config.mode != "smart-device":
+        return Supervisor(kiosk_args(config_path, mode, session), config.journal).run()
+    child_errors_to_log()
     # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector
     # would walk them again and again before the first paint. The app collects once, after it.
     gc.disable()
@@ -60,10 +80,11 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
         from kiosk.app import build_app  # Textual only here: the core never imports it
 
         app = build_app(config, session=session, defer_journal=True)  # LexiconError: exit 3
+        app.on_first_paint = child_ready_callback()
         app.run()
     finally:
         gc.enable()
     if app.return_code:  # Textual reports a crash as 1: UNACCEPTABLE's code, never passed on
         print("adjudicator: the kiosk stopped unexpectedly (see above)", file=sys.stderr)
-        return EXIT_IO
+        return EXIT_CRASHED  # the supervisor starts it again
     return 0

@@ -38,19 +38,23 @@ class ChallengeRule(str, Enum):
 
 
 def consequence(rule: ChallengeRule, acceptable: bool, word_count: int) -> str:
-    """What happens at the board (WESPA 3.10.13), without saying anything about single words."""
+    """What happens at the board (WESPA 3.10.13), without saying anything about single words.
+
+    A challenge penalty is added to the score of the player whose play stands (3.10.13(a)), so
+    it is said that way round: "Its player scores 10 extra points", never "Penalty: 10 points
+    to ...", which reads as if the challenged player lost them."""
     if not acceptable:
         return "The play comes off the board: its player loses the turn."
     if rule in (ChallengeRule.WORD5, ChallengeRule.WORD10):
         each = 5 if rule is ChallengeRule.WORD5 else 10
         noun = "word" if word_count == 1 else "words"
         return (
-            f"The play stands. Penalty: {each * word_count} points to the player challenged "
+            f"The play stands. Its player scores {each * word_count} extra points "
             f"({word_count} {noun} x {each})."
         )
     if rule in (ChallengeRule.TURN5, ChallengeRule.TURN10):
         points = 5 if rule is ChallengeRule.TURN5 else 10
-        return f"The play stands. Penalty: {points} points to the player challenged."
+        return f"The play stands. Its player scores {points} extra points."
     if rule is ChallengeRule.DOUBLE:
         return "The play stands. The challenger loses the next turn."
     return "The play stands. No penalty (free challenge)."

@@ -145,7 +145,7 @@ class Station:
 
     @property
     def station_name(self) -> str:
-        """The configured name, with the browser session's label when there is one."""
+        """The configured name, with the session's label (a phone, `kiosk --session`) if any."""
         if self.session:
             return f"{self.config.station} / {self.session}"
         return self.config.station

@@ -7,12 +7,14 @@ import time
 from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.errors import NoWidget
 
 from adjudicator.config import Config
 from adjudicator.lexicon import Lexicon
 from adjudicator.protocol import Protocol
 
 from adjudicator.pin_gate import PinGate
+from adjudicator.station_state import save_state, state_path
 from .screens.ready import ReadyScreen
 from adjudicator.station import Outcome, Station, open_station
 
@@ -42,9 +44,13 @@ class KioskApp(App, inherit_bindings=False):
         super().__init__()
         self.station = station
         self.protocol = Protocol(station.config.timers)  # where the players are (adjudicator/)
+        journal = station.config.journal
+        self.state_file = state_path(journal) if journal else None  # survives a restart
         self.pin_gate = PinGate(lambda: self.station.config.pin_hash,
-                                **({"clock": pin_clock} if pin_clock else {}))
+                                **({"clock": pin_clock} if pin_clock else {}),
+                                state_file=self.state_file)
         self._director_open = False
+        self.on_first_paint = None  # set by a supervised start: tells the supervisor
         self.idle_clock = idle_clock or time.monotonic
         self._director_seen: float | None = None  # last key or touch in director mode
         self._director_watch = None
@@ -54,6 +60,9 @@ class KioskApp(App, inherit_bindings=False):
         self.call_after_refresh(self._warm_fonts)
 
     def _warm_fonts(self) -> None:
+        if self.on_first_paint is not None:
+            self.on_first_paint()
+            self.on_first_paint = None
         # After the first paint: open a deferred journal, show its count (or its problem)...
         if self.station.journal_pending:
             self.station.journal  # noqa: B018 - opens it
@@ -84,8 +93,16 @@ class KioskApp(App, inherit_bindings=False):
 
         Textual would post them to the box and run its bindings only after they bubble back,
         behind later keys (kiosk/widgets/entry_input.py says why); the director's key is still
-        the App's own priority binding.
+        the App's own priority binding. A mouse report where the screen has no widget (outside
+        it: a terminal can send any coordinates, or just after a resize) is dropped: Textual
+        answered it by taking the keyboard focus from the entry box, and the station silently
+        stopped taking keys. For the same reason the terminal's focus-out report (ESC [ O) is
+        ignored, with its focus-in: a station's entry box keeps the keyboard.
         """
+        if isinstance(event, (events.AppBlur, events.AppFocus)):
+            return
+        if isinstance(event, events.MouseEvent) and not self._has_widget_at(event):
+            return
         if self._director_seen is not None and isinstance(event, ACTIVITY):
             self._director_seen = self.idle_clock()  # the director is still there
         if (isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded
@@ -97,6 +114,13 @@ class KioskApp(App, inherit_bindings=False):
                 take(event)
                 return
         await super().on_event(event)
+
+    def _has_widget_at(self, event: events.MouseEvent) -> bool:
+        try:
+            self.screen.get_widget_at(event.screen_x, event.screen_y)
+        except NoWidget:
+            return False
+        return True
 
     def get_driver_class(self):
         """Textual's driver, but on a Linux terminal one whose input no byte can end."""
@@ -156,6 +180,7 @@ class KioskApp(App, inherit_bindings=False):
         if ok:
             from .screens.director import DirectorScreen
 
+            save_state(self.state_file, director_open=True)
             self._director_seen = self.idle_clock()
             self._director_watch = self.set_interval(IDLE_CHECK, self.check_director_idle)
             self.push_screen(DirectorScreen(), callback=self._director_closed)
@@ -188,6 +213,7 @@ class KioskApp(App, inherit_bindings=False):
     def _director_closed(self, result=None) -> None:
         self._stop_director_watch()
         self._director_open = False
+        save_state(self.state_file, director_open=False)
         self.protocol.timers = self.station.config.timers  # the director may have changed them
         notice = result if isinstance(result, str) else ""
         # redrawn: lexicon, rule, station may have changed

@@ -99,7 +99,24 @@ def test_compile_refuses_a_bad_list_with_the_line(run, tmp_path):
     assert not (tmp_path / "bad.lex").exists()
     result = run("compile", str(src), "-o", str(tmp_path / "bad.lex"), "--skip-invalid")
     assert result.exit_code == 0
-    assert "skipped 1 invalid lines (first: line 3: 'CAT5')" in result.stdout
+    assert "skipped 1 invalid line (first: line 3: 'CAT5')" in result.stdout
+
+
+def test_compile_and_info_count_lines_in_english(run, tmp_path):
+    """'1 blank line', '2 blank lines': never '1 comment lines' (a director reads these)."""
+    src = tmp_path / "club.txt"
+    src.write_text("# club list\nQI\n\nZA\nCAT5\n")
+    out = str(tmp_path / "club.lex")
+    result = run("compile", str(src), "-o", out, "--skip-invalid")
+    assert result.exit_code == 0
+    assert "1 comment line, 1 blank line" in result.stdout
+    assert "skipped 1 invalid line (first" in result.stdout
+    assert "1 invalid line skipped" in run("info", out).stdout
+    src.write_text("# club list\n# two\nQI\n\n\nZA\nCAT5\nDOG5\n")
+    result = run("compile", str(src), "-o", out, "--skip-invalid")
+    assert "2 comment lines, 2 blank lines" in result.stdout
+    assert "skipped 2 invalid lines (first" in result.stdout
+    assert "2 invalid lines skipped" in run("info", out).stdout
 
 
 def test_compile_and_info_say_unrecognised_loudly(run, tmp_path, tiny_source):
@@ -201,6 +218,17 @@ def test_batch_streams_each_verdict_before_the_next_line_arrives(tiny_source):
 
 def test_words_and_batch_together_is_a_usage_error(run, tmp_path):
     assert run("judge", "--batch", "-", "qi").exit_code == 2
+
+
+def test_judge_help_names_every_separator_the_entry_takes(run):
+    """The help says what README and docs/cli.md say: the no-break space separates too."""
+    from adjudicator.entry import SEPARATORS
+
+    text = " ".join(run("judge", "--help").stdout.split())
+    names = {" ": "spaces", "\t": "tabs", ",": "commas", "\u00a0": "no-break spaces"}
+    assert set(SEPARATORS) == set(names)
+    for ch in SEPARATORS:
+        assert names[ch] in text, names[ch]
 
 
 def test_every_command_has_help_with_an_example(run):

@@ -55,6 +55,33 @@ def test_a_file_that_cannot_be_read_or_written_exits_4(run, tmp_path, tiny, args
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".lexicon-")]  # no temp left
 
 
+@pytest.mark.parametrize("out", ["{tmp}/no-such-folder/x.csv", "{tmp}/a-file/x.csv"])
+def test_an_export_that_cannot_be_written_exits_4_not_5(run, tmp_path, tiny, out):
+    """`journal export -o` into a missing folder is a file that cannot be written (exit 4),
+    not a broken chain or NOT RECORDED (5), as the README's table says."""
+    (tmp_path / "a-file").write_text("")
+    journal = str(tmp_path / "j.db")
+    assert run("judge", "-l", tiny, "--journal", journal, "qi").exit_code == 0
+    one_error_line(run("journal", "export", journal, "-o", out.format(tmp=tmp_path)),
+                   EXIT_IO, "cannot write")
+
+
+@pytest.mark.parametrize("args, says", [
+    (["journal", "backup", "--journal", "{j}", "{tmp}/taken.db"], "already exists"),
+    (["journal", "merge", "{j}", "-o", "{tmp}/taken.db"], "already exists"),
+    (["journal", "verify", "{j}", "--slips", "{tmp}/no-such-slips.txt"], "cannot read the slips"),
+])
+def test_a_journal_destination_or_slips_file_that_cannot_be_used_exits_4(run, tmp_path, tiny,
+                                                                         args, says):
+    """A backup or merge onto a file already there, or a slips file not there: a file that
+    cannot be written or read (4), not a broken chain (5)."""
+    journal = str(tmp_path / "j.db")
+    assert run("judge", "-l", tiny, "--journal", journal, "qi").exit_code == 0
+    (tmp_path / "taken.db").write_text("the director's earlier copy")
+    one_error_line(run(*[a.format(tmp=tmp_path, j=journal) for a in args]), EXIT_IO, says)
+    assert (tmp_path / "taken.db").read_text() == "the director's earlier copy"
+
+
 def test_an_unwritable_cache_folder_exits_4(run, tmp_path, tiny, monkeypatch):
     (tmp_path / "a-file").write_text("")
     monkeypatch.setenv("ADJUDICATOR_CACHE", str(tmp_path / "a-file" / "cache"))
@@ -298,3 +325,56 @@ def test_the_readme_states_the_exit_codes_and_entry_rules_the_code_uses():
     for ch in entry.SEPARATORS:
         assert ("a comma" if ch == "," else f"(U+{ord(ch):04X})") in rules, repr(ch)
     assert "a line ends only at LF or CRLF: a lone CR (U+000D) stays in its line" in rules
+
+
+def test_set_pin_without_a_terminal_prints_no_python_warning(tmp_path):
+    """Scripted or over ssh without a tty, set-pin reads the PIN from standard input: the
+    director sees its prompts (and that input may be echoed), never Python's GetPassWarning with
+    a line of its source."""
+    config = tmp_path / "station.toml"
+    proc = subprocess.run(ADJUDICATOR + ["set-pin", "--config", str(config)], input=PIN,
+                          capture_output=True, text=True, timeout=60, start_new_session=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "pin_hash" in config.read_text()
+    assert "GetPassWarning" not in proc.stderr and "getpass" not in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("journal", ["{tmp}/no-such.db", "{tiny}"])
+def test_a_failed_export_leaves_the_earlier_export_as_it_was(run, tmp_path, tiny, journal):
+    """`journal export WRONG.db -o challenges.csv` (a typo, another program's file) says so and
+    leaves challenges.csv as it was: nothing is lost, no empty file, no temporary file left."""
+    out = tmp_path / "challenges.csv"
+    out.write_text("the export made an hour ago\n")
+    result = run("journal", "export", journal.format(tmp=tmp_path, tiny=tiny), "-o", str(out))
+    assert result.exit_code in (EXIT_IO, EXIT_NOT_RECORDED) and result.stderr
+    assert out.read_text() == "the export made an hour ago\n"
+    assert set(os.listdir(tmp_path)) - {"cache"} == {"challenges.csv", "tiny.txt"}
+    result = run("journal", "export", journal.format(tmp=tmp_path, tiny=tiny), "-o",
+                 str(tmp_path / "new.csv"))
+    assert not (tmp_path / "new.csv").exists()
+
+
+def test_an_export_replaces_its_file_whole(run, tmp_path, tiny):
+    journal, out = str(tmp_path / "j.db"), tmp_path / "challenges.csv"
+    assert run("judge", "-l", tiny, "--journal", journal, "qi", "za").exit_code == 0
+    out.write_text("old\n" * 1000)
+    assert run("journal", "export", journal, "-o", str(out)).exit_code == 0
+    lines = out.read_text().splitlines()
+    assert len(lines) == 2 and lines[1].split(",")[7:9] == ["QI ZA", "ACCEPTABLE"]
+    assert set(os.listdir(tmp_path)) - {"cache"} == {"challenges.csv", "j.db", "j.db.head",
+                                                      "tiny.txt"}
+
+
+def test_a_recheck_of_a_challenge_the_journal_does_not_hold_is_refused(run, tmp_path, tiny):
+    """`--recheck-of 99` in a journal of two challenges is a typo (WESPA 3.10.9 rechecks a
+    challenge that was judged): exit 2 naming it, nothing judged or recorded, no orphan recheck."""
+    from adjudicator.journal import Journal
+
+    journal = str(tmp_path / "j.db")
+    assert run("judge", "-l", tiny, "--journal", journal, "qi", "za").exit_code == 0
+    result = run("judge", "-l", tiny, "--journal", journal, "--recheck-of", "99", "qi", "za")
+    one_error_line(result, EXIT_ENTRY, "no challenge 99")
+    result = run("judge", "-l", tiny, "--journal", journal, "--recheck-of", "1", "qi", "za")
+    assert (result.exit_code, result.stdout) == (0, "ACCEPTABLE\n")
+    with Journal.open(journal) as j:
+        assert [r.recheck_of for r in j.rows()] == [None, 1]

@@ -9,11 +9,11 @@ from adjudicator.rules import ChallengeRule, consequence
 @pytest.mark.parametrize(
     "rule, words, text",
     [
-        ("5-per-word", 2, "The play stands. Penalty: 10 points to the player challenged (2 words x 5)."),
-        ("5-per-word", 1, "Penalty: 5 points to the player challenged (1 word x 5)."),
-        ("10-per-word", 3, "Penalty: 30 points to the player challenged (3 words x 10)."),
-        ("5-per-turn", 4, "The play stands. Penalty: 5 points to the player challenged."),
-        ("10-per-turn", 4, "Penalty: 10 points to the player challenged."),
+        ("5-per-word", 2, "The play stands. Its player scores 10 extra points (2 words x 5)."),
+        ("5-per-word", 1, "Its player scores 5 extra points (1 word x 5)."),
+        ("10-per-word", 3, "Its player scores 30 extra points (3 words x 10)."),
+        ("5-per-turn", 4, "The play stands. Its player scores 5 extra points."),
+        ("10-per-turn", 4, "Its player scores 10 extra points."),
         ("double", 2, "The challenger loses the next turn."),
         ("free", 2, "No penalty"),
     ],

@@ -62,10 +62,11 @@ def sample_slip_bytes(columns: int = 42) -> bytes:
     """The bytes of a typical challenge's slip (tiny list, fixed clock): what the printer gets."""
     from adjudicator.docket.encoder import encode_slip
     from adjudicator.docket.slip import Slip
+    from adjudicator.rules import ChallengeRule, consequence
 
     slip = Slip(event="Club Night", station="Table 1 station", number=17,
                 time="2026-11-21 14:32:05", words=("QUIXOTIC", "JO"), acceptable=True,
-                consequence="Challenger loses their turn (single challenge)",
+                consequence=consequence(ChallengeRule.WORD5, True, 2),
                 lexicon_name="CSW24", short_fingerprint="5f2c0a9e81b4", table="12", round="4",
                 row_hash="a41f09c2")
     return encode_slip(slip, columns)

@@ -88,7 +88,7 @@ def export_cmd(path: str | None, fmt: str, since: str | None, out: str | None) -
       adjudicator journal export event.db --format json --since 2026-11-22T14:00
       adjudicator journal export --since 120          # challenges after no. 120
     """
-    from ..errors import JournalError
+    from ..errors import FileAccessError, JournalError
     from ..journal import default_journal_path, export_verified, parse_since
 
     path = path or default_journal_path()
@@ -98,10 +98,9 @@ def export_cmd(path: str | None, fmt: str, since: str | None, out: str | None) -
         raise click.BadParameter(str(e), param_hint="--since") from None
     if out:
         try:
-            with open(out, "w", encoding="utf-8", newline="") as f:
-                _, report = export_verified(path, fmt, since_value, f)
-        except OSError as e:
-            raise JournalError(f"cannot write {out}: {e.strerror or e}") from e
+            report = _export_to_file(out, lambda f: export_verified(path, fmt, since_value, f)[1])
+        except OSError as e:  # a file that cannot be written: exit 4, not a journal fault
+            raise FileAccessError(f"cannot write {out}: {e.strerror or e}") from e
     else:
         import sys
 
@@ -110,6 +109,33 @@ def export_cmd(path: str | None, fmt: str, since: str | None, out: str | None) -
     if not report.intact:
         click.echo(f"adjudicator: WARNING: {report.describe()}", err=True)
         raise click.exceptions.Exit(JournalError.exit_code)
+
+
+def _export_to_file(out: str, write):
+    """WRITE(f) into OUT whole or not at all: a failed export (a journal mistyped, another
+    program's file) leaves an earlier OUT as it was and no empty file. A regular file is
+    written beside OUT and moved into place; anything else (/dev/stdout, a pipe) directly."""
+    import os
+    import tempfile
+
+    if os.path.exists(out) and not os.path.isfile(out):
+        with open(out, "w", encoding="utf-8", newline="") as f:
+            return write(f)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(out) or ".", prefix=".export-")
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as open() would have made it
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            result = write(f)
+        os.replace(tmp, out)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return result
 
 
 @journal_group.command("merge")

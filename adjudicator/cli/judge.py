@@ -36,9 +36,9 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
               config_path: str | None = None) -> None:
     """Judge a challenged play: prints ACCEPTABLE (exit 0) or UNACCEPTABLE (exit 1).
 
-    Words are separated by spaces, tabs or commas, nothing else. Only the play as a whole is
-    judged, never a single word (WESPA 3.11.2(a)(viii)). A malformed entry is not judged: one
-    line on stderr, exit 2.
+    Words are separated by spaces, no-break spaces, tabs or commas, nothing else. Only the
+    play as a whole is judged, never a single word (WESPA 3.11.2(a)(viii)). A malformed entry
+    is not judged: one line on stderr, exit 2.
 
     \b
     Examples:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import getpass
+import warnings
+
 import click
 
 from ..config import MODES, load_config, save_config
@@ -17,7 +20,8 @@ KIOSK_OPTION_SETTINGS = {
     "mode": dict(type=click.Choice(MODES), default=None,
                  help="Override the config's mode: station, runner or smart-device."),
     "session": dict(default="", metavar="LABEL",
-                    help="Label appended to the station name (one browser session, one phone)."),
+                    help="Label appended to the station name in the journal, e.g. the device "
+                         "or table of a tablet in smart-device mode."),
 }
 
 
@@ -63,8 +67,10 @@ def set_pin_cmd(config_path: str | None) -> None:
 
     config = load_config(config_path, must_exist=False)
     try:
-        pin = click.prompt("New director PIN", hide_input=True,
-                           confirmation_prompt="Repeat the PIN")
+        with warnings.catch_warnings():  # no terminal (a script, ssh without a tty): getpass
+            warnings.simplefilter("ignore", getpass.GetPassWarning)  # says so in words itself
+            pin = click.prompt("New director PIN", hide_input=True,
+                               confirmation_prompt="Repeat the PIN")
     except click.exceptions.Abort:  # end of input or ctrl+c: exit 6, never 1 (UNACCEPTABLE)
         raise ConfigError(f"no PIN was set; {config.path} is unchanged") from None
     check_pin_text(pin)

@@ -33,20 +33,25 @@ def compile_cmd(sources: tuple[str, ...], out: str, name: str | None, skip_inval
     click.echo(f"written: {out}")
 
 
+def _count(n: int, thing: str) -> str:
+    """'1 blank line', '4,272 blank lines'."""
+    return f"{n:,} {thing}{'' if n == 1 else 's'}"
+
+
 def _describe_compile(report) -> None:
     known = identify(report.fingerprint)
     for src in report.sources:
-        parts = [f"{src.lines:,} lines", f"{len(src.words):,} words"]
+        parts = [_count(src.lines, "line"), _count(len(src.words), "word")]
         if src.header:
             parts.append(f"header skipped: {src.header!r}")
         if src.comments:
-            parts.append(f"{src.comments:,} comment lines")
+            parts.append(_count(src.comments, "comment line"))
         if src.blank:
-            parts.append(f"{src.blank:,} blank lines")
+            parts.append(_count(src.blank, "blank line"))
         click.echo(f"{src.name}: " + ", ".join(parts))
         if src.skipped:
             line_no, line = src.skipped[0]
-            click.echo(f"  skipped {len(src.skipped):,} invalid lines "
+            click.echo(f"  skipped {_count(len(src.skipped), 'invalid line')} "
                        f"(first: line {line_no}: {line[:40]!r})")
     ident = LexiconIdentity(report.name, report.fingerprint, report.word_count, known)
     click.echo(ident.describe())
@@ -85,9 +90,10 @@ def info_cmd(lexicon: str | None) -> None:
         rows.append(("Note", known.note))
     for src in lex.header.get("sources", []):
         extra = f", header skipped: {src['header']!r}" if src.get("header") else ""
-        skipped = f", {src['skipped']:,} invalid lines skipped" if src.get("skipped") else ""
+        skipped = (f", {_count(src['skipped'], 'invalid line')} skipped" if src.get("skipped")
+                   else "")
         rows.append(("Source", f"{src['file']} (sha256 {src['sha256'][:12]}, "
-                     f"{src['lines']:,} lines{extra}{skipped})"))
+                     f"{_count(src['lines'], 'line')}{extra}{skipped})"))
     rows.append(("File", f"{os.path.abspath(lex.path)} (format {lex.header['format']})"))
     width = max(len(k) for k, _ in rows) + 1
     for key, value in rows:

@@ -124,12 +124,18 @@ def reprint_cmd(seq, url, journal_path, config_path, columns, baudrate, flow,
       adjudicator printer reprint 12
       adjudicator printer reprint 12 --config /etc/adjudicator/runners.toml
     """
+    import os
+
+    from ..errors import JournalFileError
     from ..journal import Journal
     from ..printdesk import reprint_and_wait
 
     config = load_config(config_path)
     conn = _connection(url, config_path, columns, baudrate, flow, write_timeout, config)
-    with Journal.open(journal_path or config.journal) as journal:  # JournalError: exit 5
+    path = journal_path or config.journal
+    if not os.path.isfile(path):  # a mistyped path: said, and no empty journal made there
+        raise JournalFileError(f"no journal at {path}")
+    with Journal.open(path) as journal:  # JournalError (no such challenge): exit 5
         result, message = reprint_and_wait(journal, seq, config.event, conn)
     if not result.ok:
         raise PrinterError(message)

@@ -35,6 +35,8 @@ def not_recorded(outcome: Outcome, where: str = "") -> str:
 def judge_recorded(station: Station, words, table: str, round_: str,
                    recheck_of: int | None) -> int:
     """One challenge, recorded before its verdict is printed; the exit code."""
+    if recheck_of is not None:
+        _check_recheck_of(station, recheck_of)
     outcome = station.judge(words, table=table, round=round_, recheck_of=recheck_of,
                             is_recheck=recheck_of is not None)
     sys.stdout.write(outcome.verdict.word + "\n")
@@ -43,6 +45,24 @@ def judge_recorded(station: Station, words, table: str, round_: str,
         sys.stderr.write(not_recorded(outcome))
         return EXIT_NOT_RECORDED
     return 0 if outcome.verdict.acceptable else 1
+
+
+def _check_recheck_of(station: Station, seq: int) -> None:
+    """--recheck-of N names a challenge the journal holds (WESPA 3.10.9 rechecks a challenge
+    that was judged): a mistyped N is a usage error, exit 2, before anything is judged. A
+    journal that cannot be opened is left to the record, which then says NOT RECORDED."""
+    import click
+
+    from ..errors import JournalError
+
+    journal = station.journal
+    if journal is None:
+        return
+    try:
+        journal.get(seq)
+    except JournalError as e:
+        raise click.UsageError(f"--recheck-of {seq}: {e}: give the number its verdict "
+                               "showed") from None
 
 
 def run_batch_recorded(station: Station, source: str, table: str, round_: str) -> int:

@@ -17,7 +17,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
-from ..errors import JournalError
+from ..errors import JournalError, JournalFileError
 from . import chain, db
 
 HEAD_SUFFIX = ".head"
@@ -86,7 +86,7 @@ def read_slips(path: str) -> dict[int, str]:
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
     except (OSError, UnicodeDecodeError) as e:
-        raise JournalError(f"cannot read the slips file {path}: "
+        raise JournalFileError(f"cannot read the slips file {path}: "
                            f"{getattr(e, 'strerror', None) or e}") from e
     slips: dict[int, str] = {}
     for n, line in enumerate(lines, 1):

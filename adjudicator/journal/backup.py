@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 
-from ..errors import JournalError
+from ..errors import JournalError, JournalFileError
 from . import anchor, chain, db
 
 
@@ -18,7 +18,7 @@ def backup(path: str, dest: str, *, force: bool = False) -> chain.ChainReport:
     if os.path.realpath(path) == os.path.realpath(dest):
         raise JournalError(f"{dest} is the journal itself; choose another destination")
     if os.path.exists(dest) and not force:
-        raise JournalError(f"{dest} already exists (use --force to replace it)")
+        raise JournalFileError(f"{dest} already exists (use --force to replace it)")
     src = db.connect_ro(path)
     tmp = dest + ".copying"
     _remove(tmp)
@@ -49,7 +49,7 @@ def backup(path: str, dest: str, *, force: bool = False) -> chain.ChainReport:
             anchor.write_head(dest, anchor.Head(info["journal_id"], report.rows,
                                                 report.head_hash))
     except OSError as e:
-        raise JournalError(f"cannot write {dest}: {e.strerror or e}") from e
+        raise JournalFileError(f"cannot write {dest}: {e.strerror or e}") from e
     return report
 
 
@@ -60,4 +60,4 @@ def _remove(path: str) -> None:
         except (FileNotFoundError, NotADirectoryError):
             pass
         except OSError as e:
-            raise JournalError(f"cannot replace {p}: {e.strerror or e}") from e
+            raise JournalFileError(f"cannot replace {p}: {e.strerror or e}") from e

@@ -11,7 +11,7 @@ import os
 import sqlite3
 from dataclasses import dataclass
 
-from ..errors import JournalError
+from ..errors import JournalError, JournalFileError
 from . import anchor, chain, db
 from .store import Journal
 
@@ -99,7 +99,7 @@ def merge(inputs: list[str], out: str, *, force: bool = False) -> MergeReport:
         if os.path.realpath(path) == out_real:
             raise JournalError(f"{out} is one of the journals being merged; choose another -o")
     if os.path.exists(out) and not force:
-        raise JournalError(f"{out} already exists (use --force to replace it)")
+        raise JournalFileError(f"{out} already exists (use --force to replace it)")
     for path in inputs:  # every chain first: nothing is written for a broken one
         anchor.verify_file(path).raise_if_broken()
 
@@ -228,7 +228,7 @@ def _remove_one(path: str) -> None:
     except (FileNotFoundError, NotADirectoryError):
         pass
     except OSError as e:
-        raise JournalError(f"cannot replace {path}: {e.strerror or e}") from e
+        raise JournalFileError(f"cannot replace {path}: {e.strerror or e}") from e
 
 
 def _remove(path: str) -> None:

@@ -260,6 +260,26 @@ class Journal:
 
         self._write(note)
 
+    def note_event(self, event: str, detail: str = "") -> None:
+        """Note what happened to the station itself (a kiosk restarted...): outside the chain.
+
+        The table is made on the first note, so a journal with no event has none.
+        """
+        def note(conn) -> None:
+            conn.execute("CREATE TABLE IF NOT EXISTS station_events (id INTEGER PRIMARY KEY, "
+                         "event TEXT NOT NULL, detail TEXT NOT NULL, time_utc TEXT NOT NULL)")
+            conn.execute("INSERT INTO station_events (event, detail, time_utc) VALUES (?, ?, ?)",
+                         (event, detail, self._clock().astimezone(timezone.utc).isoformat()))
+
+        self._write(note)
+
+    def events(self) -> list[tuple[str, str, str]]:
+        """Every station event noted: (event, detail, time_utc), oldest first."""
+        if not self._query("SELECT 1 FROM sqlite_master WHERE name = 'station_events'"):
+            return []
+        return [tuple(r) for r in self._query(
+            "SELECT event, detail, time_utc FROM station_events ORDER BY id")]
+
     def forward(self) -> int:
         """Queue every row for the director's hub from now on (outbox.py); rows already here
         are queued too. Returns how many were queued now."""

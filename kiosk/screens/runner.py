@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.binding import Binding
 from textual.widgets import Input, OptionList, Static
+from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 
 from adjudicator.errors import EntryError
@@ -149,7 +150,9 @@ class RunnerScreen(LockedScreen):
             yield NumberInput(id="table")
             yield Static("Round")
             yield NumberInput(id="round")
-        yield RunnerEntry(placeholder="the words on the slip", id="entry")
+        # Back from Table the words are kept and typing goes on after them (not select-all:
+        # the next letter would wipe the slip's words).
+        yield RunnerEntry(placeholder="the words on the slip", id="entry", select_on_focus=False)
         yield Static("", id="runner-message")
         with Vertical(id="runner-last"):
             yield Static("", id="last-mark")
@@ -239,16 +242,19 @@ class RunnerScreen(LockedScreen):
 
     def on_number_input_next(self, event: NumberInput.Next) -> None:
         event.stop()
-        self._focus_box("#round" if event.control.id == "table" else "#entry")
+        target = "#round" if event.control.id == "table" else "#entry"
+        self._focus_box(target)
 
     def _focus_box(self, selector: str) -> None:
-        """Focus the box now: the next key already goes there. A number box's value (the round
-        kept from the last slip) is selected at once, so a new one typed replaces it; the words
-        are never selected (they are kept to be finished)."""
-        box = self.query_one(selector)
+        """Focus the box NOW (a number box with its text selected): the next key goes there.
+
+        (Input's own select-on-focus ran only when its Focus event was handled, after the keys
+        already read, and selected letters typed since: OrderedInput turns it off.)
+        """
+        box = self.query_one(selector, OrderedInput)
         self.set_focus(box)
-        if isinstance(box, NumberInput):
-            box.select_all()
+        if isinstance(box, NumberInput):  # the words are kept and added to, never replaced
+            box.selection = Selection(0, len(box.value))
 
     def on_entry_input_hint(self, event: EntryInput.Hint) -> None:
         self._say("Press TAB to judge the words.", error=False)

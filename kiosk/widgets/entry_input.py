@@ -63,10 +63,11 @@ class OrderedInput(Input, inherit_bindings=False):
     COMMAND_KEYS: dict[str, str] = {}  # key -> name of a method that posts the key's message
 
     def __init__(self, *args, **kwargs):
-        # Never select on focus: Input did it when the box handled its Focus event, in the box's
-        # own queue, so under load AFTER the App had typed the next keys into it; the key after
-        # that replaced them ("car rap" judged as RAP). A screen selects at once if it wants to.
-        super().__init__(*args, select_on_focus=False, **kwargs)
+        # Input selects all its text when its Focus event is handled, which is after the keys
+        # already read: at the runner's desk "car rap" typed just after ENTER moved the focus
+        # was selected and replaced by the next letters ("AP" judged). Never here.
+        kwargs.setdefault("select_on_focus", False)
+        super().__init__(*args, **kwargs)
 
     def take_key(self, event: events.Key) -> None:
         """Apply EVENT now. Keys that are not editing, a command or a character are ignored."""

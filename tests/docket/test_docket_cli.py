@@ -7,7 +7,7 @@ from click.testing import CliRunner
 from escpos_decode import decode
 
 from adjudicator.cli import main
-from adjudicator.errors import EXIT_NOT_RECORDED, EXIT_PRINTER
+from adjudicator.errors import EXIT_IO, EXIT_NOT_RECORDED, EXIT_PRINTER
 
 
 @pytest.fixture
@@ -101,7 +101,7 @@ def test_reprint_from_the_journal_by_number(run, fake_printer, tmp_path, make_le
     assert f"Slip for challenge #{seq} printed." in result.output
     out = decode(fake_printer.take(), 42)
     assert not any("REPRINT" in line for line in out.text)
-    assert out.find("Spring Open") and out.find("Table 3") and out.find("Penalty: 5 points")
+    assert out.find("Spring Open") and out.find("Table 3") and out.find("Its player scores 5 extra")
     with Journal.open(journal_path) as journal:
         assert journal.get(seq).print_status == "printed"
 
@@ -116,8 +116,22 @@ def test_reprint_from_the_journal_by_number(run, fake_printer, tmp_path, make_le
 
 
 def test_reprint_of_an_unknown_challenge_is_a_journal_error(run, fake_printer, tmp_path):
+    from adjudicator.journal import Journal
+
+    Journal.open(str(tmp_path / "j.db")).close()  # a journal, without challenge 99
     result = run("printer", "reprint", "99", "--url", fake_printer.path,
                  "--journal", str(tmp_path / "j.db"))
     assert result.exit_code == EXIT_NOT_RECORDED, result.output
     assert "99" in result.output
+    assert fake_printer.take() == b""
+
+
+def test_reprint_from_a_journal_not_there_exits_4_and_creates_none(run, fake_printer, tmp_path):
+    """A mistyped --journal is a file that cannot be read (exit 4, as `journal verify` says
+    it): no empty journal is made at that path, nothing is sent to the printer."""
+    result = run("printer", "reprint", "1", "--url", fake_printer.path,
+                 "--journal", str(tmp_path / "typo.db"))
+    assert result.exit_code == EXIT_IO, result.output
+    assert "no journal at" in result.output
+    assert not list(tmp_path.glob("typo.db*"))
     assert fake_printer.take() == b""

@@ -15,7 +15,7 @@ ESC, GS = b"\x1b", b"\x1d"
 def slip(**over) -> Slip:
     values = dict(event="Club Night", station="Station 1", number=12, time="14:03",
                   words=("QI", "ZA"), acceptable=True,
-                  consequence="The play stands. Penalty: 10 points to the player challenged "
+                  consequence="The play stands. Its player scores 10 extra points "
                               "(2 words x 5).",
                   lexicon_name="CSW21", short_fingerprint="0123456789ab")
     values.update(over)
@@ -41,7 +41,7 @@ def test_golden_bytes_58mm_acceptable():
         + ESC + b"d\x01"
         + ESC + b"a\x01" + GS + b"!\x11" + tick + GS + b"!\x00"
         + ESC + b"a\x00" + b"-" * 32 + b"\n"
-        + b"The play stands. Penalty: 10\npoints to the player challenged\n(2 words x 5).\n"
+        + b"The play stands. Its player\nscores 10 extra points (2 words\nx 5).\n"
         + b"-" * 32 + b"\n"
         + b"Lexicon CSW21 0123456789ab\n"
         + ESC + b"d\x03" + GS + b"V\x42\x00"
@@ -87,7 +87,7 @@ def test_runner_reads_the_whole_story(columns, acceptable):
     assert "REPRINT" not in " ".join(out.text)
     assert out.find("Lexicon CSW21 0123456789ab")
     joined = " ".join(out.text)
-    assert "the player challenged" in joined or "comes off the board" in joined
+    assert "extra points" in joined or "comes off the board" in joined
 
 
 def test_no_line_says_anything_about_a_single_word():

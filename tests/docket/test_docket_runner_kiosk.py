@@ -249,3 +249,21 @@ async def test_a_new_printer_saved_by_the_director_prints_the_next_slip(runner, 
         assert "CHALLENGE #2" not in decode(fake_printer.take(), 32).text
     finally:
         other.close()
+
+
+async def test_back_to_table_and_on_to_the_words_keeps_them_and_adds_to_them(runner):
+    """docs/runner.md: ESC (or SHIFT+TAB) in the words goes back to Table, keeping the words.
+    Coming back to them, what is typed goes after them: it never replaces them all (the words
+    box took focus with everything selected, so the next letter wiped the slip's words)."""
+    app, journal = runner()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("7", "enter", "enter", *"qi", "escape")
+        await pilot.pause()
+        await pilot.press("backspace", "8", "enter", "enter", *" za")
+        await pilot.pause()
+        assert app.screen.query_one("#entry").value == "qi za"
+        await pilot.press("shift+tab", "enter", "enter", *" cat", "tab")
+        for _ in range(3):
+            await pilot.pause()
+        (row,) = list(journal.rows())
+        assert (row.table, row.words) == ("8", ("QI", "ZA", "CAT"))

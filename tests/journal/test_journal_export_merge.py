@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from journal_helpers import Clock, fill, raw, verdict
 
 from adjudicator.cli import main
-from adjudicator.errors import EXIT_ENTRY, EXIT_NOT_RECORDED, JournalError
+from adjudicator.errors import EXIT_ENTRY, EXIT_IO, EXIT_NOT_RECORDED, JournalError
 from adjudicator.journal import RECHECKS_DIFFER, SPLIT_LOOKUP, Journal, verify
 from adjudicator.journal import export_journal
 from adjudicator.journal.export import FIELDS
@@ -152,7 +152,7 @@ def test_merge_will_not_overwrite_without_force_nor_write_onto_an_input(tmp_path
     out = tmp_path / "event.db"
     out.write_text("precious")
     result = runner.invoke(main, ["journal", "merge", a, "-o", str(out)])
-    assert result.exit_code == EXIT_NOT_RECORDED and "--force" in result.stderr
+    assert result.exit_code == EXIT_IO and "--force" in result.stderr
     assert out.read_text() == "precious"
     assert runner.invoke(main, ["journal", "merge", a, "-o", str(out), "--force"]).exit_code == 0
     assert verify(str(out)).rows == 1

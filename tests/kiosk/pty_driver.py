@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import os
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -80,9 +81,19 @@ class PtyApp:
         """One write: the whole burst reaches the terminal at once, as a fast typist's would."""
         assert os.write(self.master, data) == len(data)
 
+    def resize(self, cols: int, rows: int) -> None:
+        """The terminal device's new size, and SIGWINCH to the kiosk (and its supervisor)."""
+        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        try:  # our own child's process group: the pty is not its controlling terminal
+            os.killpg(self.proc.pid, signal.SIGWINCH)
+        except ProcessLookupError:
+            pass
+
     def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()  # our own child, by its pid
+        try:  # our own child and the kiosk it supervises: its process group (its own session)
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
         try:
             self.proc.wait(timeout=10)
         finally:

@@ -71,7 +71,7 @@ async def test_tab_judges_records_first_and_shows_the_verdict(make_app, config):
         assert "YES: the play is ACCEPTABLE" in text_of(app, "#plain")
         assert text_of(app, "#plain").startswith("✔")
         assert text_of(app, "#words") == "Words: QI ZA"
-        assert "10 points to the player challenged (2 words x 5)" in text_of(app, "#consequence")
+        assert "Its player scores 10 extra points (2 words x 5)" in text_of(app, "#consequence")
         row = app.station.journal.get(1)  # its short hash anchors the journal (docs/journal.md)
         assert text_of(app, "#record") == f"Challenge #1 · check {row.hash[:8]} · TINY · 14:03:22"
         assert app.screen.query_one("#verdict-box").has_class("acceptable")

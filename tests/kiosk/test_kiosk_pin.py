@@ -75,3 +75,23 @@ def test_gate_locks_after_five_wrong_tries_for_sixty_seconds():
 def test_gate_without_a_pin_stays_shut():
     gate = PinGate(lambda: "")
     assert not gate.configured and gate.check("") == "unset" and gate.check("1234") == "unset"
+
+
+def test_wrong_tries_and_the_lockout_survive_a_new_gate_on_the_same_state_file(tmp_path):
+    """A kiosk restarted (a new PinGate) is still locked: restarting never opens the gate."""
+    stored = hash_pin("2468")
+    state = str(tmp_path / "journal.db.kiosk-state.json")
+    now, wall = [100.0], [1_000_000.0]
+    gate = PinGate(lambda: stored, lambda: now[0], state_file=state, wall_clock=lambda: wall[0])
+    for _ in range(MAX_TRIES - 1):
+        assert gate.check("1111") == "wrong"
+    again = PinGate(lambda: stored, lambda: 5.0, state_file=state, wall_clock=lambda: wall[0])
+    assert again.wrong == MAX_TRIES - 1  # one more wrong try locks it
+    assert again.check("1111") == "locked"
+    wall[0] += 10
+    restarted = PinGate(lambda: stored, lambda: 0.0, state_file=state, wall_clock=lambda: wall[0])
+    assert restarted.check("2468") == "locked"
+    assert restarted.seconds_locked() == LOCKOUT_SECONDS - 10
+    wall[0] += LOCKOUT_SECONDS
+    later = PinGate(lambda: stored, lambda: 0.0, state_file=state, wall_clock=lambda: wall[0])
+    assert later.check("2468") == "ok"

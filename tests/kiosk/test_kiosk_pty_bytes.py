@@ -8,10 +8,6 @@ the station still judges "qi<TAB>" right, and that the undecodable byte never be
 
 from __future__ import annotations
 
-import fcntl
-import signal
-import struct
-import termios
 
 import pytest
 from pty_driver import PtyApp, child_env, kiosk_argv, station_config
@@ -25,9 +21,11 @@ ENTRY_ERRORS = (b"No words entered", b"has 1 letter", b"is not a letter", b"Trac
 def kiosk(tmp_path):
     config, journal = station_config(tmp_path)
     app = PtyApp(kiosk_argv(config), child_env(ADJUDICATOR_CACHE=str(tmp_path / "cache")))
-    app.read_until(b"press TAB.")
-    yield app, journal
-    app.close()
+    try:
+        app.read_until(b"press TAB.")
+        yield app, journal
+    finally:
+        app.close()  # also when the kiosk never came up
 
 
 def judge(app: PtyApp, journal_path: str, burst: bytes = b"qi\t") -> tuple[tuple[str, ...], bool]:
@@ -38,11 +36,6 @@ def judge(app: PtyApp, journal_path: str, burst: bytes = b"qi\t") -> tuple[tuple
     with Journal.open(journal_path) as journal:
         row = journal.recent(1)[0]
     return row.words, row.acceptable
-
-
-def resize(app: PtyApp, cols: int, rows: int) -> None:
-    fcntl.ioctl(app.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-    app.proc.send_signal(signal.SIGWINCH)  # our own child, by its pid
 
 
 def test_invalid_utf8_is_never_typed_and_never_ends_the_kiosk(kiosk):
@@ -72,11 +65,11 @@ def test_a_zero_size_window_then_a_click_never_ends_the_kiosk(kiosk):
     app.write(b"\x1b[<0;5;5M\x1b[<0;5;5m")  # a click (SGR mouse report): it divided by zero
     app.drain(0.5)
     assert app.proc.poll() is None, "the kiosk ended on a click after a zero-size report"
-    resize(app, 0, 0)  # the terminal device itself says 0 x 0
+    app.resize(0, 0)  # the terminal device itself says 0 x 0
     app.drain(0.3)
     app.write(b"\x1b[<0;5;5M\x1b[<0;5;5m")
     app.drain(0.3)
-    resize(app, 80, 24)
+    app.resize(80, 24)
     app.drain(0.3)
     assert judge(app, journal) == (("QI",), True)
     assert app.proc.poll() is None
@@ -86,9 +79,9 @@ def test_a_zero_size_window_then_a_click_never_ends_the_kiosk(kiosk):
 def test_huge_sizes_are_clamped_and_the_kiosk_keeps_judging(kiosk):
     app, journal = kiosk
     app.write(b"\x1b[48;99999;99999;0;0t")  # in-band: 99,999 x 99,999 cells
-    resize(app, 65535, 65535)  # and the device: 65,535 x 65,535
+    app.resize(65535, 65535)  # and the device: 65,535 x 65,535
     app.drain(0.5)
-    resize(app, 80, 24)
+    app.resize(80, 24)
     app.drain(0.3)
     assert judge(app, journal) == (("QI",), True)
     assert app.proc.poll() is None

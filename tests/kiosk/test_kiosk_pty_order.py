@@ -8,6 +8,8 @@ child processes (two per core), repeated.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from pty_driver import BusyCpu, PtyApp, child_env, kiosk_argv, station_config
 
@@ -21,7 +23,10 @@ BURSTS = [
     (b"qi" + BS * 2 + b"za" + BS + b"a qix" + BS + b"\t", ("ZA", "QI")),
     (b"cat\x1b[D" + BS + b"r" + b"\x1b[F za\t", ("CRT", "ZA")),  # LEFT, END
 ]
-ROUNDS = 5  # every burst, this many times each, under load
+# every burst, this many times each, under load; ADJUDICATOR_ORDER_ROUNDS for the full figure
+# (docs/station.md: 0 keys reordered over N bursts)
+ROUNDS = int(os.environ.get("ADJUDICATOR_ORDER_ROUNDS", "5"))
+RUNNER_ROUNDS = 10 * ROUNDS  # the desk's bursts are cheap: a 1-in-20 race needs many
 LOAD = 4  # busy processes: two per core on the 2-core machines this runs on
 
 
@@ -65,6 +70,7 @@ def test_backspace_is_applied_where_it_was_typed_under_load(kiosk):
                 app.read_until(f"station: {seq}".encode(), start=mark, timeout=60)
     assert wrong == 0
     assert app.proc.poll() is None
+    print(f"\norder: {seq} bursts under load ({LOAD} busy processes), {wrong} keys reordered")
 
 
 @pytest.fixture
@@ -87,7 +93,7 @@ def test_runner_desk_keys_go_where_they_were_typed_and_r_in_a_word_never_recheck
     slips = [(b"12\r3\rcar rap\t", "12", "3", ("CAR", "RAP")),
              (b"13\r\rprr qi\t", "13", "3", ("PRR", "QI"))]  # the round is kept
     with BusyCpu(LOAD):
-        for _ in range(ROUNDS):
+        for _ in range(RUNNER_ROUNDS):
             start = len(journal_rows(journal))
             mark = len(app.screen)
             app.write(b"".join(burst for burst, *_ in slips))
@@ -95,6 +101,8 @@ def test_runner_desk_keys_go_where_they_were_typed_and_r_in_a_word_never_recheck
             rows = journal_rows(journal)[start:]
             assert [(r.table, r.round, r.words, r.recheck_of) for r in rows] == [
                 (table, round_, words, None) for _, table, round_, words in slips]
+    print(f"\nrunner order: {2 * RUNNER_ROUNDS} slips in {RUNNER_ROUNDS} bursts under load, "
+          "all as typed")
 
 
 def test_a_command_key_is_refused_while_words_wait_in_the_entry(desk):

@@ -51,10 +51,12 @@ def kiosk(tmp_path):
         pytest.skip("reads memory from /proc (Linux)")
     config, journal = station_config(tmp_path)
     app = PtyApp(kiosk_argv(config), child_env(ADJUDICATOR_CACHE=str(tmp_path / "cache")))
-    app.read_until(b"press TAB.")
-    app.drain(1.5)  # past the start-up work (fonts, verdict screen) before memory is read
-    yield app, journal
-    app.close()
+    try:
+        app.read_until(b"press TAB.")
+        app.drain(1.5)  # past the start-up work (fonts, verdict screen) before memory is read
+        yield app, journal
+    finally:
+        app.close()  # also when the kiosk never came up
 
 
 def last_words(journal_path: str) -> tuple[str, ...]:

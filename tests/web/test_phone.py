@@ -68,7 +68,7 @@ def test_a_phone_chooses_its_table_types_taps_adjudicate_and_sees_the_verdict(se
     assert "✔" in shown and "ACCEPTABLE" in shown and "UNACCEPTABLE" not in shown
     assert not re.search(r"\bTAB\b|\bR:", shown)  # phone words: tap RECHECK or NEXT
     assert "Words: QI ZA" in shown
-    assert "Penalty: 10 points" in shown  # the consequence under the event's rule (5-per-word)
+    assert "Its player scores 10 extra points" in shown  # the consequence under the event's rule (5-per-word)
     assert "UNRECOGNISED LIST" in shown  # the lexicon's warning, on the verdict itself
     assert inside_viewport(box(page, "#word"), PHONE)
     verdict_box = box(page, "#verdict")

@@ -1,0 +1,61 @@
+"""What a station keeps on disk across kiosk restarts: the PIN lockout and the director's session.
+
+Both files sit beside the station's journal: JOURNAL.kiosk-state.json (this state, rewritten
+whole and atomically) and JOURNAL.kiosk.log (the kiosk's own error output: tracebacks go
+there, never to the players' screen). A missing or damaged state file is an empty state.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+
+STATE_SUFFIX = ".kiosk-state.json"
+LOG_SUFFIX = ".kiosk.log"
+
+
+def state_path(journal_path: str) -> str:
+    return str(journal_path) + STATE_SUFFIX
+
+
+def log_path(journal_path: str) -> str:
+    """The kiosk's log beside the journal; in the temporary folder when the journal has none."""
+    if journal_path:
+        return str(journal_path) + LOG_SUFFIX
+    return os.path.join(tempfile.gettempdir(), "adjudicator-kiosk.log")
+
+
+def load_state(path: str | None) -> dict:
+    """The saved state at PATH ({} when there is none or it cannot be read)."""
+    if not path:
+        return {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            state = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def save_state(path: str | None, **changes) -> bool:
+    """Merge CHANGES into the state at PATH, atomically; False when it could not be written."""
+    if not path:
+        return False
+    state = load_state(path)
+    state.update(changes)
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".kiosk-state-", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(state, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except (OSError, UnboundLocalError):
+            pass
+        return False

@@ -1,0 +1,129 @@
+"""`adjudicator kiosk` supervises itself: a kiosk that dies is back on Ready, journaled, locked.
+
+On today's main a kiosk that died stayed dead (a traceback on the players' screen, exit 0) and
+a restart cleared the PIN lockout. Here the kiosk is killed, or made to crash with a Python
+error, under a real pseudo-terminal: it must come back on Ready by itself, the restart must be
+in the journal, the traceback only in the kiosk log, and a PIN lockout must still hold.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+
+import pytest
+from pty_driver import REPO, PtyApp, child_env, kiosk_argv, station_config
+from test_kiosk_pty_paste import process_tree
+
+from adjudicator.errors import EXIT_LEXICON
+from adjudicator.journal import Journal
+from adjudicator.pin import hash_pin
+from adjudicator.station_state import log_path
+
+F12 = b"\x1b[24~"
+# Loaded by the kiosk child only (sitecustomize): typing "boom" raises inside the app.
+CRASH_HOOK = '''
+import os
+if os.environ.get("ADJUDICATOR_KIOSK_CHILD"):
+    from kiosk.screens import ready
+    _changed = ready.ReadyScreen.on_input_changed
+    def on_input_changed(self, event):
+        if "boom" in event.value:
+            raise RuntimeError("test crash: the kiosk died")
+        return _changed(self, event)
+    ready.ReadyScreen.on_input_changed = on_input_changed
+'''
+
+
+@pytest.fixture
+def station(tmp_path):
+    config, journal = station_config(tmp_path)
+    text = open(config).read().replace("[timers]", f'pin_hash = "{hash_pin("2468")}"\n[timers]')
+    open(config, "w").write(text)
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(CRASH_HOOK)
+    env = child_env(ADJUDICATOR_CACHE=str(tmp_path / "cache"),
+                    PYTHONPATH=f"{hooks}{os.pathsep}{REPO}")
+    app = PtyApp(kiosk_argv(config), env)
+    try:
+        app.read_until(b"press TAB.")
+        yield app, journal
+    finally:
+        app.close()  # also when the kiosk never came up
+
+
+def kiosk_child(app: PtyApp) -> int:
+    children = process_tree(app.proc.pid)[1:]
+    assert children, "the kiosk runs as the supervisor's child"
+    return children[0]
+
+
+def restarts(journal_path: str) -> list[tuple[str, str]]:
+    with Journal.open(journal_path) as journal:
+        return [(event, detail) for event, detail, _ in journal.events()]
+
+
+def judge_qi(app: PtyApp, journal_path: str) -> tuple[tuple[str, ...], bool]:
+    mark = len(app.screen)
+    app.write(b"qi\t")
+    app.read_until(b"the play is", start=mark, timeout=60)
+    with Journal.open(journal_path) as journal:
+        row = journal.recent(1)[0]
+    return row.words, row.acceptable
+
+
+def test_a_killed_kiosk_is_back_on_ready_and_the_restart_is_journaled(station):
+    app, journal = station
+    first = kiosk_child(app)
+    mark = len(app.screen)
+    os.kill(first, signal.SIGKILL)  # the kiosk this test started (its supervisor's child)
+    app.read_until(b"press TAB.", start=mark, timeout=60)
+    assert kiosk_child(app) != first and app.proc.poll() is None
+    assert judge_qi(app, journal) == (("QI",), True)
+    assert restarts(journal) == [("kiosk restarted", "killed by SIGKILL")]
+
+
+def test_a_crash_never_shows_its_traceback_and_the_kiosk_comes_back(station):
+    app, journal = station
+    mark = len(app.screen)
+    app.write(b"boom")
+    app.read_until(b"press TAB.", start=mark + 1, timeout=60)
+    shown = bytes(app.screen[mark:])
+    assert b"Traceback" not in shown and b"test crash" not in shown
+    with open(log_path(journal), encoding="utf-8") as log:
+        assert "RuntimeError: test crash: the kiosk died" in log.read()
+    assert restarts(journal) == [("kiosk restarted", "stopped on an error")]
+    app.drain(0.5)
+    assert judge_qi(app, journal) == (("QI",), True)
+
+
+def test_the_pin_lockout_survives_a_restart(station):
+    app, journal = station
+    mark = len(app.screen)
+    app.write(F12)
+    app.read_until(b"PIN", start=mark)
+    for _ in range(5):
+        app.write(b"1111\r")
+        app.drain(0.3)
+    app.read_until(b"locked for", start=mark, timeout=60)
+    app.write(b"\x1b")  # ESC: the box closes, the station is Ready
+    app.drain(0.5)
+    mark = len(app.screen)
+    os.kill(kiosk_child(app), signal.SIGKILL)
+    app.read_until(b"press TAB.", start=mark, timeout=60)
+    app.drain(0.5)
+    mark = len(app.screen)
+    app.write(F12)
+    app.read_until(b"locked for", start=mark, timeout=30)  # still locked, whatever restarted
+
+
+def test_a_kiosk_that_cannot_start_is_not_restarted_and_says_why(tmp_path):
+    config = tmp_path / "station.toml"
+    config.write_text(f'lexicon = "{tmp_path / "missing.txt"}"\njournal = "{tmp_path / "j.db"}"\n')
+    env = dict(child_env(), PYTHONPATH=REPO)
+    out = subprocess.run(kiosk_argv(str(config)), capture_output=True, text=True, env=env,
+                         timeout=120, stdin=subprocess.DEVNULL)
+    assert out.returncode == EXIT_LEXICON
+    assert out.stderr.startswith("adjudicator: ") and "missing.txt" in out.stderr  # passed on
