@@ -105,8 +105,15 @@ class ReadyScreen(LockedScreen):
             self._idle = self.set_timer(protocol.remaining(), self._expire)
 
     def _expire(self) -> None:
-        if self.app.protocol.expire() is State.READY:
+        self._idle = None
+        protocol = self.app.protocol
+        state = protocol.expire()
+        if state is State.READY:
             self.clear_entry()
+        elif state is State.ENTRY and protocol.deadline is not None:
+            # woke before the deadline (a timer may, by the clock's resolution): wait again,
+            # as the verdict screen does, or the entry would never be cleared
+            self._idle = self.set_timer(protocol.remaining(), self._expire)
 
     def clear_entry(self) -> None:
         """Idle too long: the unfinished entry is cleared and the station is Ready again."""

@@ -7,7 +7,8 @@ import pytest
 from adjudicator.config import Config, Timers
 from adjudicator.journal import Journal
 from kiosk.app import build_app
-from kiosk_helpers import FIXED_TIME, TINY, BrokenJournal
+from adjudicator.protocol import Protocol
+from kiosk_helpers import FIXED_TIME, TINY, BrokenJournal, StepClock
 
 
 @pytest.fixture
@@ -30,7 +31,10 @@ def tiny(make_lexicon):
 
 @pytest.fixture
 def make_app(config, tiny):
-    """make_app(**changes): the kiosk on the tiny list, with its own journal; closed at the end."""
+    """make_app(**changes): the kiosk on the tiny list, with its own journal; closed at the end.
+
+    Its protocol (entry idle, verdict hold and clear) runs on a StepClock: protocol time passes
+    only through kiosk_helpers.elapse."""
     journals = []
 
     def make(lexicon=None, journal=None, **kwargs):
@@ -39,7 +43,10 @@ def make_app(config, tiny):
             journal = Journal.open(cfg.journal)
             journals.append(journal)
         kwargs.setdefault("clock", lambda: FIXED_TIME)
-        return build_app(cfg, lexicon or tiny, journal, **kwargs)
+        app = build_app(cfg, lexicon or tiny, journal, **kwargs)
+        app.protocol_clock = StepClock()
+        app.protocol = Protocol(app.protocol.timers, clock=app.protocol_clock)
+        return app
 
     yield make
     for j in journals:

@@ -6,7 +6,7 @@ import os
 import tomllib
 
 import pytest
-from kiosk_helpers import screen_name, text_of
+from kiosk_helpers import elapse, screen_name, text_of
 
 from adjudicator.config import load_config
 from adjudicator.pin import hash_pin
@@ -157,7 +157,7 @@ async def test_director_changes_lexicon_and_secondary_from_the_lexicon_folder(
         await pilot.press(*"xu za", "tab")
         await pilot.pause()
         assert "ACCEPTABLE" in text_of(app, "#plain") and "UN" not in text_of(app, "#plain")
-        await pilot.pause(0.3)
+        await elapse(pilot, app, 0.3)
         await pilot.press("r")
         await pilot.pause()
         assert text_of(app, "#secondary") == "Secondary lexicon OLDER DISAGREES"
@@ -187,7 +187,7 @@ async def test_director_sees_counter_last_challenges_flags_per_hour_and_exports(
     async with app.run_test(size=SIZE) as pilot:
         for words in ("qi za", "cat xyzzy"):
             await pilot.press(*words, "tab")
-            await pilot.pause(0.3)
+            await elapse(pilot, app, 0.3)
             await pilot.press("space")
             await pilot.pause()
         await open_director(app, pilot)

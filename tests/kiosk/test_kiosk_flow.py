@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from kiosk_helpers import screen_name, text_of
+from kiosk_helpers import elapse, screen_name, text_of
 
 from adjudicator.config import Timers
 from adjudicator.journal import Journal
@@ -110,13 +110,13 @@ async def test_verdict_buttons_recheck_and_next_by_touch_only_after_the_hold(mak
         await pilot.press(*"qi za", "tab")
         await settle(pilot)
         assert not app.screen.query_one("#verdict-buttons").display  # held: nothing to tap
-        await pilot.pause(0.4)
+        await elapse(pilot, app, 0.4)
         await settle(pilot)
         await pilot.click("#recheck")  # WESPA 3.10.9: the same words, recorded as a recheck
         await settle(pilot)
         assert text_of(app, "#recheck-of") == "RECHECK OF #1"
         assert app.station.journal.get(2).recheck_of == 1
-        await pilot.pause(0.4)
+        await elapse(pilot, app, 0.4)
         await settle(pilot)
         await pilot.click("#next")
         await settle(pilot)
@@ -161,12 +161,25 @@ async def test_unfinished_entry_clears_after_idle_time(make_app, config):
         await pilot.press(*"qi z")
         await settle(pilot)
         assert app.screen.query_one("#entry").value == "qi z"
-        await pilot.pause(1.4)
+        await elapse(pilot, app, 1.4)
         await settle(pilot)
         assert app.screen.query_one("#entry").value == ""
         assert not app.screen.has_class("entering")
         assert text_of(app, "#steps") == f"{STEP_1}\n{STEP_2}"  # Ready again, both steps
         assert app.station.journal.count() == 0
+
+
+async def test_idle_timer_that_wakes_before_its_deadline_waits_again(make_app, config):
+    """A timer may wake before the protocol's deadline (clock resolution; here the protocol's
+    clock stands still): the entry is still cleared once the idle time has passed."""
+    app = make_app(config=config.with_changes(timers=Timers(entry_idle=0.05, verdict_hold=0.2,
+                                                            verdict_clear=300)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*"qi")
+        await pilot.pause(0.3)  # the idle timer wakes, finds no time passed on the protocol
+        assert app.screen.query_one("#entry").value == "qi"
+        await elapse(pilot, app, 0.1)
+        assert app.screen.query_one("#entry").value == ""
 
 
 async def test_verdict_holds_against_stray_keys_then_any_key_returns(make_app, config):
@@ -177,7 +190,7 @@ async def test_verdict_holds_against_stray_keys_then_any_key_returns(make_app, c
         await settle(pilot)
         assert screen_name(app) == "VerdictScreen"
         assert app.station.journal.count() == 1  # the stray R did not recheck
-        await pilot.pause(1.3)
+        await elapse(pilot, app, 1.3)
         await pilot.press("x")
         await settle(pilot)
         assert screen_name(app) == "ReadyScreen"
@@ -192,7 +205,7 @@ async def test_verdict_clears_itself_after_the_timeout(make_app, config):
         await pilot.press(*"qi", "tab")
         await settle(pilot)
         assert screen_name(app) == "VerdictScreen"
-        await pilot.pause(1.3)
+        await elapse(pilot, app, 1.3)
         await settle(pilot)
         assert screen_name(app) == "ReadyScreen"
 
@@ -201,7 +214,7 @@ async def test_recheck_judges_the_same_words_again_as_a_recheck(make_app):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press(*"qi za", "tab")
-        await pilot.pause(0.4)
+        await elapse(pilot, app, 0.4)
         await pilot.press("r")
         await settle(pilot)
         assert screen_name(app) == "VerdictScreen"
@@ -211,7 +224,7 @@ async def test_recheck_judges_the_same_words_again_as_a_recheck(make_app):
         assert row.words == ("QI", "ZA") and row.recheck_of == 1
         assert row.secondary_agrees is None
         assert not app.screen.query_one("#secondary").display  # no secondary list configured
-        await pilot.pause(0.4)
+        await elapse(pilot, app, 0.4)
         await pilot.press("R")  # a recheck of the recheck still points at the challenge
         await settle(pilot)
         assert text_of(app, "#recheck-of") == "RECHECK OF #1"
@@ -230,7 +243,7 @@ async def test_recheck_reports_the_secondary_lexicon_collectively(
         await settle(pilot)
         # only a recheck asks the secondary list
         assert not app.screen.query_one("#secondary").display
-        await pilot.pause(0.4)
+        await elapse(pilot, app, 0.4)
         await pilot.press("r")
         await settle(pilot)
         assert text_of(app, "#secondary") == said
@@ -311,11 +324,11 @@ async def test_next_verdict_shows_nothing_left_over_from_the_last(make_app, make
     app = make_app(secondary=make_lexicon(["QI"], name="OLDER"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press(*"qi xyzzy", "tab")
-        await pilot.pause(0.4)
+        await elapse(pilot, app, 0.4)
         await pilot.press("r")  # a recheck: RECHECK OF and the secondary line shown
         await settle(pilot)
         assert app.screen.query_one("#secondary").display
-        await pilot.pause(0.4)
+        await elapse(pilot, app, 0.4)
         await pilot.press("space")
         await settle(pilot)
         await pilot.press(*"za", "tab")
