@@ -21,7 +21,7 @@ def backup(path: str, dest: str, *, force: bool = False) -> chain.ChainReport:
         raise JournalFileError(f"{dest} already exists (use --force to replace it)")
     src = db.connect_ro(path)
     tmp = dest + ".copying"
-    _remove(tmp)
+    remove_journal_files(tmp)
     try:
         out = sqlite3.connect(tmp, isolation_level=None)
         try:
@@ -32,18 +32,18 @@ def backup(path: str, dest: str, *, force: bool = False) -> chain.ChainReport:
         finally:
             out.close()
     except sqlite3.Error as e:
-        _remove(tmp)
+        remove_journal_files(tmp)
         raise JournalError(db.explain(e, dest)) from e
     except BaseException:
-        _remove(tmp)
+        remove_journal_files(tmp)
         raise
     finally:
         src.close()
     if not report.intact:
-        _remove(tmp)
+        remove_journal_files(tmp)
         raise chain.ChainBroken(path, report.broken_row or 0, report.reason)
     try:
-        _remove(dest)
+        remove_journal_files(dest)
         os.replace(tmp, dest)
         if report.rows:
             anchor.write_head(dest, anchor.Head(info["journal_id"], report.rows,
@@ -53,8 +53,12 @@ def backup(path: str, dest: str, *, force: bool = False) -> chain.ChainReport:
     return report
 
 
-def _remove(path: str) -> None:
-    for p in (path, path + "-wal", path + "-shm", path + "-journal", path + anchor.HEAD_SUFFIX):
+def remove_journal_files(path: str, *, beside_only: bool = False) -> None:
+    """Remove a journal at PATH and everything beside it that belongs to it (-wal, -shm,
+    -journal, the head file), or with BESIDE_ONLY those alone (PATH is about to be replaced);
+    what is not there is fine, what cannot go is a JournalFileError."""
+    beside = (path + "-wal", path + "-shm", path + "-journal", anchor.head_path(path))
+    for p in beside if beside_only else (path, *beside):
         try:
             os.remove(p)
         except (FileNotFoundError, NotADirectoryError):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..errors import JournalError, JournalFileError
 from . import anchor, chain, db
+from .backup import remove_journal_files
 from .store import Journal
 
 CHUNK = 1000  # rows per transaction written to the merged journal
@@ -104,14 +105,14 @@ def merge(inputs: list[str], out: str, *, force: bool = False) -> MergeReport:
         anchor.verify_file(path).raise_if_broken()
 
     tmp, scratch = out + ".merging", out + ".merging-scratch"
-    _remove(tmp)
+    remove_journal_files(tmp)
     journal = Journal.open(tmp)  # creates the folder, or says plainly why it cannot
     # a scratch file until it is complete and renamed: no fsync per chunk (see the end)
     journal.conn.execute("PRAGMA synchronous=OFF")
     work = None
     try:
         try:
-            _remove(scratch)
+            remove_journal_files(scratch)
             work = sqlite3.connect(scratch, isolation_level=None)
             work.execute("PRAGMA journal_mode=OFF")
             work.execute("PRAGMA synchronous=OFF")
@@ -133,19 +134,18 @@ def merge(inputs: list[str], out: str, *, force: bool = False) -> MergeReport:
         finally:
             if work is not None:
                 work.close()
-            _remove(scratch)
+            remove_journal_files(scratch)
             journal.close()
     except BaseException:
-        _remove(tmp)
+        remove_journal_files(tmp)
         raise
     try:
-        for suffix in ("-wal", "-shm", anchor.HEAD_SUFFIX):
-            _remove_one(out + suffix)
+        remove_journal_files(out, beside_only=True)
         os.replace(tmp, out)
         if os.path.exists(anchor.head_path(tmp)):
             os.replace(anchor.head_path(tmp), anchor.head_path(out))
     except OSError as e:
-        _remove(tmp)
+        remove_journal_files(tmp)
         raise JournalError(db.explain(e, out)) from e
     return MergeReport(out, total, tuple(sources), duplicates, tuple(notes))
 
@@ -220,17 +220,3 @@ def _write_sources_meta(journal: Journal, sources) -> None:
                      (described,))
     except sqlite3.Error as e:
         raise JournalError(db.explain(e, journal.path)) from e
-
-
-def _remove_one(path: str) -> None:
-    try:
-        os.remove(path)
-    except (FileNotFoundError, NotADirectoryError):
-        pass
-    except OSError as e:
-        raise JournalFileError(f"cannot replace {path}: {e.strerror or e}") from e
-
-
-def _remove(path: str) -> None:
-    for p in (path, path + "-wal", path + "-shm", path + "-journal", anchor.head_path(path)):
-        _remove_one(p)

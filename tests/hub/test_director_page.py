@@ -10,28 +10,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 
 from hub_process import HubProcess  # noqa: E402
-from web_helpers import BROWSER_ARGS, browser_executable  # noqa: E402
+from web_helpers import browser  # noqa: E402,F401 (the fixture)
 
 from adjudicator.hub.forward import Forwarder  # noqa: E402
 from adjudicator.journal import Journal  # noqa: E402
 from adjudicator.verdict import adjudicate  # noqa: E402
 
 WAIT = 20_000  # ms: the bound of every wait (a slow shared machine)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = browser_executable()
-    if executable is None:
-        pytest.skip("no chromium executable (.ci/run installs Debian's chromium with apt-get)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=BROWSER_ARGS, timeout=30_000)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 @pytest.fixture

@@ -5,8 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from web_helpers import (BROWSER_ARGS, PHONE, PHONE_DPR, REPO, WORDS, ServeProcess,
-                         browser_executable)
+from web_helpers import PHONE, PHONE_DPR, REPO, WORDS, ServeProcess, browser  # noqa: F401
 
 from adjudicator.lexicon import compile_sources
 
@@ -56,25 +55,6 @@ def start_server(tiny_config):
 def server(start_server):
     """The server most tests use: default options."""
     return start_server()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's chromium driven by Playwright; skipped only when no browser is installed.
-
-    Module scope: Playwright's sync API runs an event loop in the main thread while it is open,
-    which would break asyncio.run() in any test collected after these."""
-    executable = browser_executable()
-    if executable is None:
-        pytest.skip("no chromium executable (.ci/run installs Debian's chromium with apt-get)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=BROWSER_ARGS, timeout=30_000)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 @pytest.fixture

@@ -12,6 +12,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -128,3 +130,22 @@ def inside_viewport(box: dict, viewport: dict) -> bool:
 
 def centre(box: dict) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium driven by Playwright; skipped only when no browser is installed.
+
+    Module scope: Playwright's sync API runs an event loop in the main thread while it is open,
+    which would break asyncio.run() in any test collected after these."""
+    executable = browser_executable()
+    if executable is None:
+        pytest.skip("no chromium executable (.ci/run installs Debian's chromium with apt-get)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=BROWSER_ARGS, timeout=30_000)
+        try:
+            yield browser
+        finally:
+            browser.close()
