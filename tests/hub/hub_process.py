@@ -51,3 +51,14 @@ class HubProcess:
                 self.proc.wait(5)
         self.proc.stdout.close()
         self.proc.stderr.close()
+
+
+def wait_for(predicate, timeout: float = 20.0):
+    """PREDICATE's first true value, asked every 50 ms; an AssertionError after TIMEOUT s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("not within the time allowed")

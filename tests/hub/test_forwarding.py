@@ -6,10 +6,9 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 
 import pytest
-from hub_process import HubProcess, cli_env
+from hub_process import HubProcess, cli_env, wait_for
 
 from adjudicator.config import Config, parse_config
 from adjudicator.docket.queue import job_message
@@ -20,16 +19,6 @@ from adjudicator.hub import forward
 from adjudicator.hub.board import Board
 from adjudicator.printdesk import PrintDesk
 from adjudicator.station import open_station
-
-
-def wait_for(predicate, timeout: float = 20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("not within the time allowed")
 
 
 def station_config(tmp_path, hub_url: str, token: str, name: str = "Desk 1") -> Config:

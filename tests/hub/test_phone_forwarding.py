@@ -5,23 +5,13 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-import time
 
 from aiohttp.test_utils import TestClient, TestServer
+from hub_process import wait_for
 
 from adjudicator.config import Config
 from adjudicator.net.token import TokenStore
 from adjudicator.phone.build import build_phone_app
-
-
-def wait_for(predicate, timeout: float = 20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("not within the time allowed")
 
 
 def test_every_phones_row_reaches_the_hub(tmp_path, make_lexicon, start_hub):

@@ -130,3 +130,15 @@ class BusyCpu:
             proc.kill()
         for proc in self.procs:
             proc.wait(timeout=10)
+
+
+def ready_station(tmp_path):
+    """A kiosk on a pty, shown its Ready screen: yields (app, journal path); closed after, also
+    when the kiosk never came up. For a test module's fixture."""
+    config, journal = station_config(tmp_path)
+    app = PtyApp(kiosk_argv(config), child_env(ADJUDICATOR_CACHE=str(tmp_path / "cache")))
+    try:
+        app.read_until(b"press TAB.")
+        yield app, journal
+    finally:
+        app.close()

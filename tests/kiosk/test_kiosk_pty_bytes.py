@@ -10,7 +10,7 @@ from __future__ import annotations
 
 
 import pytest
-from pty_driver import PtyApp, child_env, kiosk_argv, station_config
+from pty_driver import PtyApp, ready_station
 
 from adjudicator.journal import Journal
 
@@ -19,13 +19,7 @@ ENTRY_ERRORS = (b"No words entered", b"has 1 letter", b"is not a letter", b"Trac
 
 @pytest.fixture
 def kiosk(tmp_path):
-    config, journal = station_config(tmp_path)
-    app = PtyApp(kiosk_argv(config), child_env(ADJUDICATOR_CACHE=str(tmp_path / "cache")))
-    try:
-        app.read_until(b"press TAB.")
-        yield app, journal
-    finally:
-        app.close()  # also when the kiosk never came up
+    yield from ready_station(tmp_path)
 
 
 def judge(app: PtyApp, journal_path: str, burst: bytes = b"qi\t") -> tuple[tuple[str, ...], bool]:

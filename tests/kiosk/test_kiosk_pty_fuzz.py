@@ -20,7 +20,7 @@ import select
 import time
 
 import pytest
-from pty_driver import PtyApp, child_env, kiosk_argv, station_config
+from pty_driver import PtyApp, ready_station
 
 from adjudicator.entry import MAX_ENTRY_CHARS
 from adjudicator.journal import Journal
@@ -125,13 +125,7 @@ def judge_qi(app: PtyApp, journal_path: str) -> tuple[tuple[str, ...], bool]:
 
 @pytest.fixture
 def kiosk(tmp_path):
-    config, journal = station_config(tmp_path)
-    app = PtyApp(kiosk_argv(config), child_env(ADJUDICATOR_CACHE=str(tmp_path / "cache")))
-    try:
-        app.read_until(b"press TAB.")
-        yield app, journal
-    finally:
-        app.close()  # also when the kiosk never came up
+    yield from ready_station(tmp_path)
 
 
 def test_random_terminal_bytes_never_end_the_kiosk_and_qi_is_still_judged(kiosk):
