@@ -10,7 +10,6 @@ the Protocol what state it is in and when the next timer runs out, and tells it 
 from __future__ import annotations
 
 import enum
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -60,14 +59,6 @@ TOUCH = Words(
 def steps_text(words: Words = KEYBOARD, *, entering: bool) -> str:
     """The two steps at rest; only the opponent's step once the challenger has typed."""
     return words.step_2 if entering else f"{words.step_1}\n{words.step_2}"
-
-
-def timer_value(value: object) -> float | None:
-    """A timer's seconds when usable (finite, not negative); None otherwise."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    seconds = float(value)
-    return seconds if math.isfinite(seconds) and seconds >= 0 else None
 
 
 class Protocol:
