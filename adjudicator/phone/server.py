@@ -22,8 +22,6 @@ from .wire import BadFrame, hello, parse_frame, state_payload
 
 COOKIE = "adjudicator_token"
 DEVICE_COOKIE = "adjudicator_device"
-FORBIDDEN = ("403 Forbidden: this word judge needs the current link.\n"
-             "Ask the tournament director for the QR code.\n")
 NOT_A_WEBSOCKET = "426: this address is the phone page's live connection; open / instead.\n"
 SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",  # the token never travels to another site
@@ -61,7 +59,7 @@ class PhoneApp:
         surface's, such as the director's hub) behind the same token guard."""
         app = web.Application(middlewares=[self._guard], client_max_size=4096)
         app.add_routes([web.get("/", self.handle_page), web.get("/ws", self.handle_websocket),
-                        *routes])
+                        web.get("/favicon.ico", self.handle_icon), *routes])
         app.on_shutdown.append(self._close_pages)
         return app
 
@@ -74,14 +72,14 @@ class PhoneApp:
         if "token" in request.query:
             from_query = request.query.get("token", "")
             if not self.tokens.check(from_query) or request.path != "/":
-                return _forbidden()
+                return self._forbidden()
             rest = [(k, v) for k, v in request.query.items() if k != "token"]
             location = "/" + ("?" + urlencode(rest) if rest else "")
             response = web.Response(status=303, headers={**SECURITY_HEADERS, "Location": location})
             response.set_cookie(COOKIE, from_query, httponly=True, samesite="Lax", path="/")
             return response
         if not self.tokens.check(request.cookies.get(COOKIE)) or not _same_origin(request):
-            return _forbidden()
+            return self._forbidden()
         try:
             response = await handler(request)
         except web.HTTPException as e:
@@ -99,15 +97,27 @@ class PhoneApp:
         reason = self.admission.refuse(_address(request), len(device.sockets) if device else 0)
         if reason:
             return web.Response(status=503, body=self.page.refusals[reason],
-                                content_type="text/html",
-                                charset="utf-8", headers={"Content-Security-Policy":
-                                                          self.page.full_csp})
+                                content_type="text/html", charset="utf-8",
+                                headers={"Content-Security-Policy": self.page.notice_csp})
         response = web.Response(body=self.page.body, content_type="text/html", charset="utf-8",
                                 headers={"Content-Security-Policy": self.page.csp})
         if not known:
             response.set_cookie(DEVICE_COOKIE, secrets.token_urlsafe(12), httponly=True,
                                 samesite="Lax", path="/", max_age=7 * 24 * 3600)
         return response
+
+    async def handle_icon(self, request: web.Request) -> web.StreamResponse:
+        """The page names its icon inline; a browser that asks for /favicon.ico anyway (a
+        bookmark, a home-screen shortcut) gets the same one, not a 404."""
+        return web.Response(body=self.page.icon, content_type="image/svg+xml",
+                            headers={"Cache-Control": "max-age=86400"})
+
+    def _forbidden(self) -> web.Response:
+        """No token or a wrong one (403): a page of its own saying what to do, never the token."""
+        return web.Response(status=403, body=self.page.forbidden, content_type="text/html",
+                            charset="utf-8",
+                            headers={**SECURITY_HEADERS,
+                                     "Content-Security-Policy": self.page.notice_csp})
 
     # -- a phone's live connection ------------------------------------------------------------
 
@@ -199,10 +209,6 @@ class PhoneApp:
         self.executor.shutdown(wait=True)
         for close in self.on_close:
             close()
-
-
-def _forbidden() -> web.Response:
-    return web.Response(status=403, text=FORBIDDEN, headers=SECURITY_HEADERS)
 
 
 def _address(request: web.Request) -> str:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
+from urllib.parse import quote
 
 import aiohttp
 import pytest
@@ -18,6 +19,8 @@ from web_helpers import REPO, URL_LINE
 
 from adjudicator.net.token import TokenStore, token_path
 
+ICON_URL = "data:image/svg+xml," + quote(
+    (REPO / "adjudicator" / "phone" / "static" / "icon.svg").read_text().strip(), safe="")
 PATHS = ["/", "/ws", "/static/phone.js", "/favicon.ico", "/no-such-page", "/download/x"]
 
 
@@ -84,7 +87,9 @@ def test_the_token_opens_the_page_and_moves_into_a_cookie(server):
     assert 'name="viewport"' in page and "width=device-width" in page
     # Nothing loaded from another site (no token in a Referer; works offline): one page with
     # its CSS and JS inlined, and a policy that lets nothing else load.
-    assert "http://" not in page and "https://" not in page and "<link" not in page
+    assert "http://" not in page and "https://" not in page
+    assert re.findall(r"<link[^>]*>", page) == [  # the icon only, inline: nothing to fetch
+        f'<link rel="icon" href="{ICON_URL}">']
     assert " src=" not in page
     script = page[page.index("<script>"):page.index("</script>")]
     assert len(script.encode()) < 8_000 and len(page.encode()) < 20_000  # a few KB, one response
@@ -92,6 +97,36 @@ def test_the_token_opens_the_page_and_moves_into_a_cookie(server):
     assert headers["Referrer-Policy"] == "no-referrer"
     status, headers, _ = get(f"{server.base}/?token={server.token}&table=4")
     assert (status, headers["Location"]) == (303, "/?table=4")  # other settings kept
+
+
+def test_without_the_token_a_phone_gets_a_page_saying_what_to_do(server):
+    """Issue 21 (12): the refusal was three lines of plain text, tiny on a phone. It is a page in
+    the phone page's style, with a viewport, saying to ask the director for the current code."""
+    for url in (server.base + "/", f"{server.base}/?token=wrong", server.base + "/ws"):
+        status, headers, body = get(url)
+        assert status == 403, url
+        assert headers["Content-Type"].startswith("text/html"), url
+        page = body.decode()
+        assert 'name="viewport" content="width=device-width' in page
+        assert "<h1" in page and "needs the current link" in page
+        assert "Ask the tournament director for the current QR code" in page
+        assert "scan it again" in page
+        assert "#bar{" in page  # the phone page's own style sheet
+        assert "default-src 'none'" in headers["Content-Security-Policy"]
+        assert "<script" not in page and server.token not in page
+        assert re.findall(r"<link[^>]*>", page) == [f'<link rel="icon" href="{ICON_URL}">']
+
+
+def test_the_icon_is_inline_and_favicon_ico_is_no_404(server):
+    """Issue 21 (12): every load asked for /favicon.ico and got a 404. The page names its icon
+    inline (a data: address, nothing fetched); /favicon.ico, for a browser that asks anyway (a
+    bookmark, a home-screen shortcut), is the same icon, behind the token like everything."""
+    jar = f"adjudicator_token={server.token}"
+    status, headers, body = get(server.base + "/favicon.ico", cookie=jar)
+    assert status == 200
+    assert headers["Content-Type"] == "image/svg+xml" and body.startswith(b"<svg")
+    assert ICON_URL == "data:image/svg+xml," + quote(body.decode(), safe="")
+    assert get(server.base + "/favicon.ico")[0] == 403
 
 
 def test_a_websocket_from_another_site_is_refused_even_with_the_token(server):
