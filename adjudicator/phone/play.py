@@ -38,14 +38,16 @@ async def act(frame: dict, device: Device, *, timers, clock, judge_in) -> str:
     if kind == "judge":
         if here.busy or protocol.state not in (State.READY, State.ENTRY):
             return ""  # a second tap on the same play, or a tap on the verdict: ignored
-        text = frame.get("text", "")[:MAX_TEXT]
-        here.text, here.busy = text, True
+        # Judged whole (the frame's size is capped): a text too long is refused with its real
+        # length, never cut first and then counted.
+        text = frame.get("text", "")
+        here.text, here.busy = text[:MAX_TEXT], True
         try:
             outcome = await judge_in(device.station.submit, text, table=here.table,
                                      round=here.round)
         except EntryError as e:
             here.error = str(e)
-            protocol.typed(text)
+            protocol.typed(here.text)
             return ""
         finally:
             here.busy = False

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 
+from adjudicator.entry import MAX_ENTRY_CHARS, too_long_message
 from adjudicator.protocol import TOUCH, State
 from adjudicator.station import NOT_RECORDED, Outcome
 from .tables import Device, TableState
 
 MARK = {True: "✔", False: "✘"}
 PLAIN = {True: "YES: the play is ACCEPTABLE", False: "NO: the play is UNACCEPTABLE"}
+# The kiosk's words for an insertion refused whole, with {n} where the page puts its length.
+TOO_LONG = too_long_message(MAX_ENTRY_CHARS + 1).replace(f"{MAX_ENTRY_CHARS + 1:,} characters",
+                                                         "{n}")
 KINDS = {"table", "leave", "typed", "judge", "next", "recheck", "expire"}
 
 
@@ -51,7 +55,8 @@ def hello(device: Device) -> dict:
     return {"t": "hello", "event": station.config.event, "device": device.label,
             "steps": [TOUCH.step_1, TOUCH.step_2], "hint": TOUCH.hint,
             "next_hint": TOUCH.next_hint, "lexicon": described, "warning": warning,
-            "entry_idle": station.config.timers.entry_idle}
+            "entry_idle": station.config.timers.entry_idle, "max_entry": MAX_ENTRY_CHARS,
+            "too_long": TOO_LONG}
 
 
 def outcome_payload(outcome: Outcome) -> dict:

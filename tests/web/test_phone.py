@@ -258,3 +258,31 @@ def test_a_verdict_waiting_on_a_locked_journal_says_so_then_shows(server, new_de
         lock.close()
     assert "Words: QI ZA" in verdict_text(page)
     assert [r.words for r in journal_rows(server)] == [("QI", "ZA")]
+
+
+def test_a_paste_too_long_is_refused_whole_with_its_real_length(server, new_device):
+    """Issue 21 (12): pasting 600 characters said "Not taken (400 characters)": the box had cut
+    the paste to 400 first. Nothing is cut silently: the paste is refused whole, the box keeps
+    what it held, and the player reads the real length and the limit (as at the kiosk)."""
+    from adjudicator.entry import MAX_ENTRY_CHARS
+
+    page = new_device()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_page(page, server)
+    sit_at(page, "2")
+    enter(page, "qi ")
+    pasted = ("abcdefghijklmno " * 38)[:600]
+    page.evaluate("t => navigator.clipboard.writeText(t)", pasted)
+    page.keyboard.press("Control+V")
+    page.wait_for_selector("#error:not(:empty)")
+    error = page.inner_text("#error")
+    assert "Not taken (600 characters)" in error, error
+    assert f"at most {MAX_ENTRY_CHARS} characters" in error
+    assert page.input_value("#words") == "qi "  # nothing of the paste, nothing lost
+    page.keyboard.insert_text("x" * 1000)  # an insertion of another kind (a drop, a keyboard's)
+    assert "Not taken (1,000 characters)" in page.inner_text("#error")
+    assert page.input_value("#words") == "qi "
+    page.keyboard.type("za")
+    page.keyboard.press("Enter")
+    assert "Words: QI ZA" in verdict_text(page)
+    assert [r.words for r in journal_rows(server)] == [("QI", "ZA")]

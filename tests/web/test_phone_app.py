@@ -180,3 +180,41 @@ def test_an_unexpected_failure_is_one_log_line_and_the_page_carries_on(tmp_path,
     assert frame["verdict"]["acceptable"] is True and len(calls) == 2
     assert "judge failed: MemoryError: simulated" in log.getvalue()
     assert "Traceback" not in log.getvalue()
+
+
+def test_a_judge_frame_too_long_is_refused_with_its_real_length(tmp_path):
+    """Issue 21 (12): the server cut a frame's text to 400 characters before the station counted
+    it, so 600 characters were refused as "400 characters". The count is the real one."""
+    config = make_config(tmp_path)
+    tokens = TokenStore(str(tmp_path / "event.token"))
+    token = tokens.ensure()
+    phone = build_phone_app(config, tokens=tokens, out=io.StringIO())
+
+    async def scenario():
+        async with TestClient(TestServer(phone.make_app())) as client:
+            client.session.cookie_jar.update_cookies({"adjudicator_token": token})
+            await client.get("/")
+            ws = await client.ws_connect("/ws")
+            hello = json.loads((await ws.receive()).data)
+            await ws.send_str(json.dumps({"t": "table", "table": "8"}))
+            await ws.send_str(json.dumps({"t": "judge", "text": "qi " * 200}))
+            while "error" not in (frame := json.loads((await ws.receive()).data)) \
+                    or not frame["error"]:
+                pass
+            await ws.close()
+            return hello, frame
+
+    try:
+        hello, frame = asyncio.run(scenario())
+    finally:
+        phone.close()
+    assert frame["error"].startswith("Not taken (600 characters)"), frame["error"]
+    assert frame["view"] in ("ready", "entry")
+    # The page refuses a paste before it reaches the box, in the same words (phone.js).
+    assert hello["max_entry"] == 136
+    assert hello["too_long"].format(n="600 characters") == frame["error"]
+    journal = Journal.open(config.journal)
+    try:
+        assert journal.recent(5) == []  # never judged
+    finally:
+        journal.close()

@@ -3,6 +3,7 @@
   const $ = (id) => document.getElementById(id);
   const body = document.body;
   let ws = null, timer = null, slow = null, idle = null, entryIdle = 0, retry = 0, view = 'connecting', waitForTouch = false;
+  let maxEntry = 0, tooLong = '', before = '';
 
   function send(frame) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(frame)); }
   function setView(v) { view = v; body.dataset.view = v; }
@@ -41,7 +42,7 @@
     $('hint').textContent = m.hint; $('next-hint').textContent = m.next_hint;
     $('lexicon').textContent = m.lexicon; $('warning').textContent = m.warning;
     $('device').textContent = '· ' + m.device;
-    entryIdle = m.entry_idle || 0;
+    entryIdle = m.entry_idle || 0; maxEntry = m.max_entry || 0; tooLong = m.too_long || '';
   }
 
   function show(s) {
@@ -99,7 +100,28 @@
       $('error').textContent = 'Still recording the verdict… if this stays, call the director.';
     }, 5000);
   });
+  // Nothing is cut silently: an insertion (typing, a paste, a drop) that would make the entry
+  // longer than a play forms is refused whole and the player told its real length (entry.py).
+  function refuseLong(n) {
+    $('error').textContent = tooLong.replace('{n}', n === 1 ? '1 character' : n.toLocaleString('en') + ' characters');
+  }
+  $('words').addEventListener('beforeinput', (e) => {
+    const input = $('words');
+    before = input.value;
+    if (!maxEntry || !e.inputType.startsWith('insert') || !e.cancelable) return;
+    let text = e.data;
+    if ((text === null || text === undefined) && e.dataTransfer) text = e.dataTransfer.getData('text/plain');
+    if (typeof text !== 'string') return;  // the input handler checks the result
+    if (input.value.length - (input.selectionEnd - input.selectionStart) + text.length > maxEntry) {
+      e.preventDefault(); refuseLong(text.length);
+    }
+  });
   $('words').addEventListener('input', () => {
+    const input = $('words');
+    if (maxEntry && input.value.length > maxEntry) {  // an insertion that could not be stopped
+      const n = input.value.length - before.length;
+      input.value = before; refuseLong(Math.max(n, 1)); return;
+    }
     send({t: 'typed', text: $('words').value});
     if (view === 'ready' || view === 'entry') setView($('words').value.trim() ? 'entry' : 'ready');
     clearTimeout(idle);  // the station's idle timer: an unfinished entry is cleared (protocol.py)
