@@ -161,6 +161,46 @@ def test_landscape_phone_and_tablet_show_the_whole_verdict(server, new_device, v
         assert inside_viewport(box(page, selector), viewport), selector
 
 
+@pytest.fixture
+def enable_config(tiny_config):
+    """The shipped ENABLE list: its lexicon line and its warning are the longest a verdict shows."""
+    text = tiny_config.read_text()
+    tiny_config.write_text("\n".join(line for line in text.splitlines()
+                                     if not line.startswith("lexicon =")) + "\n")
+    return tiny_config
+
+
+def test_every_line_of_the_verdict_fits_at_every_phone_and_tablet_size(enable_config,
+                                                                        start_server, new_device):
+    """Issue 21 (12): at 320 x 568 with ENABLE the RECHECK/NEXT hint line was cut off the bottom.
+    Every line of the verdict, a recheck's too, is on screen with nothing to scroll, upright on
+    phones from 320 x 568 to tablets (the smallest also with a browser's bars: 320 x 460)."""
+    server = start_server()
+    lines = ["#recheck", "#mark", "#word", "#played", "#consequence", "#record", "#v-lexicon",
+             "#v-warning", "#recheck-button", "#next", "#next-hint"]
+    for viewport in ({"width": 320, "height": 568}, {"width": 360, "height": 640},
+                     {"width": 390, "height": 844}, {"width": 412, "height": 915},
+                     {"width": 1024, "height": 1366},
+                     {"width": 320, "height": 460}):
+        page = new_device(viewport=viewport)
+        open_page(page, server)
+        sit_at(page, "1")
+        for words in ("quixotic jo", "qi zzz"):
+            enter(page, words)
+            page.tap("#adjudicate")
+            page.wait_for_selector("body[data-view=verdict] #next")
+            page.tap("#recheck-button")  # one more line: RECHECK OF #n
+            page.wait_for_selector("body[data-view=verdict] #recheck:not(:empty)")
+            assert "ENABLE is not a tournament word list" in page.inner_text("#v-warning")
+            shown = lines + (["#plain"] if viewport["height"] > 540 else [])
+            for selector in shown:
+                assert inside_viewport(box(page, selector), viewport), (viewport, words, selector)
+            assert page.evaluate("document.getElementById('verdict').scrollHeight") \
+                <= viewport["height"], (viewport, words)
+            page.tap("#next")
+        page.context.close()
+
+
 def test_a_reload_keeps_the_table_the_verdict_and_the_split_look_up_flag(server, new_device):
     page = new_device()
     open_page(page, server)
