@@ -32,6 +32,15 @@ def tiny_config(tmp_path):
 
 
 @pytest.fixture
+def enable_config(tiny_config):
+    """The shipped ENABLE list: its lexicon line and its warning are the longest a verdict shows."""
+    text = tiny_config.read_text()
+    tiny_config.write_text("\n".join(line for line in text.splitlines()
+                                     if not line.startswith("lexicon =")) + "\n")
+    return tiny_config
+
+
+@pytest.fixture
 def start_server(tiny_config):
     """start_server(*args) -> `adjudicator serve --port 0 --config <tiny> ARGS` on 127.0.0.1;
     every server started is stopped after the test."""

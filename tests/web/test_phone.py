@@ -161,15 +161,6 @@ def test_landscape_phone_and_tablet_show_the_whole_verdict(server, new_device, v
         assert inside_viewport(box(page, selector), viewport), selector
 
 
-@pytest.fixture
-def enable_config(tiny_config):
-    """The shipped ENABLE list: its lexicon line and its warning are the longest a verdict shows."""
-    text = tiny_config.read_text()
-    tiny_config.write_text("\n".join(line for line in text.splitlines()
-                                     if not line.startswith("lexicon =")) + "\n")
-    return tiny_config
-
-
 def test_every_line_of_the_verdict_fits_at_every_phone_and_tablet_size(enable_config,
                                                                         start_server, new_device):
     """Issue 21 (12): at 320 x 568 with ENABLE the RECHECK/NEXT hint line was cut off the bottom.

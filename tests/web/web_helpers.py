@@ -128,6 +128,17 @@ def inside_viewport(box: dict, viewport: dict) -> bool:
             and box["y"] + box["height"] <= viewport["height"] + 0.5)
 
 
+def axe_violations(page) -> list[str]:
+    """axe-core's violations on PAGE as it shows now, one line each naming the rule, its impact
+    and where. The script (from axe-playwright-python) is evaluated by Playwright, so the page's
+    Content-Security-Policy, which lets no other script run, does not stop it."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']} at "
+            + "; ".join(" ".join(node["target"]) for node in v["nodes"]) for v in found]
+
+
 def centre(box: dict) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
