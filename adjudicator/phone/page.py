@@ -15,10 +15,10 @@ from .limits import FULL, TOO_MANY_HERE
 # What a phone without the current token is told (403), whatever it asked for.
 FORBIDDEN_TITLE = "This word judge needs the current link"
 FORBIDDEN_TEXT = (
-    "Ask the tournament director for the current QR code, then scan it again (or open the "
-    "link it gives).",
-    "The link changes when the director makes a new one, each round for example: an old QR "
-    "code, link or bookmark no longer opens the judge.",
+    ("Ask the tournament director for the current QR code, then scan it again (or open the "
+     "link it gives)."),
+    ("The link changes when the director makes a new one, each round for example: an old QR "
+     "code, link or bookmark no longer opens the judge."),
 )
 LIMIT_TITLE = "Not now"
 

@@ -12,7 +12,7 @@ from web_helpers import axe_violations
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hub"))
 
-from test_phone import enter, open_page, sit_at, verdict_text  # noqa: E402
+from test_phone import enter, open_page, sit_at, verdict_text
 
 
 @pytest.mark.parametrize("viewport", [{"width": 320, "height": 568}, {"width": 390, "height": 844}],
