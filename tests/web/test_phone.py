@@ -169,27 +169,27 @@ def test_every_line_of_the_verdict_fits_at_every_phone_and_tablet_size(enable_co
     server = start_server()
     lines = ["#recheck", "#mark", "#word", "#played", "#consequence", "#record", "#v-lexicon",
              "#v-warning", "#recheck-button", "#next", "#next-hint"]
-    for viewport in ({"width": 320, "height": 568}, {"width": 360, "height": 640},
-                     {"width": 390, "height": 844}, {"width": 412, "height": 915},
-                     {"width": 1024, "height": 1366},
-                     {"width": 320, "height": 460}):
-        page = new_device(viewport=viewport)
-        open_page(page, server)
-        sit_at(page, "1")
-        for words in ("quixotic jo", "qi zzz"):
-            enter(page, words)
-            page.tap("#adjudicate")
-            page.wait_for_selector("body[data-view=verdict] #next")
-            page.tap("#recheck-button")  # one more line: RECHECK OF #n
-            page.wait_for_selector("body[data-view=verdict] #recheck:not(:empty)")
-            assert "ENABLE is not a tournament word list" in page.inner_text("#v-warning")
+    page = new_device(viewport=SMALL)
+    open_page(page, server)
+    sit_at(page, "1")
+    for words in ("quixotic jo", "qi zzz"):
+        enter(page, words)
+        page.tap("#adjudicate")
+        page.wait_for_selector("body[data-view=verdict] #next")
+        page.tap("#recheck-button")  # one more line: RECHECK OF #n
+        page.wait_for_selector("body[data-view=verdict] #recheck:not(:empty)")
+        assert "ENABLE is not a tournament word list" in page.inner_text("#v-warning")
+        for viewport in (SMALL, {"width": 360, "height": 640}, {"width": 390, "height": 844},
+                         {"width": 412, "height": 915}, {"width": 768, "height": 1024},
+                         {"width": 1024, "height": 1366}, {"width": 320, "height": 460}):
+            page.set_viewport_size(viewport)  # the same verdict, laid out again at this size
             shown = lines + (["#plain"] if viewport["height"] > 540 else [])
             for selector in shown:
                 assert inside_viewport(box(page, selector), viewport), (viewport, words, selector)
             assert page.evaluate("document.getElementById('verdict').scrollHeight") \
                 <= viewport["height"], (viewport, words)
-            page.tap("#next")
-        page.context.close()
+        page.set_viewport_size(SMALL)
+        page.tap("#next")
 
 
 def test_a_reload_keeps_the_table_the_verdict_and_the_split_look_up_flag(server, new_device):
