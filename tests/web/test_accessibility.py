@@ -63,8 +63,12 @@ def test_every_view_of_the_phone_page_passes_an_axe_audit(enable_config, start_s
         open_page(page.context.new_page(), server)
     page.wait_for_selector("body[data-view=notice]")
     audit("notice: opened again")
+    page = page.context.pages[-1]
+    server.stop()  # the laptop goes away: "Connection lost: reconnecting…"
+    page.wait_for_selector("body[data-view=connecting]")
+    audit("connection lost")
     assert found == {view: [] for view in found}, {v: f for v, f in found.items() if f}
-    assert len(found) == 10
+    assert len(found) == 11
 
 
 def test_the_directors_page_passes_an_axe_audit(browser, tmp_path):
