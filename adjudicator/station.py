@@ -349,7 +349,7 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
     """Everything a station needs, loaded before any screen is drawn.
 
     With a `hub` in the config (and FORWARD), a sender thread forwards the journal's rows and a
-    heartbeat to the director's hub (adjudicator.hub.forward); it never delays a verdict."""
+    heartbeat to the director's hub (adjudicator.link.forward); it never delays a verdict."""
     if lexicon is None:
         lexicon, loaded_secondary = load_lexicons(config)
         secondary = secondary or loaded_secondary
@@ -369,7 +369,7 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
                       rule_known=rule_known, journal_reopener=reopener,
                       table_counts=table_counts)
     if config.hub and forward:  # every row to the director's hub, off the verdict path
-        from adjudicator.hub.attach import forward_station
+        from adjudicator.link.attach import forward_station
 
         forward_station(station)
     return station

@@ -24,7 +24,7 @@ from benchutil import report  # noqa: E402
 from fleet import WORDS, run_faults  # noqa: E402
 from hub_process import HubProcess  # noqa: E402
 
-from adjudicator.hub.forward import Forwarder  # noqa: E402
+from adjudicator.link.forward import Forwarder  # noqa: E402
 from adjudicator.journal import Journal  # noqa: E402
 from adjudicator.lexicon import Lexicon, compile_sources  # noqa: E402
 from adjudicator.verdict import adjudicate  # noqa: E402

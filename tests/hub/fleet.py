@@ -27,7 +27,7 @@ WORDS = ["QI", "ZA", "CAT", "XU", "JO"]
 
 def worker(folder: str, hub: str, token: str, lexicon: str, rows: int, seed: int,
            names: list[str]) -> None:
-    from adjudicator.hub.forward import Forwarder
+    from adjudicator.link.forward import Forwarder
     from adjudicator.journal import Journal
     from adjudicator.lexicon import Lexicon
     from adjudicator.verdict import adjudicate

@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hub_process import HubProcess  # noqa: E402
 from web_helpers import BROWSER_ARGS, browser_executable  # noqa: E402
 
-from adjudicator.hub.forward import Forwarder, post  # noqa: E402
+from adjudicator.link.forward import Forwarder, post  # noqa: E402
 from adjudicator.journal import Journal  # noqa: E402
 from adjudicator.lexicon import Lexicon, compile_sources  # noqa: E402
 from adjudicator.verdict import adjudicate  # noqa: E402

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 from hub_process import HubProcess  # noqa: E402
 from web_helpers import browser  # noqa: E402,F401 (the fixture)
 
-from adjudicator.hub.forward import Forwarder  # noqa: E402
+from adjudicator.link.forward import Forwarder  # noqa: E402
 from adjudicator.journal import Journal  # noqa: E402
 from adjudicator.verdict import adjudicate  # noqa: E402
 

@@ -1,0 +1,138 @@
+"""Which station sent a request: its key, known from its first contact (trust on first use).
+
+A station sends its key once (wire.py, link/key.py); from then on each request is signed with it.
+The hub keeps every key that has sent a valid row in its journal (ledger.py: hub_keys), bound to
+one station journal and the station names its rows carry; a key that never sent a valid row is
+held in memory only, for a while, and at most MAX_NEW keys wait for the director at once. A new
+key is "new" on the page until the director accepts it. Another key claiming a bound journal id
+or station name is refused (the server turns that into an alarm).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from .. import wire
+
+MAX_NEW = 64  # keys not accepted by the director yet, at most (beyond: refused, with an alarm)
+FORGET_AFTER = 600.0  # seconds a key that never sent a valid row is kept after its last request
+
+
+@dataclass
+class StationKey:
+    """One station's key as the hub knows it."""
+
+    key_id: str
+    secret: bytes
+    name: str  # the station name it first came with
+    address: str
+    joined: str  # ISO UTC time of its first contact
+    accepted: bool = False
+    journal_id: str = ""  # the one station journal it sends (bound at its first stored row)
+    stored: bool = False  # in the hub journal (it has sent a valid row, or was accepted)
+    seen: float = field(default_factory=time.monotonic)
+
+
+class Refusal(Exception):
+    """A request the hub will not take: STATUS, the reason sent back, the alarm's text."""
+
+    def __init__(self, status: int, why: str, alarm: str = "", register: bool = False):
+        super().__init__(why)
+        self.status, self.why, self.alarm, self.register = status, why, alarm, register
+
+
+class Identities:
+    """Every station key the hub knows; looked up from the event loop, stored by the ledger."""
+
+    def __init__(self, stored: list[StationKey], names: dict[str, str],
+                 clock: Callable[[], float] = time.monotonic):
+        self.keys = {k.key_id: k for k in stored}
+        self.names = dict(names)  # station name -> key id (bound when its rows were stored)
+        self.journals = {k.journal_id: k.key_id for k in stored if k.journal_id}
+        self.clock = clock
+        self.refused_new = 0  # first contacts refused because MAX_NEW keys were waiting
+
+    def waiting(self) -> int:
+        return sum(1 for k in self.keys.values() if not k.accepted)
+
+    def identify(self, headers, path: str, body_bytes: bytes, body: dict, address: str
+                 ) -> StationKey:
+        """The key that signed this request; a Refusal when none did, or it may not say this."""
+        key_id = str(headers.get(wire.KEY_ID, ""))[:40]
+        signature = headers.get(wire.SIGNATURE)
+        known = self.keys.get(key_id)
+        sent = body.get("key")
+        if known is None and sent is None:
+            raise Refusal(401, "the hub does not know this station's key: send it",
+                          register=True)
+        secret = known.secret if known is not None else bytes.fromhex(sent)
+        if wire.key_id(secret) != key_id or not wire.signed_by(secret, path, body_bytes,
+                                                               signature):
+            raise Refusal(403, "the request is not signed by the station's key",
+                          "a request not signed by its station's key")
+        name = str(body.get("station") or "")
+        self._check_claims(key_id, body["journal_id"], name)
+        if known is None:
+            self._forget_old()
+            if self.waiting() >= MAX_NEW:
+                self.refused_new += 1
+                raise Refusal(429, f"{MAX_NEW} new stations already wait for the director to "
+                              "accept them", f"a new station refused: {MAX_NEW} already wait "
+                              "for the director")
+            known = self.keys[key_id] = StationKey(
+                key_id, secret, name, address,
+                datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        known.seen = self.clock()
+        return known
+
+    def _check_claims(self, key_id: str, journal_id: str, *names: str) -> None:
+        owner = self.journals.get(journal_id)
+        if owner is not None and owner != key_id:
+            raise Refusal(409, f"station journal {journal_id} belongs to another station's key",
+                          f"another key claims station journal {journal_id[:8]}")
+        known = self.keys.get(key_id)
+        if known is not None and known.journal_id and known.journal_id != journal_id:
+            raise Refusal(409, "this station's key already sends another station journal",
+                          f"a station key sent a second journal ({journal_id[:8]})")
+        for name in names:
+            base = base_name(name)
+            holder = self.names.get(base)
+            if base and holder is not None and holder != key_id:
+                raise Refusal(409, f"the station name {base!r} belongs to another station's "
+                              "key: give this station another name",
+                              f"another key claims the name {base!r}")
+
+    def check_rows(self, known: StationKey, journal_id: str, rows: list[dict]) -> None:
+        """Rows may be sent only for the key's own journal and under names no other key holds."""
+        self._check_claims(known.key_id, journal_id, *{str(r["station"]) for r in rows})
+
+    def stored(self, known: StationKey, journal_id: str, names: set[str]) -> None:
+        """The ledger stored rows of KNOWN's journal under NAMES: the bindings are now kept."""
+        known.stored, known.journal_id = True, journal_id
+        self.journals[journal_id] = known.key_id
+        for name in names:
+            if base_name(name):
+                self.names.setdefault(base_name(name), known.key_id)
+
+    def accept(self, key_id: str) -> StationKey | None:
+        known = self.keys.get(key_id)
+        if known is not None:
+            known.accepted = True
+        return known
+
+    def _forget_old(self) -> list[StationKey]:
+        """Keys that never sent a valid row and were not heard for FORGET_AFTER: dropped."""
+        now = self.clock()
+        old = [k for k in self.keys.values()
+               if not k.stored and now - k.seen > FORGET_AFTER]
+        for k in old:
+            del self.keys[k.key_id]
+        return old
+
+
+def base_name(station: str) -> str:
+    """The station a row's name belongs to: a phone's row is "<station> / <device>"."""
+    return station.split(" / ", 1)[0].strip()
