@@ -143,3 +143,26 @@ def test_a_tables_latest_challenges_are_one_click_away(browser, hub, tmp_path, m
         page.close()
         fwd.stop()
         desk.close()
+
+
+def test_a_new_station_is_accepted_on_the_page(browser, hub, tmp_path, make_lexicon):
+    """A station heard for the first time is "new" (its address and when it joined) until the
+    director presses Accept; the page posts with the director's key."""
+    from playwright.sync_api import expect
+
+    lex = make_lexicon(["QI"], name="CSW24")
+    desk, fwd = station(tmp_path, hub, "Desk 8", lex)
+    desk.record(adjudicate(lex, ("QI",)), station="Desk 8", mode="station", table="2")
+    fwd.push()
+    page = browser.new_page()
+    try:
+        page.goto(hub.director_url)
+        alarms = page.locator("#alarms")
+        alarms.get_by_text("Desk 8: new station (from 127.0.0.1, joined").wait_for(timeout=WAIT)
+        page.locator("#stations button.accept").click()
+        expect(alarms).not_to_contain_text("new station", timeout=WAIT)
+        expect(page.locator("#stations button.accept")).to_have_count(0, timeout=WAIT)
+    finally:
+        page.close()
+        fwd.stop()
+        desk.close()

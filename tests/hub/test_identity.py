@@ -1,0 +1,208 @@
+"""Station identity (issue 20, item 4): a key made on first contact signs what a station sends;
+the hub binds it to the station's name and journal id; a holder of the event token cannot post
+rows that appear as an existing station's, nor grow the hub's state without bound, and every
+attempt is an alarm on the page."""
+
+from __future__ import annotations
+
+import json
+import socket
+import urllib.error
+import urllib.request
+
+import pytest
+
+from adjudicator import wire
+from adjudicator.hub import identity
+from adjudicator.hub.ledger import HubJournal, Refused
+from adjudicator.journal import Journal, chain, export_journal, outbox, verify
+from adjudicator.link.forward import Forwarder, HubRefused, post
+from adjudicator.verdict import adjudicate
+
+
+def journal_rows(tmp_path, make_lexicon, file: str, station: str, n: int = 3):
+    lex = make_lexicon(["QI", "ZA"])
+    with Journal.open(tmp_path / file) as journal:
+        journal.forward()
+        for i in range(n):
+            journal.record(adjudicate(lex, ("QI",) if i % 2 else ("ZA", "QI")),
+                           station=station, mode="station", table="7")
+        return journal.journal_id(), outbox.pending(journal.conn, 0, 100)
+
+
+def as_key(hub, path: str, body: dict, key: bytes, first: bool = True) -> dict:
+    body = dict(body, key=key.hex()) if first else body
+    return post(hub.url, path, hub.hub.station_token, body, key=key)
+
+
+def alarm_texts(hub) -> list[str]:
+    return [a["text"] for a in hub.call(hub.hub.board.snapshot)["alarms"]]
+
+
+def test_the_event_token_cannot_post_rows_as_an_existing_station(tmp_path, make_lexicon,
+                                                                 start_hub):
+    hub = start_hub()
+    desk_id, desk_rows = journal_rows(tmp_path, make_lexicon, "desk1.db", "Desk 1")
+    real = Forwarder(str(tmp_path / "desk1.db"), hub.url, hub.hub.station_token)
+    assert real.push().acked == 3
+    real.stop()
+    thief = bytes([7]) * 32
+    fake_id, fake_rows = journal_rows(tmp_path, make_lexicon, "fake.db", "Desk 1")
+    flipped = [dict(r, acceptable=1) for r in fake_rows]
+    attempts = [
+        # Desk 1's own rows (read off the network), sent again with another key
+        ("/api/rows", {"journal_id": desk_id, "station": "Desk 1", "rows": desk_rows},
+         409, "station journal .* belongs to another station's key"),
+        # a journal of its own, under Desk 1's name (a forged ACCEPTABLE in it)
+        ("/api/rows", {"journal_id": fake_id, "station": "Desk 1", "rows": flipped},
+         409, "the station name 'Desk 1' belongs to another station's key"),
+        ("/api/rows", {"journal_id": fake_id, "station": "Other", "rows": fake_rows},
+         409, "the station name 'Desk 1' belongs to another station's key"),
+        ("/api/heartbeat", {"journal_id": desk_id, "station": "Desk 1", "last_seq": 3},
+         409, "belongs to another station's key"),
+    ]
+    for path, body, status, why in attempts:
+        with pytest.raises(HubRefused, match=why) as refused:
+            as_key(hub, path, body, thief)
+        assert refused.value.status == status
+    # signed with another key than the one it names; and no key at all
+    body = {"journal_id": desk_id, "station": "Desk 1", "last_seq": 3}
+    data = wire.encode(body)
+    request = urllib.request.Request(hub.url + "/api/heartbeat", data=data, method="POST",
+                                     headers={"Authorization": f"Bearer {hub.hub.station_token}",
+                                              wire.KEY_ID: wire.key_id(real.key),
+                                              wire.SIGNATURE: wire.sign(thief, "/api/heartbeat",
+                                                                        data)})
+    with pytest.raises(urllib.error.HTTPError) as forged:
+        urllib.request.urlopen(request, timeout=10)
+    assert forged.value.code == 403
+    with pytest.raises(HubRefused) as unknown:
+        post(hub.url, "/api/heartbeat", hub.hub.station_token, body)
+    assert unknown.value.status == 401
+
+    assert hub.hub.ledger.journal.count() == 3
+    texts = alarm_texts(hub)
+    for said in (f"another key claims station journal {desk_id[:8]}",
+                 "another key claims the name 'Desk 1'",
+                 "a request not signed by its station's key"):
+        assert any(said in t for t in texts), (said, texts)
+    [station] = hub.call(hub.hub.board.snapshot)["stations"]
+    assert station["name"] == "Desk 1" and station["challenges"] == 3
+    hub.stop()
+    assert verify(hub.journal_path).intact
+    exported = json.loads(export_journal(hub.journal_path, "json"))
+    assert {(r["station"], r["origin_journal"]) for r in exported} == {("Desk 1", desk_id)}
+    assert [r["verdict"] for r in exported] == ["ACCEPTABLE", "ACCEPTABLE", "ACCEPTABLE"]
+
+
+def test_new_stations_are_bounded_and_ids_without_rows_are_not_kept(tmp_path, start_hub):
+    hub = start_hub()
+    answers = []
+    for i in range(identity.MAX_NEW + 6):
+        key = bytes([i]) * 32
+        try:
+            as_key(hub, "/api/heartbeat", {"journal_id": f"ghost{i}", "station": f"G{i}",
+                                           "last_seq": 0}, key)
+            answers.append(200)
+        except HubRefused as e:
+            answers.append(e.status)
+    assert answers == [200] * identity.MAX_NEW + [429] * 6
+    key = bytes([1]) * 32  # one key's heartbeats under ever new journal ids: one station still
+    for n in range(5):
+        as_key(hub, "/api/heartbeat", {"journal_id": f"again{n}", "station": "G1",
+                                       "last_seq": 0}, key)
+    snap = hub.call(hub.hub.board.snapshot)
+    assert len(snap["stations"]) == identity.MAX_NEW
+    assert all(s["new"] for s in snap["stations"])
+    assert any(f"a new station refused: {identity.MAX_NEW} already wait" in t
+               for t in alarm_texts(hub))
+    hub.stop()
+    again = HubJournal(hub.journal_path)  # keys that never sent a valid row were not kept
+    assert again.keys() == ([], {})
+    again.close()
+
+
+def test_keys_that_never_sent_a_row_are_forgotten_after_a_while():
+    now = [0.0]
+    ids = identity.Identities([], {}, clock=lambda: now[0])
+    for i in range(identity.MAX_NEW):
+        ids.keys[f"k{i}"] = identity.StationKey(f"k{i}", b"x", "G", "a", "t", seen=0.0)
+    now[0] = identity.FORGET_AFTER + 1
+    assert len(ids._forget_old()) == identity.MAX_NEW and ids.waiting() == 0
+
+
+def test_the_director_accepts_a_new_station_and_it_stays_accepted(tmp_path, make_lexicon,
+                                                                  start_hub):
+    hub = start_hub()
+    journal_rows(tmp_path, make_lexicon, "desk2.db", "Desk 2", n=1)
+    sender = Forwarder(str(tmp_path / "desk2.db"), hub.url, hub.hub.station_token)
+    sender.push()
+    sender.stop()
+    [station] = hub.call(hub.hub.board.snapshot)["stations"]
+    assert station["new"] and station["address"] == "127.0.0.1" and station["joined"]
+    assert any(a.startswith("new station (from 127.0.0.1") for a in station["alarms"])
+
+    def accept(key: str) -> int:
+        request = urllib.request.Request(f"{hub.url}/api/accept?key={key}", method="POST",
+                                         data=json.dumps({"station": station["key"]}).encode())
+        try:
+            with urllib.request.urlopen(request, timeout=10) as r:
+                return r.status
+        except urllib.error.HTTPError as e:
+            return e.code
+    assert accept(hub.hub.station_token) == 403  # a station cannot accept itself
+    assert accept(hub.hub.director_token) == 200
+    [station] = hub.call(hub.hub.board.snapshot)["stations"]
+    assert not station["new"] and station["alarms"] in (["silent"], [])
+    path = hub.journal_path
+    hub.stop()
+    again = start_hub(path)
+    [station] = again.call(again.hub.board.snapshot)["stations"]
+    assert not station["new"] and station["name"] == "Desk 2"
+    sender = Forwarder(str(tmp_path / "desk2.db"), again.url, again.hub.station_token)
+    assert sender.push().acked == 1  # the same key, known: not sent again
+    assert sender.known
+    sender.stop()
+
+
+def test_rows_of_a_journal_from_before_chained_ids_are_not_taken_under_a_second_id(
+        tmp_path, make_lexicon):
+    _, rows = journal_rows(tmp_path, make_lexicon, "old.db", "Old", n=2)
+    legacy, prev = [], chain.GENESIS  # as an older adjudicator chained them: from 64 zeros
+    for row in rows:
+        row = dict(row, prev_hash=prev)
+        row["hash"] = prev = chain.link(prev, row)
+        legacy.append(row)
+    hub = HubJournal(str(tmp_path / "hub.db"))
+    assert hub.accept("a" * 32, legacy)[0] == 2
+    with pytest.raises(Refused, match="already sent as station journal a{32}"):
+        hub.accept("b" * 32, legacy)
+    assert hub.journal.count() == 2
+    hub.close()
+
+
+def test_without_the_token_the_hub_reads_no_body(start_hub):
+    """A request with a wrong token is answered after its headers: the 8 MB it announces are
+    never read (a few KB sent, the answer is already there, the connection closed)."""
+    hub = start_hub()
+    sock = socket.create_connection(("127.0.0.1", hub.port), timeout=10)
+    sock.sendall(b"POST /api/rows HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong\r\n"
+                 b"Content-Type: application/json\r\nContent-Length: 8000000\r\n\r\n"
+                 + b"{" * 4096)
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = sock.recv(4096)
+        assert chunk, answer
+        answer += chunk
+    assert answer.startswith(b"HTTP/1.1 403")
+    sock.settimeout(10)
+    closed = False
+    try:
+        while sock.recv(65536):
+            pass
+        closed = True
+    except (ConnectionResetError, BrokenPipeError):
+        closed = True
+    sock.close()
+    assert closed
+    assert any("wrong hub_token (from 127.0.0.1)" in t for t in alarm_texts(hub))
