@@ -159,9 +159,9 @@ class Forwarder:
             body.update({k: str(v) for k, v in said.items() if k in wire.BEAT_TEXT})
         except Exception as e:  # noqa: BLE001 - a status that fails must not stop the rows
             body["status_problem"] = str(e)[:wire.MAX_TEXT]
-        if self.restarts:
-            body["sender"] = f"restarted {self.restarts} time{'s' if self.restarts > 1 else ''}" \
-                             f" after: {self.died}"[:wire.MAX_TEXT]
+        said = self.describe()
+        if said != "sending":
+            body["sender"] = said[:wire.MAX_TEXT]
         self._answer(self._post("/api/heartbeat", body))
         self._last_beat = time.monotonic()
 
@@ -207,6 +207,17 @@ class Forwarder:
             self.key = station_key.read(conn)
             self._conn = conn
         return self._conn
+
+    def describe(self) -> str:
+        """The sender's state in words, for a station's status and its heartbeat: "sending",
+        or what the hub refused, or that the sender was started again (and why)."""
+        said = []
+        if self.refused:
+            said.append(f"refused by the hub: {self.refused}")
+        if self.restarts:
+            said.append(f"restarted {self.restarts} time{'s' if self.restarts > 1 else ''} "
+                        f"after: {self.died}")
+        return "; ".join(said) or "sending"
 
     # -- the live station's thread ----------------------------------------------------------
 

@@ -156,6 +156,7 @@ def test_a_refusal_is_kept_on_show_and_retried_slowly(tmp_path, make_lexicon):
         wait_for(lambda: sender.refused)
         time.sleep(3.0)
         assert sender.alive and sender.refused == "no?[31m such row"
+        assert sender.describe() == "refused by the hub: no?[31m such row"  # its status
         assert 1 <= hub.requests <= 6  # a 0.05 s poll would have asked about 60 times
     finally:
         sender.stop()
