@@ -232,7 +232,7 @@ class Board:
             said.append(f"printer: {PRINTER_WORDS.get(state, state)}")
         if view.new:
             said.append(f"new station (from {view.address or '?'}, joined "
-                        f"{view.joined[11:16] or '?'} UTC): accept it if it is yours")
+                        f"{_local_hhmm(view.joined)}): accept it if it is yours")
         if view.refused:
             said.append(f"rows refused: {view.refused}")
         if view.sender:
@@ -302,6 +302,12 @@ class Board:
         return {"version": self.version, "time": self.wall().isoformat(timespec="seconds"),
                 "stations": stations, "tables": tables, "latest": list(self.latest),
                 "alarms": alarms}
+
+
+def _local_hhmm(iso: str) -> str:
+    """An ISO UTC time as the hub's local HH:MM (the hub runs on the director's laptop)."""
+    when = _parse(iso)
+    return when.astimezone().strftime("%H:%M") if when else "?"
 
 
 def _table_order(item) -> tuple:
