@@ -43,6 +43,10 @@ class Refused(JournalError):
     """A batch the hub will not take (a row that is not the station's chained row)."""
 
 
+class Claimed(Refused):
+    """A batch for a journal or a station name another station's key holds."""
+
+
 class HubJournal:
     """The hub's merged journal; one writer (the hub process), called from one thread at a time."""
 
@@ -105,6 +109,8 @@ class HubJournal:
         added: list[dict] = []
 
         def body(conn) -> int:
+            if key is not None:
+                _owned(conn, key, journal_id, {str(r.get("station")) for r in ordered})
             held = conn.execute("SELECT acked, last_hash FROM hub_stations WHERE journal_id = ?",
                                 (journal_id,)).fetchone()
             acked, last_hash = held if held else (0, None)
@@ -162,6 +168,21 @@ def _keep(conn, key: StationKey, journal_id: str, names) -> None:
         if base_name(name):
             conn.execute("INSERT OR IGNORE INTO hub_names (name, key_id) VALUES (?, ?)",
                          (base_name(name), key.key_id))
+
+
+def _owned(conn, key: StationKey, journal_id: str, names) -> None:
+    """The journal and the names are KEY's or nobody's (checked again in the write, so two
+    keys racing for one name cannot both have it)."""
+    held = conn.execute("SELECT key_id FROM hub_keys WHERE journal_id = ? AND key_id != ?",
+                        (journal_id, key.key_id)).fetchone()
+    if held is not None:
+        raise Claimed(f"station journal {journal_id} belongs to another station's key")
+    for name in names:
+        held = conn.execute("SELECT key_id FROM hub_names WHERE name = ? AND key_id != ?",
+                            (base_name(name), key.key_id)).fetchone()
+        if held is not None:
+            raise Claimed(f"the station name {base_name(name)!r} belongs to another station's "
+                          "key: give this station another name")
 
 
 def _first(conn, journal_id: str, hash_: str) -> None:

@@ -21,7 +21,7 @@ from .. import wire
 from ..errors import AdjudicatorError
 from .board import Board
 from .identity import Identities, Refusal
-from .ledger import HubJournal, Refused
+from .ledger import Claimed, HubJournal, Refused
 from .quiet import QuietLog
 
 TICK = 1.0  # seconds between page updates when nothing happens (silent stations age)
@@ -138,6 +138,8 @@ class Hub:
             acked, added = await loop.run_in_executor(
                 self._writer, self.ledger.accept, body["journal_id"], body["rows"],
                 str(body.get("station") or ""), key)
+        except Claimed as e:
+            return self._refused(request, 409, str(e), f"another key: {e}"[:200], key.name)
         except Refused as e:
             self.board.refuse(body["journal_id"], str(body.get("station") or ""), str(e),
                               key=key)
@@ -173,9 +175,8 @@ class Hub:
         if known is None:
             return web.json_response({"error": "no such new station"}, status=404,
                                      headers=HEADERS)
-        if known.stored:
-            await asyncio.get_running_loop().run_in_executor(
-                self._writer, self.ledger.keep_key, known)
+        known.stored = True  # the director vouched for it: kept, even before its first row
+        await asyncio.get_running_loop().run_in_executor(self._writer, self.ledger.keep_key, known)
         self.board.accepted(known.key_id)
         self._notify()
         return web.json_response({"accepted": known.key_id}, headers=HEADERS)

@@ -206,3 +206,22 @@ def test_without_the_token_the_hub_reads_no_body(start_hub):
     sock.close()
     assert closed
     assert any("wrong hub_token (from 127.0.0.1)" in t for t in alarm_texts(hub))
+
+
+def test_two_keys_racing_for_one_name_cannot_both_have_it(tmp_path, make_lexicon):
+    """The hub journal checks the bindings again inside the write: two keys whose first rows
+    were both let through before either was stored still do not share a name."""
+    _, first = journal_rows(tmp_path, make_lexicon, "a.db", "Desk 9", n=1)
+    jid_b, second = journal_rows(tmp_path, make_lexicon, "b.db", "Desk 9", n=1)
+    hub = HubJournal(str(tmp_path / "hub.db"))
+    a = identity.StationKey("a" * 16, b"a", "Desk 9", "x", "t")
+    b = identity.StationKey("b" * 16, b"b", "Desk 9", "y", "t")
+    with Journal.open(tmp_path / "a.db") as journal:
+        jid_a = journal.journal_id()
+    assert hub.accept(jid_a, first, key=a)[0] == 1
+    with pytest.raises(Refused, match="the station name 'Desk 9' belongs to another"):
+        hub.accept(jid_b, second, key=b)
+    with pytest.raises(Refused, match="belongs to another station's key"):
+        hub.accept(jid_a, first, key=b)
+    assert hub.journal.count() == 1
+    hub.close()
