@@ -225,3 +225,23 @@ def test_two_keys_racing_for_one_name_cannot_both_have_it(tmp_path, make_lexicon
         hub.accept(jid_a, first, key=b)
     assert hub.journal.count() == 1
     hub.close()
+
+
+def test_a_hub_that_forgot_a_key_is_sent_it_again(tmp_path, start_hub):
+    """A station that never sent a row is known to the hub in memory only: after a restart the
+    hub answers 401 and the sender sends its key with its next message."""
+    hub = start_hub()
+    port, path = hub.port, hub.journal_path
+    Journal.open(tmp_path / "empty.db").close()
+    sender = Forwarder(str(tmp_path / "empty.db"), hub.url, hub.hub.station_token)
+    sender.beat()
+    assert sender.known
+    sender.beat()  # known: the key is not sent again
+    hub.stop()
+    again = start_hub(path, port=port)
+    with pytest.raises(HubRefused) as refused:
+        sender.beat()
+    assert refused.value.status == 401 and not sender.known
+    sender.beat()
+    assert sender.known and len(again.call(again.hub.board.snapshot)["stations"]) == 1
+    sender.stop()
