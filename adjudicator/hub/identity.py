@@ -53,7 +53,6 @@ class Identities:
         self.names = dict(names)  # station name -> key id (bound when its rows were stored)
         self.journals = {k.journal_id: k.key_id for k in stored if k.journal_id}
         self.clock = clock
-        self.refused_new = 0  # first contacts refused because MAX_NEW keys were waiting
 
     def waiting(self) -> int:
         return sum(1 for k in self.keys.values() if not k.accepted)
@@ -78,7 +77,6 @@ class Identities:
         if known is None:
             self._forget_old()
             if self.waiting() >= MAX_NEW:
-                self.refused_new += 1
                 raise Refusal(429, f"{MAX_NEW} new stations already wait for the director to "
                               "accept them", f"a new station refused: {MAX_NEW} already wait "
                               "for the director")

@@ -5,8 +5,9 @@ plus three things only a hub has: a unique index on (origin journal, origin seq)
 twice is kept once; `hub_stations`, each station journal's acknowledged sequence and last row
 hash; `hub_meta`, the station and director tokens (made once, kept with the journal so a restarted
 hub accepts the same stations); `hub_keys` and `hub_names`, the stations' keys and what each is
-bound to (identity.py); `hub_firsts`, which journal id each row 1 came under. A station's rows are accepted in order only: each must follow
-the last one held (seq and chain link); rows after a gap wait for the station to resend.
+bound to (identity.py); `hub_firsts`, which journal id each row 1 came under. A station's rows
+are accepted in order only: each must follow the last one held (seq and chain link); rows after
+a gap wait for the station to resend.
 """
 
 from __future__ import annotations

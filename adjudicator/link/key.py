@@ -1,4 +1,4 @@
-"""The station's key: 32 secret random bytes made on its first contact with a hub, kept in its journal.
+"""The station's key: 32 secret random bytes made at its first contact with a hub, in its journal.
 
 It lives in the station journal's `link_key` table (outside the hash chain, like the outbox), so
 the key goes wherever the journal goes: a restarted station, a kiosk that was killed, a
