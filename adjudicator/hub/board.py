@@ -129,6 +129,13 @@ class Board:
             self.intruders_dropped += 1
         self.version += 1
 
+    def forget(self, key_id: str) -> None:
+        """The hub forgot this key (it never sent a row): its station goes from the page."""
+        for journal_id, view in list(self.stations.items()):
+            if view.key_id == key_id and view.challenges == 0:
+                del self.stations[journal_id]
+                self.version += 1
+
     def accepted(self, key_id: str) -> None:
         """The director accepted the station with this key: no longer new."""
         for view in self.stations.values():

@@ -75,7 +75,6 @@ class Identities:
         name = str(body.get("station") or "")
         self._check_claims(key_id, body["journal_id"], name)
         if known is None:
-            self._forget_old()
             if self.waiting() >= MAX_NEW:
                 raise Refusal(429, f"{MAX_NEW} new stations already wait for the director to "
                               "accept them", f"a new station refused: {MAX_NEW} already wait "
@@ -121,7 +120,7 @@ class Identities:
             known.accepted = True
         return known
 
-    def _forget_old(self) -> list[StationKey]:
+    def forget_old(self) -> list[StationKey]:
         """Keys that never sent a valid row and were not heard for FORGET_AFTER: dropped."""
         now = self.clock()
         old = [k for k in self.keys.values()

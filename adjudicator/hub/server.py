@@ -111,6 +111,8 @@ class Hub:
         refused = self._station(request)
         if refused is not None:
             return None, refused
+        for gone in self.identities.forget_old():  # keys that never sent a row, long quiet
+            self.board.forget(gone.key_id)
         data = await request.read()
         name = ""
         try:

@@ -122,13 +122,18 @@ def test_new_stations_are_bounded_and_ids_without_rows_are_not_kept(tmp_path, st
     again.close()
 
 
-def test_keys_that_never_sent_a_row_are_forgotten_after_a_while():
-    now = [0.0]
-    ids = identity.Identities([], {}, clock=lambda: now[0])
-    for i in range(identity.MAX_NEW):
-        ids.keys[f"k{i}"] = identity.StationKey(f"k{i}", b"x", "G", "a", "t", seen=0.0)
-    now[0] = identity.FORGET_AFTER + 1
-    assert len(ids._forget_old()) == identity.MAX_NEW and ids.waiting() == 0
+def test_keys_that_never_sent_a_row_are_forgotten_after_a_while(start_hub, monkeypatch):
+    hub = start_hub()
+    for i in range(3):
+        as_key(hub, "/api/heartbeat", {"journal_id": f"quiet{i}", "station": f"Q{i}",
+                                       "last_seq": 0}, bytes([i]) * 32)
+    assert len(hub.call(hub.hub.board.snapshot)["stations"]) == 3
+    later = identity.time.monotonic() + identity.FORGET_AFTER + 1
+    monkeypatch.setattr(hub.hub.identities, "clock", lambda: later)
+    as_key(hub, "/api/heartbeat", {"journal_id": "quiet0", "station": "Q0", "last_seq": 0},
+           bytes([0]) * 32)  # heard again: kept; the two quiet ones go, page and all
+    assert hub.hub.identities.waiting() == 1
+    assert [s["name"] for s in hub.call(hub.hub.board.snapshot)["stations"]] == ["Q0"]
 
 
 def test_the_director_accepts_a_new_station_and_it_stays_accepted(tmp_path, make_lexicon,
