@@ -84,6 +84,8 @@ class Hub:
         """A station's request refused: one log line (repeats counted), the alarm on the page,
         the reason in the answer (the station shows it)."""
         address = request.remote or "?"
+        if extra.get("register"):  # the hub asks a station for its key: no one's fault
+            return web.json_response({"error": why, **extra}, status=status)
         self._log.note(f"refused {request.path} from {address}"
                        + (f" ({name})" if name else "") + f": {why}")
         if alarm:

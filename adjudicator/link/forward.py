@@ -76,7 +76,10 @@ def post(hub: str, path: str, token: str, body: dict, timeout: float = TIMEOUT,
                                      headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
-            answer = wire.decode(response.read(MAX_ANSWER + 1)[:MAX_ANSWER + 1])
+            data = response.read(MAX_ANSWER + 1)
+            if len(data) > MAX_ANSWER:
+                raise wire.WireError("longer than any answer of the hub")
+            answer = wire.decode(data)
         if not isinstance(answer, dict):
             raise wire.WireError(f"not an answer but {wire._kind(answer)}")
         return answer
