@@ -134,6 +134,7 @@ class Forwarder:
         self._thread: threading.Thread | None = None
         self._last_beat = 0.0
         self._sent_key = False
+        self._refused_at = ""  # what was refused: "/api/rows" or "/api/heartbeat"
 
     # -- one pass (also `adjudicator journal push`) ---------------------------------------
 
@@ -165,14 +166,14 @@ class Forwarder:
         said = self.describe()
         if said != "sending":
             body["sender"] = said[:wire.MAX_TEXT]
-        self._answer(self._post("/api/heartbeat", body))
+        self._answer(self._post("/api/heartbeat", body), "/api/heartbeat")
         self._last_beat = time.monotonic()
 
     def _send(self, conn, rows: list[dict]) -> int:
         journal_id, station, _ = outbox.identity(conn)
         before = self.acked or 0
         self._answer(self._post("/api/rows", {"journal_id": journal_id, "station": station,
-                                              "rows": rows}))
+                                              "rows": rows}), "/api/rows")
         return max(0, self.acked - before)
 
     def _post(self, path: str, body: dict) -> dict:
@@ -185,16 +186,19 @@ class Forwarder:
         except HubRefused as e:
             if e.status == 401:
                 self.known = False  # a hub that lost our key (a new hub.db): sent again
+            self._refused_at = path
             raise
 
-    def _answer(self, answer: dict) -> None:
+    def _answer(self, answer: dict, path: str) -> None:
+        """Take the hub's answer to PATH; a refusal of that same kind of message is over."""
         try:
             self.acked, known = wire.check_ack(answer)
         except wire.WireError as e:
             raise HubUnreachable(f"the hub {self.hub} answered with something that is not the "
                                  f"hub's answer ({e})") from None
         self.known = self.known or known
-        self.refused = ""
+        if self._refused_at == path:
+            self.refused = self._refused_at = ""
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:

@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 
 import pytest
-from hub_process import cli_env
+from hub_process import cli_env, wait_for
 
 from adjudicator import wire
 from adjudicator.journal import Journal, outbox
@@ -154,3 +155,18 @@ def test_a_station_shows_the_hubs_refusal(tmp_path, make_lexicon, start_hub):
     assert sender.known  # its heartbeat was taken: only the row is refused
     sender.stop()
     assert hub.hub.ledger.journal.count() == 0
+    live = Forwarder(str(tmp_path / "S1.db"), hub.url, hub.hub.station_token, poll=0.05,
+                     heartbeat=0.1).start()
+    try:  # the refusal stays on show while heartbeats go through, and reaches the page
+        def shown():
+            snap = hub.call(hub.hub.board.snapshot)
+            alarms = [a for st in snap["stations"] for a in st["alarms"]]
+            return any(a.startswith("sender: refused by the hub: not a station's message: "
+                                    "row 1: game_table must be text") for a in alarms) and snap
+        snap = wait_for(shown)
+        for _ in range(10):
+            assert live.refused.startswith("not a station's message: row 1: game_table")
+            time.sleep(0.05)
+    finally:
+        live.stop()
+    assert snap["stations"][0]["challenges"] == 0
