@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from .. import wire
 
 MAX_NEW = 64  # keys not accepted by the director yet, at most (beyond: refused, with an alarm)
+MAX_NEW_ROWS = 500  # rows kept for a station not accepted yet (more once the director accepts)
 FORGET_AFTER = 600.0  # seconds a key that never sent a valid row is kept after its last request
 
 
@@ -34,6 +35,7 @@ class StationKey:
     journal_id: str = ""  # the one station journal it sends (bound at its first stored row)
     stored: bool = False  # in the hub journal (it has sent a valid row, or was accepted)
     seen: float = field(default_factory=time.monotonic)
+    claimed: tuple[str, str] = ("", "")  # (journal id, name) held in memory since first contact
 
 
 class Refusal(Exception):
@@ -52,6 +54,7 @@ class Identities:
         self.keys = {k.key_id: k for k in stored}
         self.names = dict(names)  # station name -> key id (bound when its rows were stored)
         self.journals = {k.journal_id: k.key_id for k in stored if k.journal_id}
+        self.claims: dict[tuple[str, str], str] = {}  # ("journal"|"name", it) -> key id
         self.clock = clock
 
     def waiting(self) -> int:
@@ -83,10 +86,30 @@ class Identities:
                 key_id, secret, name, address,
                 datetime.now(timezone.utc).isoformat(timespec="seconds"))
         known.seen = self.clock()
+        self._claim(known, body["journal_id"], base_name(name))
         return known
 
+    def _claim(self, known: StationKey, journal_id: str, name: str) -> None:
+        """First contact binds: the journal id and name a key comes with are its own from now
+        on (in memory, one of each per key, until its first row is stored and keeps them)."""
+        journal_id = "" if known.journal_id else journal_id
+        name = "" if name in self.names else name
+        if (journal_id, name) == known.claimed:
+            return
+        self._release(known)
+        for kind, claim in (("journal", journal_id), ("name", name)):
+            if claim:
+                self.claims.setdefault((kind, claim), known.key_id)
+        known.claimed = (journal_id, name)
+
+    def _release(self, known: StationKey) -> None:
+        for kind, claim in zip(("journal", "name"), known.claimed):
+            if claim and self.claims.get((kind, claim)) == known.key_id:
+                del self.claims[(kind, claim)]
+        known.claimed = ("", "")
+
     def _check_claims(self, key_id: str, journal_id: str, *names: str) -> None:
-        owner = self.journals.get(journal_id)
+        owner = self.journals.get(journal_id) or self.claims.get(("journal", journal_id))
         if owner is not None and owner != key_id:
             raise Refusal(409, f"station journal {journal_id} belongs to another station's key",
                           f"another key claims station journal {journal_id[:8]}")
@@ -96,7 +119,7 @@ class Identities:
                           f"a station key sent a second journal ({journal_id[:8]})")
         for name in names:
             base = base_name(name)
-            holder = self.names.get(base)
+            holder = self.names.get(base) or self.claims.get(("name", base))
             if base and holder is not None and holder != key_id:
                 raise Refusal(409, f"the station name {base!r} belongs to another station's "
                               "key: give this station another name",
@@ -126,6 +149,7 @@ class Identities:
         old = [k for k in self.keys.values()
                if not k.stored and now - k.seen > FORGET_AFTER]
         for k in old:
+            self._release(k)
             del self.keys[k.key_id]
         return old
 

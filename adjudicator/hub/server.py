@@ -20,7 +20,7 @@ from aiohttp import web
 from .. import wire
 from ..errors import AdjudicatorError
 from .board import Board
-from .identity import Identities, Refusal
+from .identity import MAX_NEW_ROWS, Identities, Refusal
 from .ledger import Claimed, HubJournal, Refused
 from .quiet import QuietLog
 
@@ -137,6 +137,12 @@ class Hub:
         if refused is not None:
             return refused
         body, key = message
+        held = self.board.stations.get(body["journal_id"])
+        if (not key.accepted and held is not None and held.acked >= MAX_NEW_ROWS
+                and any(r["seq"] > held.acked for r in body["rows"])):
+            return self._refused(request, 429, f"a new station holds {MAX_NEW_ROWS} rows at "
+                                 "most until the director accepts it", f"a new station "
+                                 f"sends more than {MAX_NEW_ROWS} rows", key.name)
         loop = asyncio.get_running_loop()
         try:
             acked, added = await loop.run_in_executor(

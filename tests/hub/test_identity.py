@@ -266,3 +266,40 @@ def test_the_hubs_log_counts_a_repeated_line_instead_of_writing_it_again():
         "hub: refused /api/rows from 10.0.0.9: bad",
         "hub: refused /api/rows from 10.0.0.8: bad",
         "hub: refused /api/rows from 10.0.0.9: bad (and 999 more like it in the last minute)"]
+
+
+def test_first_contact_binds_before_the_first_row(tmp_path, make_lexicon, start_hub):
+    """A station heard before it records anything owns its journal id and name from its first
+    message: someone who reads them off the network cannot post rows there first."""
+    hub = start_hub()
+    jid, rows = journal_rows(tmp_path, make_lexicon, "early.db", "Early", n=2)
+    owner, thief = bytes([3]) * 32, bytes([4]) * 32
+    as_key(hub, "/api/heartbeat", {"journal_id": jid, "station": "Early", "last_seq": 0}, owner)
+    with pytest.raises(HubRefused, match="belongs to another station's key") as refused:
+        as_key(hub, "/api/rows", {"journal_id": jid, "station": "Early", "rows": rows}, thief)
+    assert refused.value.status == 409
+    other_id, other = journal_rows(tmp_path, make_lexicon, "other.db", "Early", n=1)
+    with pytest.raises(HubRefused, match="the station name 'Early' belongs to another"):
+        as_key(hub, "/api/rows", {"journal_id": other_id, "station": "Early", "rows": other},
+               thief)
+    assert hub.hub.ledger.journal.count() == 0
+    assert as_key(hub, "/api/rows", {"journal_id": jid, "station": "Early", "rows": rows},
+                  owner, first=False)["acked"] == 2
+
+
+def test_a_new_station_holds_a_bounded_number_of_rows_until_accepted(tmp_path, make_lexicon,
+                                                                     start_hub, monkeypatch):
+    from adjudicator.hub import server
+
+    monkeypatch.setattr(server, "MAX_NEW_ROWS", 3)
+    hub = start_hub()
+    journal_rows(tmp_path, make_lexicon, "busy.db", "Busy", n=5)
+    sender = Forwarder(str(tmp_path / "busy.db"), hub.url, hub.hub.station_token, batch=3)
+    with pytest.raises(HubRefused, match="a new station holds 3 rows at most") as refused:
+        sender.push()
+    assert refused.value.status == 429 and hub.hub.ledger.journal.count() == 3
+    assert any("a new station sends more than 3 rows" in t for t in alarm_texts(hub))
+    [station] = hub.call(hub.hub.board.snapshot)["stations"]
+    hub.call(hub.hub.identities.accept, station["key"])
+    assert sender.push().acked == 5
+    sender.stop()
