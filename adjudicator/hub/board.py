@@ -80,7 +80,7 @@ class Board:
         self.flagged: deque[dict] = deque(maxlen=LATEST)
         self._last_at_table: dict[str, tuple[str, str, datetime]] = {}
         self._wrong_token: dict[str, tuple[str, float]] = {}  # address -> (station, when)
-        self._intruders: dict[tuple[str, str], list] = {}  # (address, text) -> [name, when, n]
+        self._intruders: dict[tuple[str, str], list] = {}  # (address, text) -> [name, when, n, key]
         self.intruders_dropped = 0
         self.version = 0
 
@@ -112,19 +112,19 @@ class Board:
             self._wrong_token[address] = (station, self.clock())
             self.version += 1
 
-    def intruder(self, address: str, station: str, text: str) -> None:
+    def intruder(self, address: str, station: str, text: str, key: str = "") -> None:
         """A request the hub refused (a forgery, a key conflict, a message no station sends):
         on the page for INTRUDER_SHOWN seconds after its last try, counted."""
         now, where = self.clock(), (address, text)
-        for old, (_, when, _) in list(self._intruders.items()):
+        for old, (_, when, _, _) in list(self._intruders.items()):
             if now - when > INTRUDER_SHOWN:
                 del self._intruders[old]
         if where in self._intruders:
             seen = self._intruders[where]
             seen[1], seen[2] = now, seen[2] + 1
-            seen[0] = seen[0] or station
+            seen[0], seen[3] = seen[0] or station, key or seen[3]
         elif len(self._intruders) < MAX_INTRUDERS:
-            self._intruders[where] = [station, now, 1]
+            self._intruders[where] = [station, now, 1, key]
         else:
             self.intruders_dropped += 1
         self.version += 1
@@ -137,10 +137,14 @@ class Board:
                 self.version += 1
 
     def accepted(self, key_id: str) -> None:
-        """The director accepted the station with this key: no longer new."""
+        """The director accepted the station with this key: no longer new (and what it was
+        refused for, a name another key held, is settled)."""
         for view in self.stations.values():
             if view.key_id == key_id:
                 view.new = False
+        for where, seen in list(self._intruders.items()):
+            if seen[3] == key_id:
+                del self._intruders[where]
         self.version += 1
 
     def _keyed(self, view: StationView, key) -> None:
@@ -295,12 +299,12 @@ class Board:
             else:
                 alarms.append({"station": name or address,
                                "text": f"wrong hub_token (from {address})"})
-        for (address, text), (name, when, n) in list(self._intruders.items()):
+        for (address, text), (name, when, n, key) in list(self._intruders.items()):
             if now - when > INTRUDER_SHOWN:
                 del self._intruders[(address, text)]
             else:
                 alarms.append({"station": name or address, "text": f"refused: {text} (from "
-                               f"{address}{f', {n} times' if n > 1 else ''})"})
+                               f"{address}{f', {n} times' if n > 1 else ''})", "key": key})
         if self.intruders_dropped:
             alarms.append({"station": "hub", "text": f"{self.intruders_dropped} more refused "
                            "requests (see the hub's log)"})

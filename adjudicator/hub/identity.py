@@ -36,14 +36,18 @@ class StationKey:
     stored: bool = False  # in the hub journal (it has sent a valid row, or was accepted)
     seen: float = field(default_factory=time.monotonic)
     claimed: tuple[str, str] = ("", "")  # (journal id, name) held in memory since first contact
+    takes: str = ""  # a name another key holds that this one came with (the director decides)
 
 
 class Refusal(Exception):
     """A request the hub will not take: STATUS, the reason sent back, the alarm's text."""
 
-    def __init__(self, status: int, why: str, alarm: str = "", register: bool = False):
+    def __init__(self, status: int, why: str, alarm: str = "", register: bool = False,
+                 takes: str = ""):
         super().__init__(why)
         self.status, self.why, self.alarm, self.register = status, why, alarm, register
+        self.takes = takes  # the name another key holds, when that is the refusal
+        self.key_id = ""  # the key that asked for it, once known (the director may accept it)
 
 
 class Identities:
@@ -76,17 +80,29 @@ class Identities:
             raise Refusal(403, "the request is not signed by the station's key",
                           "a request not signed by its station's key")
         name = str(body.get("station") or "")
-        self._check_claims(key_id, body["journal_id"], name)
-        if known is None:
-            if self.waiting() >= MAX_NEW:
-                raise Refusal(429, f"{MAX_NEW} new stations already wait for the director to "
-                              "accept them", f"a new station refused: {MAX_NEW} already wait "
-                              "for the director")
-            known = self.keys[key_id] = StationKey(
-                key_id, secret, name, address,
-                datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        try:
+            self._check_claims(key_id, body["journal_id"], name)
+        except Refusal as e:
+            if not e.takes:
+                raise
+            # a name another key holds: a forgery, or a station whose journal was replaced;
+            # kept as a new key that wants the name, for the director to accept (or not)
+            known = known or self._new(key_id, secret, name, address)
+            known.seen, known.takes, e.key_id = self.clock(), e.takes, key_id
+            raise
+        known = known or self._new(key_id, secret, name, address)
         known.seen = self.clock()
         self._claim(known, body["journal_id"], base_name(name))
+        return known
+
+    def _new(self, key_id: str, secret: bytes, name: str, address: str) -> StationKey:
+        if self.waiting() >= MAX_NEW:
+            raise Refusal(429, f"{MAX_NEW} new stations already wait for the director to "
+                          "accept them", f"a new station refused: {MAX_NEW} already wait for "
+                          "the director")
+        known = self.keys[key_id] = StationKey(
+            key_id, secret, name, address,
+            datetime.now(timezone.utc).isoformat(timespec="seconds"))
         return known
 
     def _claim(self, known: StationKey, journal_id: str, name: str) -> None:
@@ -121,13 +137,20 @@ class Identities:
             base = base_name(name)
             holder = self.names.get(base) or self.claims.get(("name", base))
             if base and holder is not None and holder != key_id:
-                raise Refusal(409, f"the station name {base!r} belongs to another station's "
-                              "key: give this station another name",
-                              f"another key claims the name {base!r}")
+                refusal = Refusal(409, f"the station name {base!r} belongs to another "
+                                  "station's key: give this station another name, or ask the "
+                                  "director to accept it in its place",
+                                  f"another key claims the name {base!r}", takes=base)
+                refusal.key_id = key_id if key_id in self.keys else ""
+                raise refusal
 
     def check_rows(self, known: StationKey, journal_id: str, rows: list[dict]) -> None:
         """Rows may be sent only for the key's own journal and under names no other key holds."""
-        self._check_claims(known.key_id, journal_id, *{str(r["station"]) for r in rows})
+        try:
+            self._check_claims(known.key_id, journal_id, *{str(r["station"]) for r in rows})
+        except Refusal as e:
+            known.takes = e.takes or known.takes
+            raise
 
     def stored(self, known: StationKey, journal_id: str, names: set[str]) -> None:
         """The ledger stored rows of KNOWN's journal under NAMES: the bindings are now kept."""
@@ -138,9 +161,14 @@ class Identities:
                 self.names.setdefault(base_name(name), known.key_id)
 
     def accept(self, key_id: str) -> StationKey | None:
+        """The director vouches for KEY_ID; a name it asked for is then its own (the key that
+        held it can no longer send under it)."""
         known = self.keys.get(key_id)
         if known is not None:
             known.accepted = True
+            if known.takes:
+                self.names[known.takes] = key_id
+                self.claims[("name", known.takes)] = key_id
         return known
 
     def forget_old(self) -> list[StationKey]:

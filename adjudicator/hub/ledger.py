@@ -91,9 +91,15 @@ class HubJournal:
                     "FROM hub_keys")]
         return keys, dict(self.journal._query("SELECT name, key_id FROM hub_names"))
 
-    def keep_key(self, key: StationKey) -> None:
-        """Store KEY as it is now (the director accepted it)."""
-        self.journal._write(lambda conn: _keep(conn, key, key.journal_id, ()))
+    def keep_key(self, key: StationKey, takes: str = "") -> None:
+        """Store KEY as it is now (the director accepted it); TAKES: a name it now holds in
+        place of the key that held it."""
+        def keep(conn) -> None:
+            _keep(conn, key, key.journal_id, ())
+            if takes:
+                conn.execute("INSERT OR REPLACE INTO hub_names (name, key_id) VALUES (?, ?)",
+                             (takes, key.key_id))
+        self.journal._write(keep)
 
     def accept(self, journal_id: str, rows: Iterable[Mapping], station: str = "",
                key: StationKey | None = None) -> tuple[int, list[dict]]:

@@ -80,7 +80,7 @@ class Hub:
     # -- stations --------------------------------------------------------------------------
 
     def _refused(self, request: web.Request, status: int, why: str, alarm: str = "",
-                 name: str = "", **extra) -> web.Response:
+                 name: str = "", key: str = "", **extra) -> web.Response:
         """A station's request refused: one log line (repeats counted), the alarm on the page,
         the reason in the answer (the station shows it)."""
         address = request.remote or "?"
@@ -89,7 +89,7 @@ class Hub:
         self._log.note(f"refused {request.path} from {address}"
                        + (f" ({name})" if name else "") + f": {why}")
         if alarm:
-            self.board.intruder(address, name, alarm)
+            self.board.intruder(address, name, alarm, key)
             self._notify()
         return web.json_response({"error": why, **extra}, status=status)
 
@@ -129,7 +129,8 @@ class Hub:
                                        f"a message no station sends ({e})"[:200], name)
         except Refusal as e:
             extra = {"register": True} if e.register else {}
-            return None, self._refused(request, e.status, e.why, e.alarm, name, **extra)
+            return None, self._refused(request, e.status, e.why, e.alarm, name, e.key_id,
+                                       **extra)
         return (body, key), None
 
     async def rows(self, request: web.Request) -> web.Response:
@@ -186,7 +187,9 @@ class Hub:
             return web.json_response({"error": "no such new station"}, status=404,
                                      headers=HEADERS)
         known.stored = True  # the director vouched for it: kept, even before its first row
-        await asyncio.get_running_loop().run_in_executor(self._writer, self.ledger.keep_key, known)
+        takes, known.takes = known.takes, ""
+        await asyncio.get_running_loop().run_in_executor(self._writer, self.ledger.keep_key,
+                                                         known, takes)
         self.board.accepted(known.key_id)
         self._notify()
         return web.json_response({"accepted": known.key_id}, headers=HEADERS)

@@ -303,3 +303,36 @@ def test_a_new_station_holds_a_bounded_number_of_rows_until_accepted(tmp_path, m
     hub.call(hub.hub.identities.accept, station["key"])
     assert sender.push().acked == 5
     sender.stop()
+
+
+def test_the_director_lets_a_replaced_station_take_its_name(tmp_path, make_lexicon, start_hub):
+    """A station whose journal was replaced comes with a new key under its old name: refused
+    with an alarm the director can accept; then the new key sends under the name and the old
+    key no longer can."""
+    hub = start_hub()
+    journal_rows(tmp_path, make_lexicon, "old.db", "Desk 1", n=1)
+    old = Forwarder(str(tmp_path / "old.db"), hub.url, hub.hub.station_token)
+    old.push()
+    journal_rows(tmp_path, make_lexicon, "new.db", "Desk 1", n=2)
+    new = Forwarder(str(tmp_path / "new.db"), hub.url, hub.hub.station_token)
+    with pytest.raises(HubRefused, match="ask the director to accept it in its place"):
+        new.push()
+    [alarm] = [a for a in hub.call(hub.hub.board.snapshot)["alarms"]
+               if "claims the name 'Desk 1'" in a["text"]]
+    assert alarm["key"] == wire.key_id(new.key)
+    request = urllib.request.Request(f"{hub.url}/api/accept?key={hub.hub.director_token}",
+                                     method="POST",
+                                     data=json.dumps({"station": alarm["key"]}).encode())
+    urllib.request.urlopen(request, timeout=10).close()
+    assert not any("claims the name" in t for t in alarm_texts(hub))
+    assert new.push().acked == 2
+    with Journal.open(tmp_path / "old.db") as journal:
+        journal.record(adjudicate(make_lexicon(["QI"]), ("QI",)), station="Desk 1",
+                       mode="station")
+    with pytest.raises(HubRefused, match="belongs to another station's key"):
+        old.push()
+    new.stop()
+    old.stop()
+    path = hub.journal_path
+    hub.stop()
+    assert HubJournal(path).keys()[1]["Desk 1"] == wire.key_id(new.key)  # kept over a restart
