@@ -255,6 +255,9 @@ class Station:
         except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
             return None, _reason(e)
         self.table_counts.add(table)
+        link = getattr(self, "hub_link", None)  # the hub's sender (link/attach.py), if any
+        if link is not None:
+            link.wake()  # sent now, not at the next poll; a sender that ended starts again
         return seq, ""
 
     def reconfigure(self, new: Config) -> None:

@@ -247,8 +247,12 @@ class Forwarder:
         return True
 
     def wake(self) -> None:
-        """A row was recorded: look at the outbox now instead of at the next poll."""
-        self.ensure_running()
+        """A row was recorded: look at the outbox now instead of at the next poll (and start
+        the thread again if it ended). Never raises: it runs on the verdict's path."""
+        try:
+            self.ensure_running()
+        except Exception as e:  # noqa: BLE001 - e.g. no thread can be started now
+            self.problem = f"the sender could not be started again ({type(e).__name__})"
         self._wake.set()
 
     def stop(self, wait: float = 1.0) -> None:
@@ -267,7 +271,10 @@ class Forwarder:
                 self._loop()
             except BaseException as e:  # noqa: BLE001 - the sender never dies (issue 20)
                 self.restarts += 1
-                self.died = f"{type(e).__name__}: {_printable(e)}"[:200]
+                try:
+                    self.died = f"{type(e).__name__}: {_printable(e)}"[:200]
+                except Exception:  # noqa: BLE001 - an exception whose str() fails
+                    self.died = type(e).__name__
                 self.problem = f"the sender failed and was started again ({self.died})"
                 conn, self._conn = self._conn, None  # a fresh one: the old may be what failed
                 if conn is not None:

@@ -161,3 +161,28 @@ def test_a_refusal_is_kept_on_show_and_retried_slowly(tmp_path, make_lexicon):
     finally:
         sender.stop()
         hub.close()
+
+
+def test_a_station_starts_its_ended_sender_again_when_it_records(tmp_path, make_lexicon,
+                                                                  start_hub, monkeypatch):
+    """The station service wakes its sender at each recorded row: one that ended (whatever
+    ended it) is started again, counted, and the row still reaches the hub."""
+    from adjudicator.config import Config
+    from adjudicator.station import open_station
+
+    hub = start_hub()
+    cfg = Config(station="Desk 5", journal=str(tmp_path / "d5.db"), hub=hub.url,
+                 hub_token=hub.hub.station_token)
+    station = open_station(cfg, make_lexicon(["QI"]))
+    try:
+        sender = station.hub_link
+        wait_for(lambda: sender.known)
+        sender._stop.set()  # the thread ends as if something had stopped it...
+        sender._wake.set()
+        wait_for(lambda: not sender.alive)
+        sender._stop.clear()  # ...without anyone asking it to
+        station.submit("qi", table="3")
+        assert sender.alive and sender.restarts == 1
+        wait_for(lambda: hub.hub.ledger.journal.count() == 1)
+    finally:
+        station.close()
