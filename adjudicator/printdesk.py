@@ -262,8 +262,8 @@ class PrintDesk:
         return self._queue
 
     def _noting_state(self, on_done):
-        """ON_DONE, after noting the printer's state for the hub's heartbeat (hub/status.py)."""
-        from .hub.status import printer_state
+        """ON_DONE, after noting the printer's state for the hub's heartbeat (link/status.py)."""
+        from .link.status import printer_state
 
         def noted(seq: int, ok: bool, message: str) -> None:
             self.station.printer_state = printer_state(ok, message)

@@ -255,6 +255,9 @@ class Station:
         except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
             return None, _reason(e)
         self.table_counts.add(table)
+        link = getattr(self, "hub_link", None)  # the hub's sender (link/attach.py), if any
+        if link is not None:
+            link.wake()  # sent now, not at the next poll; a sender that ended starts again
         return seq, ""
 
     def reconfigure(self, new: Config) -> None:
@@ -349,7 +352,7 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
     """Everything a station needs, loaded before any screen is drawn.
 
     With a `hub` in the config (and FORWARD), a sender thread forwards the journal's rows and a
-    heartbeat to the director's hub (adjudicator.hub.forward); it never delays a verdict."""
+    heartbeat to the director's hub (adjudicator.link.forward); it never delays a verdict."""
     if lexicon is None:
         lexicon, loaded_secondary = load_lexicons(config)
         secondary = secondary or loaded_secondary
@@ -369,7 +372,7 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
                       rule_known=rule_known, journal_reopener=reopener,
                       table_counts=table_counts)
     if config.hub and forward:  # every row to the director's hub, off the verdict path
-        from adjudicator.hub.attach import forward_station
+        from adjudicator.link.attach import forward_station
 
         forward_station(station)
     return station

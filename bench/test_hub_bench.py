@@ -24,7 +24,7 @@ from benchutil import report  # noqa: E402
 from fleet import WORDS, run_faults  # noqa: E402
 from hub_process import HubProcess  # noqa: E402
 
-from adjudicator.hub.forward import Forwarder  # noqa: E402
+from adjudicator.link.forward import Forwarder  # noqa: E402
 from adjudicator.journal import Journal  # noqa: E402
 from adjudicator.lexicon import Lexicon, compile_sources  # noqa: E402
 from adjudicator.verdict import adjudicate  # noqa: E402
@@ -70,8 +70,10 @@ def p95(values):
 
 
 def test_fault_injection(tmp_path):
-    """STATIONS x ROWS through link drops (20% of requests or answers lost), 2 worker kills
-    (kill -9 mid-send) and 2 hub restarts; baseline: the same fleet with no fault at all."""
+    """STATIONS x ROWS through a faulty link (every 5th connection: a lost request or answer, a
+    reset, a request or answer cut short, a garbled answer or trickled bytes, in turn), 2 worker
+    kills (kill -9 mid-send) and 2 hub restarts; baseline: the same fleet with no fault at all.
+    No traceback anywhere, no sender thread dead."""
     (tmp_path / "faults").mkdir()
     (tmp_path / "clean").mkdir()
     workers = max(2, STATIONS // 10)
@@ -82,11 +84,13 @@ def test_fault_injection(tmp_path):
     for result in (faulty, clean):
         assert (result["hub_rows"], result["missing"], result["duplicates"], result["differ"],
                 result["broken"]) == (result["expected"], 0, 0, 0, [])
+        assert (result["tracebacks"], result["dead"]) == (0, 0)
     report(f"faults: {STATIONS}x{ROWS} rows",
            f"0 missing, 0 duplicates, chains intact; {faulty['seconds']:.1f} s",
            f"{faulty['seconds'] / clean['seconds']:.2f}x the fault-free run's time "
-           f"({clean['seconds']:.1f} s); lost {faulty['dropped']['request']} requests, "
-           f"{faulty['dropped']['answer']} answers")
+           f"({clean['seconds']:.1f} s); faults: " + ", ".join(
+               f"{n} {what}" for what, n in faulty["dropped"].items())
+           + "; 0 tracebacks, 0 sender threads dead")
 
 
 def test_adjudication_to_page(tmp_path):

@@ -62,9 +62,9 @@ def push(config_path: str | None) -> None:
     import os
 
     from ..config import load_config
-    from ..errors import ConfigError, JournalFileError
-    from ..hub.forward import Forwarder, HubUnreachable
-    from ..hub.status import config_status
+    from ..errors import AdjudicatorError, ConfigError, JournalFileError
+    from ..link.forward import Forwarder, HubUnreachable
+    from ..link.status import config_status
 
     cfg = load_config(config_path)
     if not cfg.hub:
@@ -77,6 +77,11 @@ def push(config_path: str | None) -> None:
         report = forwarder.push()
     except HubUnreachable as e:
         raise HubUnreachable(f"{e}; nothing is lost: the rows wait in {cfg.journal}") from None
+    except (AdjudicatorError, KeyboardInterrupt):
+        raise
+    except Exception as e:  # noqa: BLE001 - whatever the link did: one line, exit 4
+        raise HubUnreachable(f"the hub {cfg.hub} could not be told ({type(e).__name__}); "
+                             f"nothing is lost: the rows wait in {cfg.journal}") from None
     finally:
         forwarder.stop()
     click.echo(f"{cfg.hub}: {report.sent} row{'s' if report.sent != 1 else ''} sent; the hub "

@@ -167,7 +167,7 @@ def judge_with_config(config_path: str, lexicon: str | None, journal: str | None
 
 def send_to_hub(cfg: Config, lex) -> None:
     """One push to the config's hub, briefly; a line on stderr when it cannot be reached."""
-    from ..hub.forward import Forwarder, HubUnreachable
+    from ..link.forward import Forwarder, HubUnreachable
 
     status = {"station": cfg.station, "mode": cfg.mode, "lexicon": str(lex.name),
               "fingerprint": str(lex.fingerprint)}
@@ -175,7 +175,9 @@ def send_to_hub(cfg: Config, lex) -> None:
                           timeout=2.0)
     try:
         forwarder.push()
-    except (HubUnreachable, AdjudicatorError) as e:
+    except Exception as e:  # noqa: BLE001 - the verdict is given: the hub costs it nothing
+        if not isinstance(e, (HubUnreachable, AdjudicatorError)):
+            e = f"the hub {cfg.hub} could not be told ({type(e).__name__})"
         sys.stderr.write(f"adjudicator: {e}; the rows wait in {cfg.journal} "
                          f"(adjudicator journal push --config {cfg.path})\n")
     finally:

@@ -20,6 +20,8 @@ CLOCK_SKEW = 60.0  # seconds a station's clock may differ from the hub's before 
 LATEST = 25  # challenges listed on the page
 TABLE_LATEST = 5  # challenges kept for each station and table
 WRONG_TOKEN_SHOWN = 60.0  # seconds a sender with a wrong hub_token stays on the page
+INTRUDER_SHOWN = 600.0  # seconds a refused request (a forgery, a key conflict) stays on the page
+MAX_INTRUDERS = 50  # refused requests kept on the page at once (more are counted)
 SPLIT_FLAG = "possible split look-up"
 RECHECK_FLAGS = ("rechecks differ: director to decide",)
 PRINTER_WORDS = {"paper out": "out of paper"}  # docket/status.py's phrase -> the page's
@@ -41,6 +43,11 @@ class StationView:
     printer: str = ""
     skew: float = 0.0  # seconds the station's clock is ahead of the hub's
     refused: str = ""  # why the hub last refused its rows ("" once rows are taken again)
+    sender: str = ""  # what the station's sender says of itself (restarted, refused...)
+    key_id: str = ""  # the station's key (hub/identity.py)
+    new: bool = False  # its key is not accepted by the director yet
+    address: str = ""  # where its key first came from
+    joined: str = ""  # when (ISO UTC)
     challenges: int = 0
     tables: Counter = field(default_factory=Counter)
 
@@ -73,6 +80,8 @@ class Board:
         self.flagged: deque[dict] = deque(maxlen=LATEST)
         self._last_at_table: dict[str, tuple[str, str, datetime]] = {}
         self._wrong_token: dict[str, tuple[str, float]] = {}  # address -> (station, when)
+        self._intruders: dict[tuple[str, str], list] = {}  # (address, text) -> [name, when, n, key]
+        self.intruders_dropped = 0
         self.version = 0
 
     def station(self, journal_id: str) -> StationView:
@@ -80,12 +89,15 @@ class Board:
             self.stations[journal_id] = StationView(journal_id)
         return self.stations[journal_id]
 
-    def add_rows(self, journal_id: str, rows: Iterable[Mapping], acked: int | None = None) -> None:
-        """Rows the hub has just added for station JOURNAL_ID (hub journal columns)."""
+    def add_rows(self, journal_id: str, rows: Iterable[Mapping], acked: int | None = None,
+                 key=None) -> None:
+        """Rows the hub has just added for station JOURNAL_ID (hub journal columns); KEY: the
+        station's key (identity.StationKey) when known."""
         rows = list(rows)
-        if journal_id not in self.stations and rows:
-            self._forget_empty(str(rows[0]["station"]), journal_id)
+        if journal_id not in self.stations and (rows or key is not None):
+            self._forget_empty(str(rows[0]["station"]) if rows else "", journal_id, key)
         view = self.station(journal_id)
+        self._keyed(view, key)
         for row in rows:
             self._add(view, row)
         if acked is not None:
@@ -100,9 +112,53 @@ class Board:
             self._wrong_token[address] = (station, self.clock())
             self.version += 1
 
-    def refuse(self, journal_id: str, station: str, why: str) -> None:
+    def intruder(self, address: str, station: str, text: str, key: str = "") -> None:
+        """A request the hub refused (a forgery, a key conflict, a message no station sends):
+        on the page for INTRUDER_SHOWN seconds after its last try, counted."""
+        now, where = self.clock(), (address, text)
+        for old, (_, when, _, _) in list(self._intruders.items()):
+            if now - when > INTRUDER_SHOWN:
+                del self._intruders[old]
+        if where in self._intruders:
+            seen = self._intruders[where]
+            seen[1], seen[2] = now, seen[2] + 1
+            seen[0], seen[3] = seen[0] or station, key or seen[3]
+        elif len(self._intruders) < MAX_INTRUDERS:
+            self._intruders[where] = [station, now, 1, key]
+        else:
+            self.intruders_dropped += 1
+        self.version += 1
+
+    def forget(self, key_id: str) -> None:
+        """The hub forgot this key (it never sent a row): its station goes from the page."""
+        for journal_id, view in list(self.stations.items()):
+            if view.key_id == key_id and view.challenges == 0:
+                del self.stations[journal_id]
+                self.version += 1
+
+    def accepted(self, key_id: str) -> None:
+        """The director accepted the station with this key: no longer new (and what it was
+        refused for, a name another key held, is settled)."""
+        for view in self.stations.values():
+            if view.key_id == key_id:
+                view.new = False
+        for where, seen in list(self._intruders.items()):
+            if seen[3] == key_id:
+                del self._intruders[where]
+        self.version += 1
+
+    def _keyed(self, view: StationView, key) -> None:
+        if key is not None:
+            view.key_id, view.new = key.key_id, not key.accepted
+            view.address, view.joined = key.address, key.joined
+            view.name = view.name or key.name
+
+    def refuse(self, journal_id: str, station: str, why: str, key=None) -> None:
         """The hub would not take this station's rows (a chain that does not hold): said."""
+        if journal_id not in self.stations and key is not None:
+            self._forget_empty(station, journal_id, key)
         view = self.station(journal_id)
+        self._keyed(view, key)
         view.name = view.name or station
         view.refused = why
         self.version += 1
@@ -138,10 +194,12 @@ class Board:
         if flags:
             self.flagged.appendleft(entry)
 
-    def heartbeat(self, journal_id: str, beat: Mapping) -> None:
+    def heartbeat(self, journal_id: str, beat: Mapping, key=None) -> None:
         if journal_id not in self.stations:
-            self._forget_empty(str(beat.get("station") or ""), journal_id)
+            self._forget_empty(str(beat.get("station") or ""), journal_id, key)
         view = self.station(journal_id)
+        self._keyed(view, key)
+        view.sender = str(beat.get("sender") or "")
         view.last_beat = self.clock()
         view.name = str(beat.get("station") or view.name)
         view.mode = str(beat.get("mode") or view.mode)
@@ -154,12 +212,16 @@ class Board:
             view.skew = (station_time - self.wall()).total_seconds()
         self.version += 1
 
-    def _forget_empty(self, name: str, journal_id: str) -> None:
+    def _forget_empty(self, name: str, journal_id: str, key=None) -> None:
         """A station heard under a new journal id forgets its old one if that never held a row
         (a journal's id is fixed at its first row, so an empty station announces itself twice);
-        what its heartbeat said carries over."""
+        what its heartbeat said carries over. With its KEY known, only that key's view goes (so
+        one key keeps at most one empty view: heartbeats cannot add ghost stations)."""
         for old_id, view in list(self.stations.items()):
-            same = name and (view.name == name or name.startswith(view.name + " / "))
+            if key is not None:
+                same = view.key_id == key.key_id
+            else:
+                same = name and (view.name == name or name.startswith(view.name + " / "))
             if same and view.challenges == 0 and view.last_seq == 0:  # " / ": a phone's row
                 del self.stations[old_id]
                 new = self.station(journal_id)
@@ -179,8 +241,13 @@ class Board:
         if state not in PRINTER_FINE:
             state = state.removeprefix("printer ").strip()
             said.append(f"printer: {PRINTER_WORDS.get(state, state)}")
+        if view.new:
+            said.append(f"new station (from {view.address or '?'}, joined "
+                        f"{_local_hhmm(view.joined)}): accept it if it is yours")
         if view.refused:
             said.append(f"rows refused: {view.refused}")
+        if view.sender:
+            said.append(f"sender: {view.sender}")
         backlog = view.last_seq - view.acked
         if backlog > 0:
             said.append(f"backlog {backlog}")
@@ -217,6 +284,8 @@ class Board:
                 "last_seq": view.last_seq,
                 "acked": view.acked, "alarms": self.alarms(view, majority),
                 "seen": None if view.last_beat is None else round(self.clock() - view.last_beat),
+                "key": view.key_id, "new": view.new, "address": view.address,
+                "joined": view.joined,
             })
         tables = [{"station": s, "table": t or "-", "challenges": v.challenges,
                    "acceptable": v.acceptable, "unacceptable": v.unacceptable, "last": v.last,
@@ -230,11 +299,26 @@ class Board:
             else:
                 alarms.append({"station": name or address,
                                "text": f"wrong hub_token (from {address})"})
+        for (address, text), (name, when, n, key) in list(self._intruders.items()):
+            if now - when > INTRUDER_SHOWN:
+                del self._intruders[(address, text)]
+            else:
+                alarms.append({"station": name or address, "text": f"refused: {text} (from "
+                               f"{address}{f', {n} times' if n > 1 else ''})", "key": key})
+        if self.intruders_dropped:
+            alarms.append({"station": "hub", "text": f"{self.intruders_dropped} more refused "
+                           "requests (see the hub's log)"})
         alarms += [{"station": e["station"], "text": f, "table": e["table"], "time": e["time"]}
                    for e in self.flagged for f in e["flags"]]
         return {"version": self.version, "time": self.wall().isoformat(timespec="seconds"),
                 "stations": stations, "tables": tables, "latest": list(self.latest),
                 "alarms": alarms}
+
+
+def _local_hhmm(iso: str) -> str:
+    """An ISO UTC time as the hub's local HH:MM (the hub runs on the director's laptop)."""
+    when = _parse(iso)
+    return when.astimezone().strftime("%H:%M") if when else "?"
 
 
 def _table_order(item) -> tuple:

@@ -4,8 +4,10 @@ It is an ordinary journal file (its own hash chain; `adjudicator journal verify/
 plus three things only a hub has: a unique index on (origin journal, origin seq), so a row sent
 twice is kept once; `hub_stations`, each station journal's acknowledged sequence and last row
 hash; `hub_meta`, the station and director tokens (made once, kept with the journal so a restarted
-hub accepts the same stations). A station's rows are accepted in order only: each must follow
-the last one held (seq and chain link); rows after a gap wait for the station to resend.
+hub accepts the same stations); `hub_keys` and `hub_names`, the stations' keys and what each is
+bound to (identity.py); `hub_firsts`, which journal id each row 1 came under. A station's rows
+are accepted in order only: each must follow the last one held (seq and chain link); rows after
+a gap wait for the station to resend.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from ..errors import JournalError
 from ..journal import chain
 from ..journal.store import Journal
+from .identity import StationKey, base_name
 
 HUB_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS hub_stations (journal_id TEXT PRIMARY KEY, "
@@ -23,6 +26,13 @@ HUB_SCHEMA = (
     "CREATE UNIQUE INDEX IF NOT EXISTS challenges_origin ON challenges "
     "(origin_journal, origin_seq)",
     "CREATE TABLE IF NOT EXISTS hub_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    # station keys (identity.py): each bound to one journal and the names its rows carry
+    "CREATE TABLE IF NOT EXISTS hub_keys (key_id TEXT PRIMARY KEY, secret TEXT NOT NULL, "
+    "station TEXT NOT NULL, address TEXT NOT NULL, joined TEXT NOT NULL, "
+    "accepted INTEGER NOT NULL, journal_id TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS hub_names (name TEXT PRIMARY KEY, key_id TEXT NOT NULL)",
+    # row 1's hash -> the journal id it came under: a journal's rows are not taken under another
+    "CREATE TABLE IF NOT EXISTS hub_firsts (hash TEXT PRIMARY KEY, journal_id TEXT NOT NULL)",
 )
 ROW_FIELDS = ("time_utc", "time_local", "station", "mode", "game_table", "round", "words",
               "acceptable", "lexicon_name", "fingerprint", "rule", "recheck_of",
@@ -32,6 +42,10 @@ HUB_NAME = "(hub)"
 
 class Refused(JournalError):
     """A batch the hub will not take (a row that is not the station's chained row)."""
+
+
+class Claimed(Refused):
+    """A batch for a journal or a station name another station's key holds."""
 
 
 class HubJournal:
@@ -67,8 +81,28 @@ class HubJournal:
         """{station journal id: highest sequence held without a gap}."""
         return dict(self.journal._query("SELECT journal_id, acked FROM hub_stations"))
 
-    def accept(self, journal_id: str, rows: Iterable[Mapping], station: str = ""
-               ) -> tuple[int, list[dict]]:
+    def keys(self) -> tuple[list[StationKey], dict[str, str]]:
+        """The station keys kept (every one that sent a valid row, or was accepted) and the
+        station names bound to them."""
+        keys = [StationKey(k, bytes.fromhex(secret), name, address, joined, bool(accepted),
+                           journal_id, True)
+                for k, secret, name, address, joined, accepted, journal_id in self.journal._query(
+                    "SELECT key_id, secret, station, address, joined, accepted, journal_id "
+                    "FROM hub_keys")]
+        return keys, dict(self.journal._query("SELECT name, key_id FROM hub_names"))
+
+    def keep_key(self, key: StationKey, takes: str = "") -> None:
+        """Store KEY as it is now (the director accepted it); TAKES: a name it now holds in
+        place of the key that held it."""
+        def keep(conn) -> None:
+            _keep(conn, key, key.journal_id, ())
+            if takes:
+                conn.execute("INSERT OR REPLACE INTO hub_names (name, key_id) VALUES (?, ?)",
+                             (takes, key.key_id))
+        self.journal._write(keep)
+
+    def accept(self, journal_id: str, rows: Iterable[Mapping], station: str = "",
+               key: StationKey | None = None) -> tuple[int, list[dict]]:
         """Insert the rows that follow what is held for JOURNAL_ID; (acked seq, rows added).
 
         Rows already held are skipped (a resend), rows after a gap are left for the resend;
@@ -82,6 +116,8 @@ class HubJournal:
         added: list[dict] = []
 
         def body(conn) -> int:
+            if key is not None:
+                _owned(conn, key, journal_id, {str(r.get("station")) for r in ordered})
             held = conn.execute("SELECT acked, last_hash FROM hub_stations WHERE journal_id = ?",
                                 (journal_id,)).fetchone()
             acked, last_hash = held if held else (0, None)
@@ -92,6 +128,8 @@ class HubJournal:
                 if seq != acked + 1:
                     break  # a gap: the station resends from acked
                 _check_link(row, last_hash, journal_id, station)
+                if seq == 1:
+                    _first(conn, journal_id, row["hash"])
                 hub_row = {f: row[f] for f in ROW_FIELDS}
                 hub_row["origin_journal"], hub_row["origin_seq"] = journal_id, seq
                 if row["recheck_of"] is not None:
@@ -102,6 +140,8 @@ class HubJournal:
                 [(hub_seq, _)] = self.journal._insert_all(conn, [hub_row], True, True)
                 added.append({**hub_row, "seq": hub_seq, "origin_seq": seq})
                 acked, last_hash = seq, row["hash"]
+            if added and key is not None:
+                _keep(conn, key, journal_id, {str(r["station"]) for r in added})
             if acked:
                 conn.execute("INSERT OR REPLACE INTO hub_stations (journal_id, acked, last_hash,"
                              " station) VALUES (?, ?, ?, ?)", (journal_id, acked, last_hash,
@@ -124,6 +164,43 @@ class HubJournal:
         cols = ("seq", "origin_journal", "origin_seq") + ROW_FIELDS
         return [dict(zip(cols, r)) for r in self.journal._query(
             f"SELECT {', '.join(cols)} FROM challenges ORDER BY seq")]
+
+
+def _keep(conn, key: StationKey, journal_id: str, names) -> None:
+    conn.execute("INSERT OR REPLACE INTO hub_keys (key_id, secret, station, address, joined, "
+                 "accepted, journal_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                 (key.key_id, key.secret.hex(), key.name, key.address, key.joined,
+                  int(key.accepted), journal_id))
+    for name in names:
+        if base_name(name):
+            conn.execute("INSERT OR IGNORE INTO hub_names (name, key_id) VALUES (?, ?)",
+                         (base_name(name), key.key_id))
+
+
+def _owned(conn, key: StationKey, journal_id: str, names) -> None:
+    """The journal and the names are KEY's or nobody's (checked again in the write, so two
+    keys racing for one name cannot both have it)."""
+    held = conn.execute("SELECT key_id FROM hub_keys WHERE journal_id = ? AND key_id != ?",
+                        (journal_id, key.key_id)).fetchone()
+    if held is not None:
+        raise Claimed(f"station journal {journal_id} belongs to another station's key")
+    for name in names:
+        held = conn.execute("SELECT key_id FROM hub_names WHERE name = ? AND key_id != ?",
+                            (base_name(name), key.key_id)).fetchone()
+        if held is not None:
+            raise Claimed(f"the station name {base_name(name)!r} belongs to another station's "
+                          "key: give this station another name")
+
+
+def _first(conn, journal_id: str, hash_: str) -> None:
+    """Row 1 of a journal is taken under one journal id only: a journal made before journal
+    ids were chained (its row 1 starts from 64 zeros) cannot be replayed under a second id."""
+    held = conn.execute("SELECT journal_id FROM hub_firsts WHERE hash = ?", (hash_,)).fetchone()
+    if held is not None and held[0] != journal_id:
+        raise Refused(f"row 1 of station journal {journal_id} was already sent as station "
+                      f"journal {held[0]}'s (a journal replayed under another id)")
+    conn.execute("INSERT OR IGNORE INTO hub_firsts (hash, journal_id) VALUES (?, ?)",
+                 (hash_, journal_id))
 
 
 def _check_link(row: Mapping, last_hash: str | None, journal_id: str, station: str) -> None:

@@ -11,21 +11,29 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+from urllib.parse import unquote
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 
 from aiohttp import web
 
+from .. import wire
 from ..errors import AdjudicatorError
 from .board import Board
-from .ledger import HubJournal, Refused
+from .identity import MAX_NEW_ROWS, Identities, Refusal
+from .ledger import Claimed, HubJournal, Refused
+from .quiet import QuietLog
 
 TICK = 1.0  # seconds between page updates when nothing happens (silent stations age)
-MAX_BODY = 8 * 1024 * 1024
+MAX_BODY = 2 * 1024 * 1024  # a batch of wire.MAX_BATCH rows fits; without the token: none read
 FORBIDDEN = ("This page is for the tournament director: open the address `adjudicator hub` "
              "printed, with its key.\n")
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"}
+
+
+def _printable(text: str) -> str:
+    return "".join(c if c.isprintable() else "?" for c in text)
 
 
 def _same(given: str | None, expected: str) -> bool:
@@ -45,6 +53,8 @@ class Hub:
 
             names = TshNames(tsh).at
         self.board = board or Board(names=names)
+        self.identities = Identities(*self.ledger.keys())
+        self._log = QuietLog()
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="hub-journal")
         self._changed = asyncio.Event()
         self._restore()
@@ -55,8 +65,9 @@ class Hub:
         for row in self.ledger.all_rows():
             by_station.setdefault(row["origin_journal"] or "", []).append(row)
         acked = self.ledger.acked()
+        keys = {k.journal_id: k for k in self.identities.keys.values() if k.journal_id}
         for journal_id, rows in by_station.items():
-            self.board.add_rows(journal_id, rows, acked.get(journal_id))
+            self.board.add_rows(journal_id, rows, acked.get(journal_id), key=keys.get(journal_id))
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)
@@ -68,61 +79,120 @@ class Hub:
 
     # -- stations --------------------------------------------------------------------------
 
-    async def _station(self, request: web.Request) -> None:
-        auth = request.headers.get("Authorization", "")
-        if not _same(auth.removeprefix("Bearer ").strip(), self.station_token):
-            try:  # the director is told, so a station with a mistyped line is not just missing
-                said = await request.json()
-                name = str(said.get("station") or "")[:60] if isinstance(said, dict) else ""
-            except (ValueError, UnicodeDecodeError):
-                name = ""
-            self.board.wrong_token(request.remote or "?", name)
+    def _refused(self, request: web.Request, status: int, why: str, alarm: str = "",
+                 name: str = "", key: str = "", **extra) -> web.Response:
+        """A station's request refused: one log line (repeats counted), the alarm on the page,
+        the reason in the answer (the station shows it)."""
+        address = request.remote or "?"
+        if extra.get("register"):  # the hub asks a station for its key: no one's fault
+            return web.json_response({"error": why, **extra}, status=status)
+        self._log.note(f"refused {request.path} from {address}"
+                       + (f" ({name})" if name else "") + f": {why}")
+        if alarm:
+            self.board.intruder(address, name, alarm, key)
             self._notify()
-            raise web.HTTPForbidden(text=json.dumps({"error": "wrong hub_token: paste the "
-                                    "line `adjudicator hub` printed"}),
-                                    content_type="application/json")
+        return web.json_response({"error": why, **extra}, status=status)
 
-    async def _body(self, request: web.Request) -> dict:
+    def _station(self, request: web.Request) -> web.Response | None:
+        """A refusal for a request without the station token (its body is never read)."""
+        auth = request.headers.get("Authorization", "")
+        if _same(auth.removeprefix("Bearer ").strip(), self.station_token):
+            if (request.content_length or 0) > MAX_BODY:
+                return self._refused(request, 413, "a message longer than a station sends")
+            return None
+        name = _printable(unquote(request.headers.get(wire.NAME, "")))[:60]
+        self.board.wrong_token(request.remote or "?", name)
+        self._notify()
+        self._log.note(f"wrong hub_token from {request.remote or '?'}")
+        return web.json_response({"error": "wrong hub_token: paste the line `adjudicator hub` "
+                                  "printed"}, status=403)
+
+    async def _message(self, request: web.Request, check):
+        """(body, its station key) once the token, the JSON, every field (wire.py) and the
+        signature hold; else the refusal to answer with."""
+        refused = self._station(request)
+        if refused is not None:
+            return None, refused
+        for gone in self.identities.forget_old():  # keys that never sent a row, long quiet
+            self.board.forget(gone.key_id)
+        data = await request.read()
+        name = ""
         try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            body = None
-        if not isinstance(body, dict) or not isinstance(body.get("journal_id"), str):
-            raise web.HTTPBadRequest(text=json.dumps({"error": "not a station's message"}),
-                                     content_type="application/json")
-        return body
+            body = check(wire.decode(data))
+            name = str(body.get("station") or "")[:60]
+            key = self.identities.identify(request.headers, request.path, data, body,
+                                           request.remote or "?")
+            if isinstance(body.get("rows"), list):
+                self.identities.check_rows(key, body["journal_id"], body["rows"])
+        except wire.WireError as e:
+            return None, self._refused(request, 400, f"not a station's message: {e}",
+                                       f"a message no station sends ({e})"[:200], name)
+        except Refusal as e:
+            extra = {"register": True} if e.register else {}
+            return None, self._refused(request, e.status, e.why, e.alarm, name, e.key_id,
+                                       **extra)
+        return (body, key), None
 
     async def rows(self, request: web.Request) -> web.Response:
-        await self._station(request)
-        body = await self._body(request)
-        rows = body.get("rows")
-        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-            raise web.HTTPBadRequest(text=json.dumps({"error": "rows must be a list"}),
-                                     content_type="application/json")
+        message, refused = await self._message(request, wire.check_rows_body)
+        if refused is not None:
+            return refused
+        body, key = message
+        held = self.board.stations.get(body["journal_id"])
+        if (not key.accepted and held is not None and held.acked >= MAX_NEW_ROWS
+                and any(r["seq"] > held.acked for r in body["rows"])):
+            return self._refused(request, 429, f"a new station holds {MAX_NEW_ROWS} rows at "
+                                 "most until the director accepts it", f"a new station "
+                                 f"sends more than {MAX_NEW_ROWS} rows", key.name)
         loop = asyncio.get_running_loop()
         try:
             acked, added = await loop.run_in_executor(
-                self._writer, self.ledger.accept, body["journal_id"], rows,
-                str(body.get("station") or ""))
+                self._writer, self.ledger.accept, body["journal_id"], body["rows"],
+                str(body.get("station") or ""), key)
+        except Claimed as e:
+            return self._refused(request, 409, str(e), f"another key: {e}"[:200], key.name)
         except Refused as e:
-            self.board.refuse(body["journal_id"], str(body.get("station") or ""), str(e))
+            self.board.refuse(body["journal_id"], str(body.get("station") or ""), str(e),
+                              key=key)
             self._notify()
-            return web.json_response({"error": str(e)}, status=422)
+            return self._refused(request, 422, str(e), name=key.name)
         except AdjudicatorError as e:
             return web.json_response({"error": str(e)}, status=503)
-        self.board.add_rows(body["journal_id"], added, acked)
+        if added:
+            self.identities.stored(key, body["journal_id"], {r["station"] for r in added})
+        self.board.add_rows(body["journal_id"], added, acked, key=key)
         self._notify()
-        return web.json_response({"acked": acked})
+        return web.json_response({"acked": acked, "known": True})
 
     async def heartbeat(self, request: web.Request) -> web.Response:
-        await self._station(request)
-        body = await self._body(request)
-        try:
-            self.board.heartbeat(body["journal_id"], body)
-        except (TypeError, ValueError):
-            return web.json_response({"error": "not a station's heartbeat"}, status=400)
+        message, refused = await self._message(request, wire.check_heartbeat)
+        if refused is not None:
+            return refused
+        body, key = message
+        self.board.heartbeat(body["journal_id"], body, key=key)
         self._notify()
-        return web.json_response({"acked": self.board.station(body["journal_id"]).acked})
+        return web.json_response({"acked": self.board.station(body["journal_id"]).acked,
+                                  "known": True})
+
+    async def accept_station(self, request: web.Request) -> web.Response:
+        """The director accepts a new station (POST with the director's key): no longer new."""
+        self._director(request)
+        try:
+            said = wire.decode(await request.content.read(1024))
+            key_id = said["station"] if isinstance(said, dict) else None
+        except (wire.WireError, KeyError):
+            key_id = None
+        known = self.identities.accept(key_id) if type(key_id) is str else None  # noqa: E721
+        if known is None:
+            return web.json_response({"error": "no such new station"}, status=404,
+                                     headers=HEADERS)
+        known.stored = True  # the director vouched for it: kept, even before its first row
+        takes, known.takes = known.takes, ""
+        await asyncio.get_running_loop().run_in_executor(self._writer, self.ledger.keep_key,
+                                                         known, takes)
+        self.board.accepted(known.key_id)
+        self._notify()
+        return web.json_response({"accepted": known.key_id}, headers=HEADERS)
 
     # -- the director ------------------------------------------------------------------------
 
@@ -163,6 +233,7 @@ class Hub:
         app = web.Application(client_max_size=MAX_BODY)
         app.router.add_post("/api/rows", self.rows)
         app.router.add_post("/api/heartbeat", self.heartbeat)
+        app.router.add_post("/api/accept", self.accept_station)
         app.router.add_get("/", self.page)
         app.router.add_get("/state", self.state)
         app.router.add_get("/events", self.events)
@@ -179,7 +250,7 @@ async def serve(journal_path: str, host: str, port: int, ready=None, tsh: str = 
     tourney.js, for the players' names at each table."""
     hub = Hub(journal_path, tsh=tsh)
     runner = web.AppRunner(hub.make_app(), access_log=None, handler_cancellation=True,
-                           shutdown_timeout=1.0)
+                           shutdown_timeout=1.0, lingering_time=0)  # a body not read: closed
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     try:

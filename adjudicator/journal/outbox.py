@@ -6,7 +6,7 @@ in the SAME transaction as the row itself: a row is recorded and queued for the 
 The key is the station's identity (the journal's id, one per station journal) and the row's seq.
 
 Nothing is deleted or marked here when the hub acknowledges: the hub keeps the highest sequence
-it holds without gaps, and the sender asks it and resends from there (hub/forward.py). So the
+it holds without gaps, and the sender asks it and resends from there (link/forward.py). So the
 sender only ever reads this file and never competes with a verdict for the write lock. Rows
 recorded before the outbox existed are filled in by enable() from the chained rows themselves.
 """

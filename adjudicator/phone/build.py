@@ -38,7 +38,7 @@ def build_phone_app(config: Config, *, tokens: TokenStore, limits: Limits | None
     app = PhoneApp(stations_for(config, lexicon, secondary, journal, problem), tokens=tokens,
                    timers=config.timers, limits=limits, out=out)
     if journal is not None and config.hub:  # every phone's row to the director's hub
-        from adjudicator.hub.attach import forward_station
+        from adjudicator.link.attach import forward_station
 
         sender = forward_station(Station(config, lexicon, journal, secondary=secondary))
         app.on_close.append(sender.stop)

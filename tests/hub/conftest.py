@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from adjudicator.hub import forward
+from adjudicator.link import forward
 
 
 class RunningHub:

@@ -27,13 +27,15 @@ WORDS = ["QI", "ZA", "CAT", "XU", "JO"]
 
 def worker(folder: str, hub: str, token: str, lexicon: str, rows: int, seed: int,
            names: list[str]) -> None:
-    from adjudicator.hub.forward import Forwarder
+    from adjudicator.link.forward import Forwarder
     from adjudicator.journal import Journal
     from adjudicator.lexicon import Lexicon
     from adjudicator.verdict import adjudicate
 
     lex = Lexicon.load(lexicon)
     rng = random.Random(seed)
+    threading.excepthook = lambda args: print(f"thread died: {args.exc_type.__name__}",
+                                              flush=True)
     stations = []
     for name in names:
         path = os.path.join(folder, f"{name}.db")
@@ -54,7 +56,10 @@ def worker(folder: str, hub: str, token: str, lexicon: str, rows: int, seed: int
         time.sleep(rng.uniform(0, 0.01))
     print("recorded", flush=True)
     while not all(s[2].acked == rows for s in stations):
+        if not all(s[2].alive for s in stations):
+            print("sender thread dead", flush=True)
         time.sleep(0.05)
+    print(f"restarts {sum(s[2].restarts for s in stations)}", flush=True)
     print("done", flush=True)
     for s in stations:
         s[2].stop()
@@ -76,11 +81,16 @@ class Worker:
         self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True, env=self.env)
         self.lines: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
+        self.errors: list[str] = getattr(self, "errors", [])  # every run's stderr
+        threading.Thread(target=self._read, args=(self.proc.stdout, self.lines),
+                         daemon=True).start()
+        threading.Thread(target=self._read, args=(self.proc.stderr, self.errors),
+                         daemon=True).start()
 
-    def _read(self) -> None:
-        for line in self.proc.stdout:
-            self.lines.append(line.strip())
+    @staticmethod
+    def _read(stream, into: list) -> None:
+        for line in stream:
+            into.append(line.rstrip("\n"))
 
     @property
     def done(self) -> bool:
@@ -97,13 +107,18 @@ class Worker:
 
 
 class FlakyLink:
-    """A TCP relay in front of the hub that loses some requests and some answers (after the hub
-    has acted on them: the sender must not count on any answer)."""
+    """A TCP relay in front of the hub with the faults of a real hall's network: it loses some
+    requests and some answers (after the hub has acted on them: the sender must not count on
+    any answer), resets connections, cuts requests and answers short, garbles answers and
+    delays bytes. DROP is the share of connections that meet a fault, each fault in turn."""
+
+    FAULTS = ("request", "answer", "reset", "cut request", "cut answer", "garble", "delay")
 
     def __init__(self, upstream_port: int, drop: float = 0.2, seed: int = 1):
         self.upstream, self.drop = upstream_port, drop
         self.rng = random.Random(seed)
-        self.dropped = {"request": 0, "answer": 0}
+        self.dropped = {fault: 0 for fault in self.FAULTS}
+        self.connections = 0
         self.loop = asyncio.new_event_loop()
         ready = threading.Event()
 
@@ -123,37 +138,60 @@ class FlakyLink:
         return f"http://127.0.0.1:{self.port}"
 
     async def _handle(self, reader, writer) -> None:
-        roll = self.rng.random()
+        fault = None
+        self.connections += 1
+        period = round(1 / self.drop) if self.drop else 0
+        if period and self.connections % period == 0:  # each fault in turn
+            fault = self.FAULTS[(self.connections // period) % len(self.FAULTS)]
+            self.dropped[fault] += 1
         try:
-            if roll < self.drop / 2:
-                self.dropped["request"] += 1
+            if fault == "request":
                 return  # the link drops before the request reaches the hub
+            if fault == "reset":
+                import socket
+                import struct
+
+                sock = writer.get_extra_info("socket")
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                return  # closed with a reset
             try:
                 up_r, up_w = await asyncio.open_connection("127.0.0.1", self.upstream)
             except OSError:
                 return  # the hub is down
-            lose_answer = roll < self.drop
+            up = self._pipe(reader, up_w, cut=40 if fault == "cut request" else None,
+                            delay=fault == "delay")
+            down = self._pipe(up_r, None if fault == "answer" else writer,
+                              cut=12 if fault == "cut answer" else None,
+                              garble=fault == "garble", delay=fault == "delay")
             try:
-                await asyncio.gather(self._pipe(reader, up_w),
-                                     self._pipe(up_r, None if lose_answer else writer))
+                await asyncio.gather(up, down)
             finally:
                 up_w.close()
-            if lose_answer:
-                self.dropped["answer"] += 1
         except (OSError, asyncio.IncompleteReadError):
             pass
         finally:
             writer.close()
 
-    @staticmethod
-    async def _pipe(src, dst) -> None:
+    async def _pipe(self, src, dst, cut=None, garble=False, delay=False) -> None:
+        sent = 0
         while True:
-            chunk = await src.read(65536)
+            chunk = await src.read(65536 if not delay else 7)
             if not chunk:
                 break
-            if dst is not None:
-                dst.write(chunk)
+            if dst is None:
+                continue
+            if cut is not None and sent + len(chunk) >= cut:
+                dst.write(chunk[:cut - sent])
                 await dst.drain()
+                dst.close()
+                return
+            if garble:
+                chunk = bytes(self.rng.randrange(256) for _ in chunk)
+            if delay:
+                await asyncio.sleep(0.01)
+            dst.write(chunk)
+            sent += len(chunk)
+            await dst.drain()
         if dst is not None and dst.can_write_eof():
             try:
                 dst.write_eof()
@@ -232,6 +270,7 @@ def run_faults(tmp: Path, stations: int = 8, rows: int = 40, workers: int = 2,
                   [(0.3 + 0.4 * k / max(1, hub_restarts), "restart hub", k)
                    for k in range(hub_restarts)])
     injected = []
+    stopped: list = []  # hubs stopped on purpose (their stderr is read to its end)
     started = time.monotonic()
     try:
         while not all(w.done for w in fleet):
@@ -247,6 +286,7 @@ def run_faults(tmp: Path, stations: int = 8, rows: int = 40, workers: int = 2,
                     victim.start()
                 else:
                     hub.stop(kill=(k % 2 == 0))  # once kill -9, once Ctrl-C
+                    stopped.append(hub)
                     time.sleep(1.0)
                     hub = HubProcess(tmp / "hub.toml", port=port)
                 injected.append((what, held))
@@ -258,7 +298,12 @@ def run_faults(tmp: Path, stations: int = 8, rows: int = 40, workers: int = 2,
         hub.stop()
         link.close()
     result = check(tmp, tmp / "hub.db", names, rows)
-    result.update(injected=injected, seconds=took, dropped=dict(link.dropped))
+    said = [line for w in fleet for line in w.errors + w.lines]
+    said += [line for h in stopped + [hub] for line in h.errors]
+    result.update(injected=injected, seconds=took, dropped=dict(link.dropped),
+                  tracebacks=sum("Traceback" in line for line in said),
+                  dead=sum(line.startswith(("thread died", "sender thread dead"))
+                           for line in said))
     return result
 
 

@@ -40,6 +40,17 @@ class HubProcess:
         self.token = re.search(r'hub_token = "([^"]+)"', text).group(1)
         self.station_lines = [line.strip() for line in self.lines
                               if line.strip().startswith(("hub =", "hub_token ="))]
+        self.errors: list[str] = []  # its stderr, read as it comes (a full pipe would stall it)
+        import threading
+
+        threading.Thread(target=self._read_errors, daemon=True).start()
+
+    def _read_errors(self) -> None:
+        try:
+            for line in self.proc.stderr:
+                self.errors.append(line.rstrip("\n"))
+        except (OSError, ValueError):
+            pass
 
     def stop(self, kill: bool = False) -> None:
         if self.proc.poll() is None:
@@ -50,7 +61,6 @@ class HubProcess:
                 self.proc.kill()
                 self.proc.wait(5)
         self.proc.stdout.close()
-        self.proc.stderr.close()
 
 
 def wait_for(predicate, timeout: float = 20.0):

@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hub_process import HubProcess  # noqa: E402
 from web_helpers import BROWSER_ARGS, browser_executable  # noqa: E402
 
-from adjudicator.hub.forward import Forwarder, post  # noqa: E402
+from adjudicator.link.forward import Forwarder, post  # noqa: E402
 from adjudicator.journal import Journal  # noqa: E402
 from adjudicator.lexicon import Lexicon, compile_sources  # noqa: E402
 from adjudicator.verdict import adjudicate  # noqa: E402
@@ -56,12 +56,26 @@ def hall(tmp: Path, hub: HubProcess) -> list:
                                    table=table)
             post(hub.url, "/api/heartbeat", hub.token, {
                 "journal_id": journal_id(path), "station": name, "last_seq": 5,
-                "lexicon": lex.name, "fingerprint": lex.fingerprint, "printer": printer})
+                "lexicon": lex.name, "fingerprint": lex.fingerprint, "printer": printer},
+                key=forwarder.key)
             forwarder.stop()
         else:
             forwarder.push()
             beats.append(forwarder)
     return beats
+
+
+def accept_all_but_one(hub: HubProcess) -> None:
+    """The director accepts every station but the last to join (shown as new, with Accept)."""
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(hub.director_url.replace("/?key=", "/state?key=")) as r:
+        stations = sorted(json.loads(r.read())["stations"], key=lambda s: s["joined"])
+    for station in stations[:-1]:
+        urllib.request.urlopen(urllib.request.Request(
+            hub.director_url.replace("/?key=", "/api/accept?key="), method="POST",
+            data=json.dumps({"station": station["key"]}).encode()))
 
 
 def journal_id(path: Path) -> str:
@@ -102,6 +116,7 @@ def main(out: str) -> None:
         hub = HubProcess(Path(tmp) / "hub.toml")
         try:
             beats = hall(Path(tmp), hub)
+            accept_all_but_one(hub)
             deadline = time.monotonic() + 16  # Station 3 heard once: silent after 15 s
             while time.monotonic() < deadline:
                 for forwarder in beats:

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 from hub_process import HubProcess  # noqa: E402
 from web_helpers import browser  # noqa: E402,F401 (the fixture)
 
-from adjudicator.hub.forward import Forwarder  # noqa: E402
+from adjudicator.link.forward import Forwarder  # noqa: E402
 from adjudicator.journal import Journal  # noqa: E402
 from adjudicator.verdict import adjudicate  # noqa: E402
 
@@ -143,3 +143,59 @@ def test_a_tables_latest_challenges_are_one_click_away(browser, hub, tmp_path, m
         page.close()
         fwd.stop()
         desk.close()
+
+
+def test_a_new_station_is_accepted_on_the_page(browser, hub, tmp_path, make_lexicon):
+    """A station heard for the first time is "new" (its address and when it joined) until the
+    director presses Accept; the page posts with the director's key."""
+    from playwright.sync_api import expect
+
+    lex = make_lexicon(["QI"], name="CSW24")
+    desk, fwd = station(tmp_path, hub, "Desk 8", lex)
+    desk.record(adjudicate(lex, ("QI",)), station="Desk 8", mode="station", table="2")
+    fwd.push()
+    page = browser.new_page()
+    try:
+        page.goto(hub.director_url)
+        alarms = page.locator("#alarms")
+        alarms.get_by_text("Desk 8: new station (from 127.0.0.1, joined").wait_for(timeout=WAIT)
+        page.locator("#stations button.accept").click()
+        expect(alarms).not_to_contain_text("new station", timeout=WAIT)
+        expect(page.locator("#stations button.accept")).to_have_count(0, timeout=WAIT)
+    finally:
+        page.close()
+        fwd.stop()
+        desk.close()
+
+
+def test_a_station_claiming_a_taken_name_can_be_accepted_in_its_place(browser, hub, tmp_path,
+                                                                      make_lexicon):
+    from playwright.sync_api import expect
+
+    lex = make_lexicon(["QI"], name="CSW24")
+    first, first_fwd = station(tmp_path, hub, "Desk 7", lex)
+    first.record(adjudicate(lex, ("QI",)), station="Desk 7", mode="station", table="1")
+    first_fwd.push()
+    path = tmp_path / "replaced.db"
+    second = Journal.open(path)
+    second.forward()
+    second.record(adjudicate(lex, ("QI",)), station="Desk 7", mode="station", table="1")
+    second_fwd = Forwarder(str(path), hub.url, hub.token)
+    try:
+        second_fwd.push()
+    except Exception:  # noqa: BLE001 - refused: the name is Desk 7's
+        pass
+    page = browser.new_page()
+    try:
+        page.goto(hub.director_url)
+        alarm = page.locator("#alarms li", has_text="another key claims the name 'Desk 7'")
+        alarm.wait_for(timeout=WAIT)
+        page.screenshot(path=str(tmp_path / "claim.png"), full_page=True)
+        alarm.get_by_role("button", name="Accept in its place").click()
+        expect(page.locator("#alarms")).not_to_contain_text("claims the name", timeout=WAIT)
+        assert second_fwd.push().acked == 1
+    finally:
+        page.close()
+        for journal, fwd in ((first, first_fwd), (second, second_fwd)):
+            fwd.stop()
+            journal.close()

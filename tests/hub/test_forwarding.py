@@ -15,7 +15,7 @@ from adjudicator.docket.queue import job_message
 from adjudicator.docket.status import PAPER_OUT
 from adjudicator.docket.transport import JobResult
 from adjudicator.errors import ConfigError
-from adjudicator.hub import forward
+from adjudicator.link import forward
 from adjudicator.hub.board import Board
 from adjudicator.printdesk import PrintDesk
 from adjudicator.station import open_station
@@ -49,7 +49,11 @@ def test_a_station_with_a_hub_forwards_rows_and_heartbeats(tmp_path, make_lexico
     [desk] = snap["stations"]
     assert desk["name"] == "Desk 1" and desk["lexicon"] == "TWL-TINY"
     assert desk["fingerprint"] == lex.fingerprint[:12] and desk["printer"] == "none"
-    assert desk["alarms"] == [] and desk["acked"] == 2
+    assert desk["acked"] == 2 and desk["new"] and desk["address"] == "127.0.0.1"
+    assert [a.split(" (")[0] for a in desk["alarms"]] == ["new station"]  # until accepted
+    hub.call(hub.hub.identities.accept, desk["key"])
+    hub.call(hub.hub.board.accepted, desk["key"])
+    assert hub.call(hub.hub.board.snapshot)["stations"][0]["alarms"] == []
     table = dict(snap["tables"][0])
     assert [e["words"] for e in table.pop("recent")] == ["QI QQ", "QI ZA"]
     assert table == {"station": "Desk 1", "table": "12", "challenges": 2, "acceptable": 1,
@@ -192,9 +196,9 @@ def test_before_the_journal_opens_nothing_of_the_network_is_imported(tmp_path, m
             f"cfg = Config(journal={str(tmp_path / 'k.db')!r}, hub='http://127.0.0.1:9', "
             "hub_token='t')\n"
             f"station = open_station(cfg, Lexicon.load({lex.path!r}), defer_journal=True)\n"
-            "print(sorted(m for m in ('adjudicator.hub.forward', 'urllib.request', 'sqlite3')"
+            "print(sorted(m for m in ('adjudicator.link.forward', 'urllib.request', 'sqlite3')"
             " if m in sys.modules))\n"
-            "station.journal\nprint('adjudicator.hub.forward' in sys.modules)\n")
+            "station.journal\nprint('adjudicator.link.forward' in sys.modules)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=cli_env(), timeout=60)
     assert done.stdout.splitlines() == ["[]", "True"], done.stderr

@@ -9,7 +9,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from hub_process import HubProcess, cli_env
+from hub_process import HubProcess, cli_env, wait_for
 
 from adjudicator.journal import Journal
 from adjudicator.verdict import adjudicate
@@ -104,5 +104,6 @@ def test_the_hub_stops_on_ctrl_c_with_one_line(tmp_path):
     proc = HubProcess(tmp_path / "hub.toml")
     proc.proc.send_signal(2)
     assert proc.proc.wait(20) == 130
-    assert proc.proc.stderr.read().strip() == "adjudicator: interrupted"
     proc.stop()
+    wait_for(lambda: proc.errors)
+    assert proc.errors == ["adjudicator: interrupted"]

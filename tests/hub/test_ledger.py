@@ -81,19 +81,20 @@ def test_tokens_are_made_once_and_kept(tmp_path):
 
 def test_a_station_whose_rows_are_refused_is_an_alarm_on_the_page(tmp_path, make_lexicon,
                                                                    start_hub):
-    from adjudicator.hub.forward import HubUnreachable, post
+    from adjudicator.link.forward import HubUnreachable, post
 
     jid, rows = station_rows(tmp_path, make_lexicon, "S1", 2)
     hub = start_hub()
+    key = bytes(range(32))
     forged = dict(rows[0], words="ZA")
     with pytest.raises(HubUnreachable, match="does not match its hash"):
         post(hub.url, "/api/rows", hub.hub.station_token,
-             {"journal_id": jid, "station": "S1", "rows": [forged]})
+             {"journal_id": jid, "station": "S1", "rows": [forged], "key": key.hex()}, key=key)
     [station] = hub.call(hub.hub.board.snapshot)["stations"]
     assert station["name"] == "S1" and any(a.startswith(
         "rows refused: row 1 of station journal") for a in station["alarms"])
     post(hub.url, "/api/rows", hub.hub.station_token,
-         {"journal_id": jid, "station": "S1", "rows": rows})
+         {"journal_id": jid, "station": "S1", "rows": rows}, key=key)
     [station] = hub.call(hub.hub.board.snapshot)["stations"]
     assert not any(a.startswith("rows refused") for a in station["alarms"])
 
@@ -123,15 +124,17 @@ def test_rows_sent_under_another_journal_id_are_refused(tmp_path, make_lexicon):
 
 
 def test_messages_no_station_sends_get_a_plain_answer(tmp_path, start_hub):
-    from adjudicator.hub.forward import HubUnreachable, post
+    from adjudicator.link.forward import HubRefused, post
 
     hub = start_hub()
     token = hub.hub.station_token
     for path, body, why in (
-            ("/api/heartbeat", {"journal_id": "j", "last_seq": "many"}, "heartbeat"),
+            ("/api/heartbeat", {"journal_id": "j", "last_seq": "many"}, "last_seq must be a "
+             "whole number"),
             ("/api/rows", {"journal_id": "j", "rows": "x"}, "rows must be a list"),
-            ("/api/rows", {"rows": []}, "not a station's message"),
-            ("/api/rows", {"journal_id": "j", "rows": [{"seq": 1}]}, "incomplete")):
-        with pytest.raises(HubUnreachable, match=why):
+            ("/api/rows", {"rows": []}, "journal_id must be"),
+            ("/api/rows", {"journal_id": "j", "rows": [{"seq": 1}]}, "row 1 has no time_utc")):
+        with pytest.raises(HubRefused, match=why) as refused:
             post(hub.url, path, token, body)
+        assert refused.value.status == 400
     assert hub.hub.ledger.journal.count() == 0

@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from adjudicator.errors import JournalError
-from adjudicator.hub.forward import Forwarder, HubUnreachable
+from adjudicator.link.forward import Forwarder, HubUnreachable
 from adjudicator.journal import Journal, outbox
 from adjudicator.verdict import adjudicate
 

@@ -112,7 +112,7 @@ def test_the_hub_shows_tshs_names_on_the_directors_state(tmp_path, make_lexicon)
 
     from hub_process import HubProcess
 
-    from adjudicator.hub.forward import Forwarder
+    from adjudicator.link.forward import Forwarder
     from adjudicator.journal import Journal
     from adjudicator.verdict import adjudicate
 

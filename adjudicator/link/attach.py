@@ -28,5 +28,7 @@ def start(station):
     from .status import station_status
 
     config = station.config
-    return forward_journal(config.journal, config.hub, config.hub_token,
-                           station_status(station))
+    forwarder = forward_journal(config.journal, config.hub, config.hub_token,
+                                station_status(station))
+    station.hub_link = forwarder  # its describe(): the link's state, for any surface to show
+    return forwarder

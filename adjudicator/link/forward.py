@@ -1,0 +1,346 @@
+"""The station's sender: the outbox's rows and a heartbeat to the director's hub, off the verdict path.
+
+A Forwarder runs on its own daemon thread with its own SQLite connection and only READS the
+journal (the outbox, journal/outbox.py): a hub that is down, slow or unreachable costs a verdict
+nothing. It asks the hub which sequence it holds without a gap (every answer carries it), sends
+the rows after that in batches, and starts again from the hub's answer after any failure, so a
+lost answer, a dropped link, a killed station or a restarted hub never loses or doubles a row.
+"""
+
+from __future__ import annotations
+
+import http.client
+import sqlite3
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from urllib.parse import quote
+
+from .. import wire
+from ..errors import AdjudicatorError
+from ..journal import db, outbox
+from . import key as station_key
+
+BATCH = 200  # rows a request
+POLL = 0.2  # seconds between looks at the outbox while idle
+HEARTBEAT = 5.0  # seconds between heartbeats (the hub calls a station silent after 15)
+TIMEOUT = 5.0  # seconds one request may take
+RETRY_MAX = 2.0  # longest pause after a failed link (the hub may be back at once)
+REFUSED_MAX = 30.0  # longest pause after the hub refused (4xx): no tight loop, still retried
+MAX_ANSWER = 64 * 1024  # bytes of an answer read at most (an ack is a few dozen)
+Status = Callable[[], dict]
+
+
+class HubUnreachable(AdjudicatorError):
+    """The hub did not answer, answered with something that is not an answer, or refused (its
+    message says why). Every failure of the link is this: the sender retries it."""
+
+
+class HubRefused(HubUnreachable):
+    """The hub answered 4xx: it will not take this (the reason is the hub's)."""
+
+    def __init__(self, message: str, status: int, why: str):
+        super().__init__(message)
+        self.status, self.why = status, why
+
+
+@dataclass(frozen=True)
+class PushReport:
+    """What one push did: rows sent now, what the hub holds, the station's last row."""
+
+    sent: int
+    acked: int
+    head: int
+
+    @property
+    def pending(self) -> int:
+        return max(0, self.head - self.acked)
+
+
+def post(hub: str, path: str, token: str, body: dict, timeout: float = TIMEOUT,
+         key: bytes | None = None, name: str = "") -> dict:
+    """POST BODY as JSON to HUB+PATH with the station token (signed with KEY when given); the
+    JSON object answered, or HubUnreachable (HubRefused for a 4xx) whatever went wrong."""
+    data = wire.encode(body)
+    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
+    if key is not None:
+        headers[wire.KEY_ID] = wire.key_id(key)
+        headers[wire.SIGNATURE] = wire.sign(key, path, data)
+    if name:
+        headers[wire.NAME] = quote(name[:60], safe="")
+    request = urllib.request.Request(hub.rstrip("/") + path, data=data, method="POST",
+                                     headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            data = response.read(MAX_ANSWER + 1)
+            if len(data) > MAX_ANSWER:
+                raise wire.WireError("longer than any answer of the hub")
+            answer = wire.decode(data)
+        if not isinstance(answer, dict):
+            raise wire.WireError(f"not an answer but {wire._kind(answer)}")
+        return answer
+    except urllib.error.HTTPError as e:
+        try:
+            why = wire.refusal(wire.decode(e.read(MAX_ANSWER)))
+        except Exception:  # noqa: BLE001 - a refusal's body is only a courtesy
+            why = ""
+        why = _printable(why).strip()
+        what = "refused" if 400 <= e.code < 500 else "failed"
+        message = f"the hub {hub} {what}: {why or _printable(e.reason)} (HTTP {e.code})"
+        if 400 <= e.code < 500:
+            raise HubRefused(message, e.code, why) from None
+        raise HubUnreachable(message) from None
+    except wire.WireError as e:
+        raise HubUnreachable(f"the hub {hub} answered with something that is not the hub's "
+                             f"answer ({e})") from None
+    except http.client.HTTPException as e:  # IncompleteRead, BadStatusLine, ...
+        raise HubUnreachable(f"the hub {hub} answered with a broken reply "
+                             f"({type(e).__name__})") from None
+    except (urllib.error.URLError, OSError, ValueError) as e:
+        reason = getattr(e, "reason", e)
+        raise HubUnreachable(f"the hub {hub} is not reachable: {_printable(reason)}") from None
+    except Exception as e:  # noqa: BLE001 - whatever else a peer makes urllib raise: a retry
+        raise HubUnreachable(f"the hub {hub} could not be told ({type(e).__name__})") from None
+
+
+def _printable(text) -> str:
+    """A peer's words as one printable line (never a terminal control)."""
+    return "".join(c if c.isprintable() else "?" for c in str(text))[:200]
+
+
+class Forwarder:
+    """Sends one station journal's outbox to HUB. start() for a live station, push() once."""
+
+    def __init__(self, journal_path: str, hub: str, token: str, *, status: Status | None = None,
+                 batch: int = BATCH, poll: float = POLL, heartbeat: float = HEARTBEAT,
+                 timeout: float = TIMEOUT):
+        self.path, self.hub, self.token = str(journal_path), hub.rstrip("/"), token
+        self.status = status or (lambda: {})
+        self.batch, self.poll, self.heartbeat_every, self.timeout = batch, poll, heartbeat, timeout
+        self.acked: int | None = None  # what the hub holds, as it last said; None: ask again
+        self.problem = ""  # the last failure, for the director's screen
+        self.refused = ""  # the hub's reason when it last refused (4xx); "" once it takes again
+        self.restarts = 0  # times the sender's loop failed and was started again
+        self.died = ""  # what stopped it the last time
+        self.known = False  # the hub knows this station's key (else it is sent once more)
+        self.key: bytes | None = None
+        self._conn: sqlite3.Connection | None = None
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._last_beat = 0.0
+        self._sent_key = False
+        self._refused_at = ""  # what was refused: "/api/rows" or "/api/heartbeat"
+
+    # -- one pass (also `adjudicator journal push`) ---------------------------------------
+
+    def push(self) -> PushReport:
+        """Send a heartbeat, then every pending row; HubUnreachable when the hub cannot be told."""
+        conn = self._connection()
+        self.beat(conn)
+        sent = 0
+        while True:
+            rows = outbox.pending(conn, self.acked or 0, self.batch)
+            if not rows:
+                break
+            sent += self._send(conn, rows)
+            if self.acked < rows[-1]["seq"]:
+                break  # the hub held back (a gap it is waiting for): next pass
+        return PushReport(sent, self.acked or 0, outbox.identity(conn)[2])
+
+    def beat(self, conn: sqlite3.Connection | None = None) -> None:
+        """Tell the hub this station is alive: last seq, lexicon, printer, clock."""
+        conn = conn or self._connection()
+        journal_id, station, head = outbox.identity(conn)
+        body = {"journal_id": journal_id, "station": station, "last_seq": head,
+                "clock": datetime.now(timezone.utc).isoformat(timespec="milliseconds")}
+        try:
+            said = self.status()
+            body.update({k: str(v) for k, v in said.items() if k in wire.BEAT_TEXT})
+        except Exception as e:  # noqa: BLE001 - a status that fails must not stop the rows
+            body["status_problem"] = str(e)[:wire.MAX_TEXT]
+        said = self.describe()
+        if said != "sending":
+            body["sender"] = said[:wire.MAX_TEXT]
+        self._answer(self._post("/api/heartbeat", body), "/api/heartbeat")
+        self._last_beat = time.monotonic()
+
+    def _send(self, conn, rows: list[dict]) -> int:
+        journal_id, station, _ = outbox.identity(conn)
+        before = self.acked or 0
+        self._answer(self._post("/api/rows", {"journal_id": journal_id, "station": station,
+                                              "rows": rows}), "/api/rows")
+        return max(0, self.acked - before)
+
+    def _post(self, path: str, body: dict) -> dict:
+        self._sent_key = not self.known
+        if self._sent_key:
+            body["key"] = self.key.hex()  # first contact: the hub binds this key to the station
+        try:
+            return post(self.hub, path, self.token, body, self.timeout, key=self.key,
+                        name=str(body.get("station") or ""))
+        except HubRefused as e:
+            if e.status == 401:
+                self.known = False  # a hub that lost our key (a new hub.db): sent again
+            self._refused_at = path
+            raise
+
+    def _answer(self, answer: dict, path: str) -> None:
+        """Take the hub's answer to PATH; a refusal of that same kind of message is over."""
+        try:
+            self.acked, known = wire.check_ack(answer)
+        except wire.WireError as e:
+            raise HubUnreachable(f"the hub {self.hub} answered with something that is not the "
+                                 f"hub's answer ({e})") from None
+        self.known = self.known or known
+        if self._refused_at == path:
+            self.refused = self._refused_at = ""
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            rw = db.connect_rw(self.path, timeout=self.timeout)  # the outbox made (or filled)
+            try:
+                db.retrying(lambda: outbox.enable(rw), self.timeout)
+                db.retrying(lambda: station_key.ensure(rw), self.timeout)
+            finally:
+                rw.close()
+            conn = sqlite3.connect(f"file:{quote(self.path)}?mode=ro", uri=True,
+                                   timeout=self.timeout, isolation_level=None,
+                                   check_same_thread=False)
+            self.key = station_key.read(conn)
+            self._conn = conn
+        return self._conn
+
+    def describe(self) -> str:
+        """The sender's state in words, for a station's status and its heartbeat: "sending",
+        or what the hub refused, or that the sender was started again (and why)."""
+        said = []
+        if self.refused:
+            said.append(f"refused by the hub: {self.refused}")
+        if self.restarts:
+            said.append(f"restarted {self.restarts} time{'s' if self.restarts > 1 else ''} "
+                        f"after: {self.died}")
+        return "; ".join(said) or "sending"
+
+    # -- the live station's thread ----------------------------------------------------------
+
+    def start(self) -> Forwarder:
+        self._thread = threading.Thread(target=self._run, name="hub-forwarder", daemon=True)
+        self._thread.start()
+        return self
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def ensure_running(self) -> bool:
+        """Start the thread again if it ended without being stopped; True when it had to."""
+        if self._thread is None or self._stop.is_set() or self._thread.is_alive():
+            return False
+        self.restarts += 1
+        self.died = self.died or "the sender's thread ended"
+        self.start()
+        return True
+
+    def wake(self) -> None:
+        """A row was recorded: look at the outbox now instead of at the next poll (and start
+        the thread again if it ended). Never raises: it runs on the verdict's path."""
+        try:
+            self.ensure_running()
+        except Exception as e:  # noqa: BLE001 - e.g. no thread can be started now
+            self.problem = f"the sender could not be started again ({type(e).__name__})"
+        self._wake.set()
+
+    def stop(self, wait: float = 1.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(wait)
+        if self._conn is not None and (self._thread is None or not self._thread.is_alive()):
+            self._conn.close()
+            self._conn = None
+
+    def _run(self) -> None:
+        """The thread: the loop, started again (and counted, for the heartbeat) if it fails."""
+        while not self._stop.is_set():
+            try:
+                self._loop()
+            except BaseException as e:  # noqa: BLE001 - the sender never dies (issue 20)
+                self.restarts += 1
+                try:
+                    self.died = f"{type(e).__name__}: {_printable(e)}"[:200]
+                except Exception:  # noqa: BLE001 - an exception whose str() fails
+                    self.died = type(e).__name__
+                self.problem = f"the sender failed and was started again ({self.died})"
+                conn, self._conn = self._conn, None  # a fresh one: the old may be what failed
+                if conn is not None:
+                    conn.close()
+                self._stop.wait(1.0)
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def _loop(self) -> None:
+        pause = self.poll
+        while not self._stop.is_set():
+            try:
+                conn = self._connection()
+                if self.acked is None or time.monotonic() - self._last_beat >= self.heartbeat_every:
+                    self.beat(conn)
+                rows = outbox.pending(conn, self.acked, self.batch)
+                if rows:
+                    self._send(conn, rows)
+                self.problem, pause = "", self.poll
+                if rows and self.acked >= rows[-1]["seq"]:
+                    continue  # more may be waiting: no pause while draining
+            except HubRefused as e:  # kept on show, and asked again, slowly
+                self.problem, self.refused = str(e), e.why or str(e)
+                self.acked = None
+                if e.status == 401 and not self._sent_key:
+                    pause = self.poll  # the hub asks for the key: sent with the next request
+                else:
+                    pause = min(max(pause * 2, 1.0), REFUSED_MAX)
+            except Exception as e:  # noqa: BLE001 - every failure of the link is a retry
+                self.problem = str(e) if isinstance(e, AdjudicatorError) else (
+                    f"{type(e).__name__}: {_printable(e)}")
+                self.acked = None  # ask the hub again: it may have restarted
+                pause = min(max(pause * 2, 0.5), RETRY_MAX)
+            self._wake.wait(pause)
+            self._wake.clear()
+
+
+_running: dict[str, Forwarder] = {}
+_lock = threading.Lock()
+
+
+def forward_journal(journal_path: str, hub: str, token: str, status: Status | None = None
+                    ) -> Forwarder:
+    """The one running Forwarder for this journal in this process (many phone sessions share a
+    journal); STATUS replaces the previous one's."""
+    import os
+
+    key = os.path.abspath(journal_path)
+    with _lock:
+        found = _running.get(key)
+        if found is not None and (found.hub, found.token) == (hub.rstrip("/"), token):
+            if status is not None:
+                found.status = status
+            found.ensure_running()
+            return found
+        if found is not None:
+            found.stop(wait=0)
+        _running[key] = Forwarder(key, hub, token, status=status).start()
+        return _running[key]
+
+
+def stop_all(wait: float = 1.0) -> None:
+    """Stop every running Forwarder (tests; a process that ends lets the daemons go)."""
+    with _lock:
+        running = list(_running.values())
+        _running.clear()
+    for forwarder in running:
+        forwarder.stop(wait)

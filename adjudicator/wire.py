@@ -1,0 +1,209 @@
+"""The wire between a station and the hub: rows, heartbeats and answers, checked field by field.
+
+Both sides import this module and nothing else of each other: the station's sender
+(adjudicator/link/) checks every answer with it, the hub (adjudicator/hub/) checks every message
+before anything is stored. Types are exact (a bool is not an int, 1.0 is not an int, a number is
+not a string) and every value has a range, because a value SQLite would convert on storage
+changes a row's hash after the hub has acknowledged it (journal/chain.py says what a row holds).
+
+Signing: a station signs each request body with its key (link/key.py): the hex HMAC-SHA256 of
+the request path, a newline, and the body bytes, in the SIGNATURE header, with the key's id in
+the KEY_ID header. The key itself travels once, in the body's `key` field, until the hub says it
+knows it (`"known": true` in its answer).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+from collections.abc import Mapping
+
+from .journal.chain import CHAIN_COLUMNS
+from .journal.rows import MODES
+
+KEY_ID = "X-Adjudicator-Key"  # the station key's id (key_id(key))
+SIGNATURE = "X-Adjudicator-Signature"  # sign(key, path, body)
+NAME = "X-Adjudicator-Station"  # the station's name, URL-quoted: an alarm names it unread
+MAX_SEQ = 2**63 - 1  # SQLite's INTEGER
+MAX_BATCH = 1000  # rows in one request (the sender sends 200)
+MAX_TEXT = 500  # characters of a name, a time, a fingerprint...
+MAX_LONG = 20_000  # characters of a row's words or flags
+HEX64 = re.compile(r"[0-9a-f]{64}\Z")
+JOURNAL_ID = re.compile(r"[0-9A-Za-z_-]{1,64}\Z")
+
+# What each row column holds, exactly as stored in SQLite and hashed (journal/chain.py).
+TEXT, OPT_TEXT, INT, OPT_INT, FLAG, OPT_FLAG, HASH = (
+    "text", "text or null", "int", "int or null", "0 or 1", "0, 1 or null", "hash")
+ROW_TYPES = {
+    "seq": INT, "time_utc": TEXT, "time_local": TEXT, "station": TEXT, "mode": TEXT,
+    "game_table": OPT_TEXT, "round": OPT_TEXT, "words": TEXT, "acceptable": FLAG,
+    "lexicon_name": TEXT, "fingerprint": TEXT, "rule": OPT_TEXT, "recheck_of": OPT_INT,
+    "secondary_agrees": OPT_FLAG, "flags": TEXT, "origin_journal": OPT_TEXT,
+    "origin_seq": OPT_INT, "prev_hash": HASH, "hash": HASH,
+}
+assert set(ROW_TYPES) == set(CHAIN_COLUMNS)
+BEAT_TEXT = ("station", "clock", "mode", "lexicon", "fingerprint", "printer", "status_problem",
+             "sender")
+
+
+class WireError(ValueError):
+    """A message that is not what the other side sends: says which field and why."""
+
+
+def _int(value, where: str, low: int = 0, high: int = MAX_SEQ) -> int:
+    if type(value) is not int:  # noqa: E721 - bool and float are refused on purpose
+        raise WireError(f"{where} must be a whole number, not {_kind(value)}")
+    if not low <= value <= high:
+        raise WireError(f"{where} must be from {low} to {high}")
+    return value
+
+
+def _text(value, where: str, limit: int = MAX_TEXT, empty: bool = True) -> str:
+    if type(value) is not str:  # noqa: E721
+        raise WireError(f"{where} must be text, not {_kind(value)}")
+    if len(value) > limit:
+        raise WireError(f"{where} is longer than {limit} characters")
+    if not empty and not value.strip():
+        raise WireError(f"{where} is empty")
+    return value
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    return {int: "a number", float: "a number", str: "text", list: "a list",
+            dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def check_row(row, where: str = "row") -> dict:
+    """ROW (one outbox row: chain.CHAIN_COLUMNS) with every field of the exact type and range."""
+    if not isinstance(row, dict):
+        raise WireError(f"{where} must be an object, not {_kind(row)}")
+    seq = row.get("seq")
+    where = f"row {seq}" if type(seq) is int else where  # noqa: E721
+    missing = [c for c in ROW_TYPES if c not in row]
+    if missing:
+        raise WireError(f"{where} has no {missing[0]}")
+    extra = sorted(set(row) - set(ROW_TYPES))
+    if extra:
+        raise WireError(f"{where}: {extra[0][:40]!r} is not a row field")
+    for column, kind in ROW_TYPES.items():
+        value, at = row[column], f"{where}: {column}"
+        if kind == INT or (kind == OPT_INT and value is not None):
+            _int(value, at, low=1)
+        elif kind in (FLAG, OPT_FLAG) and not (kind == OPT_FLAG and value is None):
+            if type(value) is not int or value not in (0, 1):  # noqa: E721
+                raise WireError(f"{at} must be 0 or 1, not {_kind(value)}")
+        elif kind == HASH:
+            if type(value) is not str or not HEX64.match(value):  # noqa: E721
+                raise WireError(f"{at} must be 64 lowercase hex digits")
+        elif kind == TEXT or value is not None:
+            long = column in ("words", "flags")
+            _text(value, at, MAX_LONG if long else MAX_TEXT,
+                  empty=column not in ("words", "time_utc"))
+    if row["mode"] not in MODES:
+        raise WireError(f"{where}: mode must be one of {', '.join(MODES)}")
+    if row["recheck_of"] is not None and row["recheck_of"] >= row["seq"]:
+        raise WireError(f"{where}: recheck_of must be an earlier row")
+    try:
+        flags = json.loads(row["flags"])
+    except ValueError:
+        flags = None
+    if not isinstance(flags, list) or not all(type(f) is str for f in flags):  # noqa: E721
+        raise WireError(f"{where}: flags must be a JSON list of text")
+    return row
+
+
+def _envelope(body, what: str) -> dict:
+    if not isinstance(body, dict):
+        raise WireError(f"{what} must be a JSON object, not {_kind(body)}")
+    journal_id = body.get("journal_id")
+    if type(journal_id) is not str or not JOURNAL_ID.match(journal_id):  # noqa: E721
+        raise WireError(f"{what}: journal_id must be a journal's id (letters and digits)")
+    _text(body.get("station", ""), f"{what}: station")
+    if "key" in body:
+        key = body["key"]
+        if type(key) is not str or not HEX64.match(key):  # noqa: E721
+            raise WireError(f"{what}: key must be 64 lowercase hex digits")
+    return body
+
+
+def check_rows_body(body) -> dict:
+    """A POST /api/rows body: journal_id, station, rows (each check_row), key when first sent."""
+    _envelope(body, "a batch")
+    extra = sorted(set(body) - {"journal_id", "station", "rows", "key"})
+    if extra:
+        raise WireError(f"a batch: {extra[0][:40]!r} is not a field of a batch")
+    rows = body.get("rows")
+    if not isinstance(rows, list):
+        raise WireError(f"a batch: rows must be a list, not {_kind(rows)}")
+    if len(rows) > MAX_BATCH:
+        raise WireError(f"a batch holds at most {MAX_BATCH} rows")
+    for i, row in enumerate(rows):
+        check_row(row, f"row #{i + 1} of the batch")
+    return body
+
+
+def check_heartbeat(body) -> dict:
+    """A POST /api/heartbeat body: journal_id, last_seq, and text fields (BEAT_TEXT)."""
+    _envelope(body, "a heartbeat")
+    extra = sorted(set(body) - {"journal_id", "last_seq", "key", *BEAT_TEXT})
+    if extra:
+        raise WireError(f"a heartbeat: {extra[0][:40]!r} is not a field of a heartbeat")
+    _int(body.get("last_seq"), "a heartbeat: last_seq")
+    for name in BEAT_TEXT:
+        if name in body:
+            _text(body[name], f"a heartbeat: {name}")
+    return body
+
+
+def check_ack(answer) -> tuple[int, bool]:
+    """The hub's answer to a station: (acked, whether the hub knows the station's key)."""
+    if not isinstance(answer, dict):
+        raise WireError(f"the hub's answer is not a JSON object but {_kind(answer)}")
+    acked = _int(answer.get("acked"), "the hub's answer: acked")
+    known = answer.get("known", False)
+    if type(known) is not bool:  # noqa: E721
+        raise WireError("the hub's answer: known must be true or false")
+    return acked, known
+
+
+def refusal(answer) -> str:
+    """The hub's reason in a refusal's body ("" when it gave none a person can read)."""
+    why = answer.get("error") if isinstance(answer, dict) else None
+    return why[:300] if type(why) is str else ""  # noqa: E721
+
+
+def decode(data: bytes):
+    """A JSON body as Python values; WireError for bytes that are not JSON text (NaN and
+    Infinity are refused, as are numbers too long to read)."""
+    def no_constant(name):
+        raise WireError(f"{name} is not a number JSON allows")
+    try:
+        return json.loads(data.decode("utf-8"), parse_constant=no_constant)
+    except WireError:
+        raise
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise WireError(f"not JSON: {str(e)[:80]}") from None
+
+
+def key_id(key: bytes) -> str:
+    """A station key's public name: the first 16 hex digits of its SHA-256."""
+    return hashlib.sha256(key).hexdigest()[:16]
+
+
+def sign(key: bytes, path: str, body: bytes) -> str:
+    return hmac.new(key, path.encode("ascii") + b"\n" + body, hashlib.sha256).hexdigest()
+
+
+def signed_by(key: bytes, path: str, body: bytes, signature: str | None) -> bool:
+    return bool(signature) and hmac.compare_digest(
+        sign(key, path, body).encode("ascii"), str(signature).encode("ascii", "replace"))
+
+
+def encode(body: Mapping) -> bytes:
+    return json.dumps(body, separators=(",", ":")).encode("utf-8")
