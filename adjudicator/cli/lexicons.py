@@ -41,6 +41,11 @@ def _count(n: int, thing: str) -> str:
 def _describe_compile(report) -> None:
     known = identify(report.fingerprint)
     for src in report.sources:
+        if src.format != "text":
+            click.echo(f"{src.name}: {src.format}, {_count(len(src.words), 'word')}")
+            for note in src.notes:
+                click.echo(f"  {note}")
+            continue
         parts = [_count(src.lines, "line"), _count(len(src.words), "word")]
         if src.header:
             parts.append(f"header skipped: {src.header!r}")
@@ -92,8 +97,9 @@ def info_cmd(lexicon: str | None) -> None:
         extra = f", header skipped: {src['header']!r}" if src.get("header") else ""
         skipped = (f", {_count(src['skipped'], 'invalid line')} skipped" if src.get("skipped")
                    else "")
+        shape = src.get("format") or _count(src["lines"], "line")
         rows.append(("Source", f"{src['file']} (sha256 {src['sha256'][:12]}, "
-                     f"{_count(src['lines'], 'line')}{extra}{skipped})"))
+                     f"{shape}{extra}{skipped})"))
     rows.append(("File", f"{os.path.abspath(lex.path)} (format {lex.header['format']})"))
     width = max(len(k) for k, _ in rows) + 1
     for key, value in rows:

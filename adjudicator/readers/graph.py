@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..errors import LexiconError
 
 MAX_LETTERS = 15  # a word has 2-15 letters: no path in a word graph is longer (a loop is)
@@ -11,9 +9,6 @@ MAX_WORDS = 2_000_000  # about 7x CSW: more is not a word list, whatever the gra
 MAX_BYTES = 64 << 20  # a word graph or a text list larger than this is not a word list
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
-# A sibling list: the (letter as an ASCII code, word ends here, first child's index or 0) of
-# each edge in it.
-Siblings = list[tuple[int, int, int]]
 
 
 class ListFormatError(LexiconError):
@@ -24,79 +19,26 @@ class ListFormatError(LexiconError):
         self.path, self.problem = path, problem
 
 
-def walk(path: str, root: int, siblings: Callable[[int], Siblings]) -> list[str]:
-    """Every word of the graph whose first sibling list starts at ROOT, in sorted order.
-
-    SIBLINGS(start) reads and checks one sibling list (raising ListFormatError on a bad index,
-    a letter outside A-Z or letters out of order). Each distinct list is read once and the words
-    below it are built once, bottom up, as one LF-separated byte string (putting a letter in
-    front of all of them is one bytes.replace), so time and memory are bounded by the file's
-    size and MAX_BYTES however the graph shares its nodes. The walk is at most 15 lists deep: a
-    loop, or a path over 15 letters, is refused.
-    """
-    memo: dict[int, bytes] = {}
-    on_path: set[int] = set()
-    budget = [_MEMO_BUDGET]
-
-    def visit(node: int, depth: int) -> bytes:
-        entries = siblings(node)
-        on_path.add(node)
-        parts = []
-        size = 0
-        for letter, accepts, child in entries:
-            nl_letter = _NL_LETTER[letter]
-            if accepts:
-                parts.append(nl_letter)
-                size += 2
-            if child:
-                below = memo.get(child)
-                if below is None:
-                    if child in on_path:
-                        raise ListFormatError(path, "the word graph loops back on itself "
-                                              "(damaged)")
-                    if depth >= MAX_LETTERS:
-                        raise ListFormatError(path, "a path in the word graph is longer than "
-                                              f"{MAX_LETTERS} letters (damaged)")
-                    below = visit(child, depth + 1)
-                size += len(below)
-                if size > _MAX_BLOB:
-                    raise _too_many(path)
-                parts.append(below.replace(b"\n", nl_letter))
-        on_path.discard(node)
-        blob = b"".join(parts)
-        budget[0] -= len(blob)
-        if budget[0] < 0:
-            raise _too_many(path)
-        memo[node] = blob
-        return blob
-
-    root_entries = siblings(root)
-    if any(accepts for _, accepts, _ in root_entries):
-        raise ListFormatError(path, "it holds a 1-letter word (a word has 2-15 letters)")
-    words = visit(root, 1).decode("ascii").split("\n")[1:]
-    if len(words) > MAX_WORDS:
-        raise _too_many(path)
-    return words
-
-
 def _too_many(path: str) -> ListFormatError:
     return ListFormatError(path, f"it holds more than {MAX_WORDS:,} words, more than any "
                            "word list (damaged)")
 
 
-_NL_LETTER = {c: b"\n" + bytes([c]) for c in range(65, 91)}
-# Each distinct sibling list keeps the words below it as bytes: one list may hold at most
-# MAX_WORDS words of 15 letters, all of them together 8 times that (CSW's are about 15 MB).
+# Each distinct sibling list keeps the words below it as one LF-separated byte string: one list
+# may hold at most MAX_WORDS words of 15 letters, all of them together 8 times that (CSW's
+# together are about 15 MB).
 _MAX_BLOB = MAX_WORDS * 16
 _MEMO_BUDGET = 8 * _MAX_BLOB
+_NL_LETTER = [b"\n" + bytes([c]) for c in range(256)]
 
 
 class FlatGraph:
-    """A graph stored as one record per edge, decoded in bulk (bytes slices, translate, find).
+    """A word graph stored as one record per edge, decoded in bulk (slices, translate, find).
 
-    Record r is edge index r + BASE. LETTERS holds each record's letter as an ASCII code (anything
-    outside A-Z is refused when reached), LAST and ACCEPTS a non-zero byte where the sibling list
-    ends and where a word ends, KIDS the index of the first child edge (0 = none).
+    Record r is edge index r + BASE. LETTERS holds each record's letter as an ASCII code
+    (anything outside A-Z is refused when reached; RAW_LETTERS, the code as stored, names it),
+    LAST and ACCEPTS a non-zero byte where its sibling list ends and where a word ends, KIDS the
+    index of the first edge of its child list (0 = none).
     """
 
     def __init__(self, path: str, letters: bytes, last: bytes, accepts: bytes, kids, base: int,
@@ -105,26 +47,71 @@ class FlatGraph:
         self.kids, self.base, self.raw = kids, base, raw_letters or letters
         self.count = len(letters)
 
-    def siblings(self, start: int) -> Siblings:
-        r = start - self.base
-        if not 0 <= r < self.count:
-            raise ListFormatError(self.path, f"an edge points to {start}, outside the graph's "
-                                  f"{self.count:,} records (damaged)")
-        end = self.last.find(1, r) + 1
-        if not end:
-            raise ListFormatError(self.path, "a list of edges runs past the end of the file "
-                                  "(truncated or damaged)")
-        seg = self.letters[r:end]
-        if not (seg.isalpha() and seg.isupper() and bytes(sorted(set(seg))) == seg):
-            for i in range(r, end):
-                if not 65 <= self.letters[i] <= 90:
-                    raise ListFormatError(self.path, f"record {i + self.base} holds letter code "
-                                          f"{self.raw[i]}, not a letter A-Z")
-            raise ListFormatError(self.path, f"record {start}: letters out of order (damaged)")
-        return list(zip(seg, self.accepts[r:end], self.kids[r:end]))
-
     def words(self, root: int) -> list[str]:
-        return walk(self.path, root, self.siblings)
+        """Every word below the sibling list starting at ROOT, in sorted order.
+
+        Each distinct list is read once and the words below it are built once, bottom up, as
+        one byte string (putting a letter in front of all of them is one bytes.replace), so
+        time and memory are bounded by the file's size and the limits above however the graph
+        shares its nodes. The walk goes at most 15 lists deep, so a loop is refused too.
+        """
+        path, letters, last, accepts, kids = (self.path, self.letters, self.last, self.accepts,
+                                               self.kids)
+        base, count, nl_letter = self.base, self.count, _NL_LETTER
+        memo: dict[int, bytes] = {}
+        budget = [_MEMO_BUDGET]
+
+        def visit(start: int, depth: int) -> bytes:
+            first = start - base
+            end = last.find(1, first) + 1 if 0 <= first < count else -1
+            if end <= 0:
+                raise self._bad_list(start, end)
+            seg = letters[first:end]
+            if not (seg.isalpha() and seg.isupper()):
+                raise self._bad_letter(first, end)
+            parts = []
+            size = 0
+            for r in range(first, end):
+                nl = nl_letter[letters[r]]
+                if accepts[r]:
+                    parts.append(nl)
+                kid = kids[r]
+                if kid:
+                    below = memo.get(kid)
+                    if below is None:
+                        if depth >= MAX_LETTERS:
+                            raise ListFormatError(path, "a path in the word graph is longer than "
+                                                  f"{MAX_LETTERS} letters, or loops (damaged)")
+                        below = visit(kid, depth + 1)
+                    size += len(below)
+                    if size > _MAX_BLOB:
+                        raise _too_many(path)
+                    parts.append(below.replace(b"\n", nl))
+            blob = b"".join(parts)
+            budget[0] -= len(blob)
+            if budget[0] < 0:
+                raise _too_many(path)
+            memo[start] = blob
+            return blob
+
+        words = visit(root, 1).decode("ascii").split("\n")[1:]
+        if len(words) > MAX_WORDS:
+            raise _too_many(path)
+        if words and min(map(len, words)) < 2:
+            raise ListFormatError(path, "it holds a 1-letter word (a word has 2-15 letters)")
+        return words
+
+    def _bad_list(self, start: int, end: int) -> ListFormatError:
+        if end < 0:
+            return ListFormatError(self.path, f"an edge points to {start}, outside the graph's "
+                                   f"{self.count:,} records (damaged)")
+        return ListFormatError(self.path, "a list of edges runs past the end of the file "
+                               "(truncated or damaged)")
+
+    def _bad_letter(self, first: int, end: int) -> ListFormatError:
+        r = next(i for i in range(first, end) if not 65 <= self.letters[i] <= 90)
+        return ListFormatError(self.path, f"record {r + self.base} holds letter code "
+                               f"{self.raw[r]}, not a letter A-Z")
 
 
 def flag_table(mask: int) -> bytes:
