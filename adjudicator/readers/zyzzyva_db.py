@@ -47,10 +47,10 @@ def read(path: str) -> tuple[list[str], list[str], str]:
         raise ListFormatError(path, f"it holds more than {MAX_WORDS:,} words, more than any "
                               "word list")
     words = []
-    for number, (word,) in enumerate(rows, start=1):
+    for (word,) in rows:
         if not (isinstance(word, str) and word.isascii() and _WORD.fullmatch(word.upper())):
             shown = repr(word)[:40]
-            raise ListFormatError(path, f"row {number} of its words table is not a word of 2-15 "
-                                  f"letters A-Z: {shown}")
+            raise ListFormatError(path, f"its words table holds {shown}, not a word of 2-15 "
+                                  "letters A-Z")
         words.append(word.upper())
     return words, [], FORMAT
