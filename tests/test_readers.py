@@ -323,3 +323,35 @@ def test_config_lexicon_naming_a_graph_file_loads_it(tmp_path, monkeypatch):
     assert Lexicon.load(lex.path).fingerprint == fingerprint_words(WORDS)
     monkeypatch.setenv("ADJUDICATOR_LEXICONS", str(tmp_path))
     assert len(load_lexicon("club")) == len(WORDS)  # by name, like NAME.txt
+
+
+# -- Fuzz: any mutant of any format reads to words of 2-15 letters A-Z or is refused --
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(kind=st.sampled_from(sorted(FORMATS)), edits=st.lists(
+    st.tuples(st.integers(0, 10_000), st.integers(0, 255), st.sampled_from("set cut insert")),
+    min_size=1, max_size=4))
+def test_fuzzed_tiny_files_read_or_are_refused(tmp_path, kind, edits):
+    data = bytearray(FORMATS[kind](WORDS))
+    for where, value, how in edits:
+        i = where % (len(data) or 1)
+        if how == "set" and data:
+            data[i] = value
+        elif how == "cut":
+            del data[i:]
+        else:
+            data[i:i] = bytes([value])
+    path = tmp_path / "fuzz.bin"
+    path.write_bytes(bytes(data))
+    try:
+        report = read_source(str(path))
+    except LexiconError as e:
+        assert str(e).startswith(str(path)) and "\n" not in str(e)
+        return
+    assert all(2 <= len(w) <= 15 and w.isascii() and w.isalpha() and w.isupper()
+               for w in report.words)

@@ -99,6 +99,9 @@ class FlatGraph:
             raise _too_many(path)
         if words and min(map(len, words)) < 2:
             raise ListFormatError(path, "it holds a 1-letter word (a word has 2-15 letters)")
+        if words and max(map(len, words)) > MAX_LETTERS:  # a shared list reached deep down
+            raise ListFormatError(path, f"it holds a word longer than {MAX_LETTERS} letters "
+                                  "(damaged)")
         return words
 
     def _bad_list(self, start: int, end: int) -> ListFormatError:
