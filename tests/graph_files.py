@@ -1,4 +1,4 @@
-"""Write tiny word lists in Zyzzyva, Quackle and KWG layouts, from the format descriptions, for tests."""
+"""Tiny word lists in Zyzzyva, Quackle and KWG layouts, from the format descriptions, for tests."""
 
 from __future__ import annotations
 

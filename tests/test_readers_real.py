@@ -1,5 +1,5 @@
 """The real Zyzzyva, Quackle and KWG files (issue 22): each added with one command, recognised as
-its official list, judging exactly like its text list; mutants of them read or refused, nothing else.
+its official list, judging exactly like its text list; their mutants read or refused, no crash.
 
 The files live in $ADJUDICATOR_TEST_LEXICONS/formats (copyrighted: never in the project).
 """

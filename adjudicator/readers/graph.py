@@ -12,7 +12,7 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 class ListFormatError(LexiconError):
-    """A word list in another program's format that cannot be read: names file and problem (exit 3)."""
+    """A file in another program's format that cannot be read: names file and problem (exit 3)."""
 
     def __init__(self, path: str, problem: str):
         super().__init__(f"{path}: {problem}; refused")

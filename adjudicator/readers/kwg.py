@@ -72,5 +72,5 @@ def read(path: str, data: bytes) -> tuple[list[str], list[str], str]:
 
 
 def all_alphagrams(words: list[str]) -> bool:
-    """True when every word has its letters in alphabetical order (stops at the first that has not)."""
+    """True when every word has its letters in alphabetical order (stops at the first not)."""
     return all(list(w) == sorted(w) for w in words)

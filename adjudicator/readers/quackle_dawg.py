@@ -22,7 +22,7 @@ _V0_LETTERS = bytes(65 + (b & 31) if (b & 31) < 26 else 0 for b in range(256))
 
 
 def parse_header(data: bytes) -> tuple[bytes, int, list[str], int] | None:
-    """(hash, word count, alphabet, header length) of a v1 file, or None if DATA has no such header."""
+    """(hash, word count, alphabet, header length) of a v1 file, or None: no such header."""
     if len(data) < 22 or data[0] != 1 or not 0 < data[20] <= 64:
         return None
     alphabet, pos = [], 21
@@ -103,8 +103,8 @@ def _read_v0(path: str, data: bytes) -> list[str]:
 
 def word_hash(words: list[str], alphabet: list[str]) -> bytes:
     """Quackle's list hash: XOR over all words of MD5(letter index + 5, one byte per letter)."""
-    codes = bytes.maketrans("".join(alphabet).encode("ascii") + b" ",
-                            bytes(i + _QUACKLE_FIRST_LETTER for i in range(len(alphabet))) + b"\xff")
+    letter_codes = bytes(i + _QUACKLE_FIRST_LETTER for i in range(len(alphabet)))
+    codes = bytes.maketrans("".join(alphabet).encode("ascii") + b" ", letter_codes + b"\xff")
     encoded = " ".join(words).encode("ascii").translate(codes).split(b"\xff")
     digests = b"".join(map(methodcaller("digest"), map(hashlib.md5, encoded))) if words else b""
     return xor_fold(digests, 16)

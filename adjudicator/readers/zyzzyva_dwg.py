@@ -1,4 +1,4 @@
-"""Zyzzyva word graphs (.dwg): u32 count, then little-endian u32 edges; -R.dwg and checksums beside."""
+"""Zyzzyva word graphs (.dwg): a u32 count, then u32 edges; -R.dwg and checksums beside it."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def checksum(data: bytes) -> int:
 
 
 def companions(path: str) -> tuple[str, str]:
-    """Where Zyzzyva keeps the reversed graph and checksums of LEX.dwg: LEX-R.dwg, LEX-Checksums.txt."""
+    """Zyzzyva's reversed graph and checksums of LEX.dwg: LEX-R.dwg, LEX-Checksums.txt."""
     folder, name = os.path.split(path)
     stem = os.path.splitext(name)[0]
     return (os.path.join(folder, f"{stem}-R.dwg"), os.path.join(folder, f"{stem}-Checksums.txt"))
