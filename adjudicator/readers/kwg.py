@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from array import array
 
-from .graph import FlatGraph, ListFormatError, flag_table
+from .graph import FlatGraph, ListFormatError, flag_table, low_bits
 
 FORMAT_FULL = "KWG word graph (.kwg, word graph and GADDAG)"
 FORMAT_DAWG = "KWG word graph (.kwg, word graph only)"
@@ -60,7 +60,7 @@ def read(path: str, data: bytes) -> tuple[list[str], list[str], str]:
     flags = data[2::4]
     tiles = data[3::4]
     graph = FlatGraph(path, tiles.translate(_TILES), flags.translate(_IS_END_TABLE),
-                      flags.translate(_ACCEPTS_TABLE), [n & _ARC for n in nodes], base=0,
+                      flags.translate(_ACCEPTS_TABLE), low_bits(data, _ARC >> 16), base=0,
                       raw_letters=tiles)
     root = nodes[0] & _ARC
     words = graph.words(root) if root else []

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-import struct
+import sys
+from array import array
 from operator import methodcaller
 
 from .graph import FlatGraph, ListFormatError, flag_table
@@ -57,7 +58,14 @@ def looks_like_v0(data: bytes) -> bool:
 
 
 def _graph(path: str, records: bytes, letters: bytes, accepts: bytes) -> FlatGraph:
-    kids = [x >> 8 for x, _ in struct.iter_unpack(">I3s", records)]
+    count = len(records) // _RECORD
+    wide = bytearray(4 * count)  # each big-endian 3-byte pointer as a little-endian u32
+    wide[0::4], wide[1::4], wide[2::4] = (records[2::_RECORD][:count], records[1::_RECORD][:count],
+                                          records[0::_RECORD][:count])
+    kids = array("I")
+    kids.frombytes(bytes(wide))
+    if sys.byteorder == "big":
+        kids.byteswap()
     flags = records[3::_RECORD]
     return FlatGraph(path, letters, flags.translate(_LAST_TABLE), accepts, kids, base=0,
                      raw_letters=flags.translate(_LETTER_INDEX))

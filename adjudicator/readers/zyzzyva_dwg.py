@@ -7,7 +7,7 @@ import os
 import sys
 from array import array
 
-from .graph import FlatGraph, ListFormatError, flag_table
+from .graph import FlatGraph, ListFormatError, flag_table, low_bits
 
 FORMAT = "Zyzzyva word graph (.dwg)"
 _END = 1 << 23  # a word ends on this edge
@@ -59,7 +59,7 @@ def decode(path: str, data: bytes) -> list[str]:
                               "count (truncated or damaged)")
     flags = data[6::4]  # bits 23-16 of each edge
     graph = FlatGraph(path, data[7::4], flags.translate(_LAST_TABLE), flags.translate(_END_TABLE),
-                      [e & _CHILD for e in edges], base=1)
+                      low_bits(data[4:], 0x1F), base=1)
     return graph.words(1)
 
 
@@ -81,8 +81,8 @@ def companions(path: str) -> tuple[str, str]:
 
 def is_reversed_graph(words: list[str]) -> bool:
     """An English graph spelled backwards (a -R.dwg): many words start GNI, none end ING."""
-    backward = sum(w.startswith("GNI") for w in words)
-    forward = sum(w.endswith("ING") for w in words)
+    text = "\n" + "\n".join(words) + "\n"
+    backward, forward = text.count("\nGNI"), text.count("ING\n")
     return backward >= 20 and backward > 3 * forward
 
 
@@ -110,7 +110,8 @@ def read(path: str, data: bytes) -> tuple[list[str], list[str]]:
         missing.append(os.path.basename(sums_path))
     if rev_data is not None:
         backward = decode(rev_path, rev_data)
-        if len(backward) != len(words) or set(w[::-1] for w in backward) != set(words):
+        spelled_forward = "\n".join(backward)[::-1].split("\n")  # each word turned round
+        if len(backward) != len(words) or set(spelled_forward) != set(words):
             raise ListFormatError(path, f"the reversed graph {os.path.basename(rev_path)} does "
                                   "not hold the same words (one of the two is damaged)")
         notes.append(f"{os.path.basename(rev_path)} holds the same words reversed")
