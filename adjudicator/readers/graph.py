@@ -32,7 +32,22 @@ def _too_many(path: str) -> ListFormatError:
 # together are about 15 MB).
 _MAX_BLOB = MAX_WORDS * 16
 _MEMO_BUDGET = 8 * _MAX_BLOB
-_NL_LETTER = [b"\n" + bytes([c]) for c in range(256)]
+_NL_LETTER = [b"\n" + bytes([c & 127]) for c in range(256)]  # by code: b"\nA" for A
+_ENDS_HERE = [b"\n" + bytes([c & 127]) if c & 128 else b"" for c in range(256)]
+_AZ = bytes(c if 65 <= c <= 90 else 0 for c in range(256))
+
+
+def _merge(codes: bytes, accepts: bytes) -> bytes:
+    """Each record's letter code with 128 added where a word ends, 0 where it is no letter A-Z
+    (bytes ops on big integers, no Python loop over the records)."""
+    high = int.from_bytes(accepts.translate(bytes([0] + [128] * 255)), "big")
+    valid = int.from_bytes(codes.translate(bytes([0] + [255] * 255)), "big")
+    return (int.from_bytes(codes, "big") | (high & valid)).to_bytes(len(codes), "big")
+
+
+def _too_long(path: str) -> ListFormatError:
+    return ListFormatError(path, f"a path in the word graph is longer than {MAX_LETTERS} "
+                           "letters, or loops (damaged)")
 
 
 class FlatGraph:
@@ -62,36 +77,50 @@ class FlatGraph:
                                                self.kids)
         base, count, nl_letter = self.base, self.count, _NL_LETTER
         memo: dict[int, bytes] = {}
-        budget = [_MEMO_BUDGET]
+        budget = _MEMO_BUDGET
+        # one code per record: its letter, plus 128 where a word ends (0: not a letter A-Z)
+        codes = _merge(letters.translate(_AZ), accepts)
+        ends_here = _ENDS_HERE
 
         def visit(start: int, depth: int) -> bytes:
+            nonlocal budget
             first = start - base
             end = last.find(1, first) + 1 if 0 <= first < count else -1
             if end <= 0:
                 raise self._bad_list(start, end)
-            seg = letters[first:end]
-            if not (seg.isalpha() and seg.isupper()):
+            seg = codes[first:end]
+            if 0 in seg:
                 raise self._bad_letter(first, end)
-            parts = []
-            size = 0
-            for code, accepted, kid in zip(seg, accepts[first:end], kids[first:end]):
-                nl = nl_letter[code]
-                if accepted:
-                    parts.append(nl)
-                if kid:
+            if end - first == 1:  # a list of one edge: common, and cheaper without a loop
+                code = seg[0]
+                kid = kids[first]
+                if not kid:
+                    blob = ends_here[code]
+                else:
                     below = memo.get(kid)
                     if below is None:
                         if depth >= MAX_LETTERS:
-                            raise ListFormatError(path, "a path in the word graph is longer than "
-                                                  f"{MAX_LETTERS} letters, or loops (damaged)")
+                            raise _too_long(path)
                         below = visit(kid, depth + 1)
-                    size += len(below)
-                    if size > _MAX_BLOB:
-                        raise _too_many(path)
-                    parts.append(below.replace(b"\n", nl))
-            blob = b"".join(parts)
-            budget[0] -= len(blob)
-            if budget[0] < 0:
+                    blob = ends_here[code] + below.replace(b"\n", nl_letter[code])
+            else:
+                parts = []
+                size = 0
+                for code, kid in zip(seg, kids[first:end]):
+                    parts.append(ends_here[code])
+                    if kid:
+                        below = memo.get(kid)
+                        if below is None:
+                            if depth >= MAX_LETTERS:
+                                raise _too_long(path)
+                            below = visit(kid, depth + 1)
+                        size += len(below)
+                        if size > _MAX_BLOB:
+                            raise _too_many(path)
+                        parts.append(below.replace(b"\n", nl_letter[code]))
+                blob = b"".join(parts)
+            budget -= len(blob)
+            if budget < 0:
                 raise _too_many(path)
             memo[start] = blob
             return blob
