@@ -355,3 +355,23 @@ def test_fuzzed_tiny_files_read_or_are_refused(tmp_path, kind, edits):
         return
     assert all(2 <= len(w) <= 15 and w.isascii() and w.isalpha() and w.isupper()
                for w in report.words)
+
+
+def test_fuzzed_databases_read_or_are_refused(tmp_path):
+    import random
+
+    original = open(write_zyzzyva_db(tmp_path / "base.db", WORDS), "rb").read()
+    rng = random.Random(22)
+    for n in range(int(os.environ.get("ADJUDICATOR_FUZZ_CASES", "40"))):
+        data = bytearray(original)
+        for _ in range(rng.randrange(1, 6)):
+            i = rng.randrange(16, len(data))  # past the magic: still taken for a database
+            data[i] = rng.randrange(256)
+        path = tmp_path / f"fuzz{n}.db"
+        path.write_bytes(bytes(data))
+        try:
+            words = read_source(str(path)).words
+        except LexiconError as e:
+            assert str(e).startswith(str(path)) and "\n" not in str(e)
+            continue
+        assert all(2 <= len(w) <= 15 and w.isascii() and w.isalpha() for w in words)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -60,21 +59,3 @@ def read_open(path: str, f: BinaryIO, size: int) -> tuple[Decoded | None, bytes]
     if not words:
         raise ListFormatError(path, f"no words found in it ({fmt})")
     return Decoded(words, fmt, sha256, notes), b""
-
-
-def describe_kind(path: str) -> str | None:
-    """The format name of the file at PATH (for `lexicon scan`), or None: text or unknown."""
-    try:
-        with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            head = f.read(16)
-            if head == zyzzyva_db.MAGIC:
-                return zyzzyva_db.FORMAT
-            if size > MAX_BYTES:
-                return None
-            data = head + f.read()
-    except OSError:
-        return None
-    return {_detect.ZYZZYVA_DWG: zyzzyva_dwg.FORMAT, _detect.QUACKLE_DAWG: quackle_dawg.FORMAT_V1,
-            _detect.QUACKLE_DAWG_V0: quackle_dawg.FORMAT_V0, _detect.KWG: "KWG word graph (.kwg)",
-            _detect.QUACKLE_GADDAG: "Quackle GADDAG (.gaddag)"}.get(_detect.detect(path, data))

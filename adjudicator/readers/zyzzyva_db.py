@@ -10,7 +10,7 @@ from .graph import MAX_WORDS, ListFormatError
 
 FORMAT = "Zyzzyva lexicon database (SQLite)"
 MAGIC = b"SQLite format 3\x00"
-MAX_DB_BYTES = 1 << 30  # a Zyzzyva database with every definition is well under this
+MAX_DB_BYTES = 512 << 20  # a Zyzzyva database with every definition is well under this
 _STEPS = 200_000_000  # SQLite virtual-machine steps allowed for the whole read
 _WORD = re.compile(r"[A-Z]{2,15}")
 
@@ -32,12 +32,13 @@ def read(path: str) -> tuple[list[str], list[str], str]:
         raise ListFormatError(path, f"cannot open it as a database ({e})") from e
     try:
         conn.set_progress_handler(progress, 10_000)
+        conn.text_factory = bytes  # undecodable text in a damaged file is ours to name
         kind = conn.execute("SELECT type FROM sqlite_master WHERE name = 'words'").fetchone()
-        if kind is None or kind[0] != "table":
+        if kind is None or kind[0] != b"table":
             raise ListFormatError(path, "an SQLite database without Zyzzyva's words table: not "
                                   "a Zyzzyva lexicon database")
         rows = conn.execute("SELECT word FROM words LIMIT ?", (MAX_WORDS + 1,)).fetchall()
-    except sqlite3.Error as e:
+    except (sqlite3.Error, ValueError, OverflowError) as e:  # a damaged file, whatever it says
         if steps[0] > _STEPS:
             raise ListFormatError(path, "reading its words takes too long (damaged?)") from e
         raise ListFormatError(path, f"damaged database ({e})") from e
@@ -48,7 +49,9 @@ def read(path: str) -> tuple[list[str], list[str], str]:
                               "word list")
     words = []
     for (word,) in rows:
-        if not (isinstance(word, str) and word.isascii() and _WORD.fullmatch(word.upper())):
+        if isinstance(word, bytes) and word.isascii():
+            word = word.decode("ascii")
+        if not (isinstance(word, str) and _WORD.fullmatch(word.upper())):
             shown = repr(word)[:40]
             raise ListFormatError(path, f"its words table holds {shown}, not a word of 2-15 "
                                   "letters A-Z")
