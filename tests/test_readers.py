@@ -88,6 +88,24 @@ def test_dwg_companions_are_checked_and_said(tmp_path, run):
     assert "checksums match CLUB-Checksums.txt" in result.stdout
 
 
+def test_dwg_companion_that_is_a_fifo_is_refused_not_waited_on(tmp_path):
+    path = tmp_path / "CLUB.dwg"
+    path.write_bytes(dwg_bytes(WORDS))
+    os.mkfifo(tmp_path / "CLUB-R.dwg")
+    with pytest.raises(ListFormatError, match="CLUB-R.dwg beside it is not a regular file"):
+        read_source(str(path))
+
+
+def test_info_names_the_format_a_lexicon_was_read_from(tmp_path, run):
+    path = tmp_path / "club.kwg"
+    path.write_bytes(kwg_bytes(WORDS))
+    out = tmp_path / "club.lex"
+    assert run("compile", str(path), "-o", str(out)).exit_code == 0
+    result = run("info", str(out))
+    assert "Source:" in result.stdout
+    assert "club.kwg (sha256 " in result.stdout and "KWG word graph" in result.stdout
+
+
 def test_dwg_without_companions_says_they_were_not_there(tmp_path, run):
     path = tmp_path / "CLUB.dwg"
     path.write_bytes(dwg_bytes(WORDS))

@@ -126,6 +126,10 @@ def read(path: str, data: bytes) -> tuple[list[str], list[str]]:
 def _read_companion(path: str, companion: str) -> bytes | None:
     from .graph import check_size
 
+    if not os.path.exists(companion):
+        return None
+    if not os.path.isfile(companion):  # a FIFO or a device would block or never end
+        raise ListFormatError(path, f"{companion} beside it is not a regular file")
     try:
         with open(companion, "rb") as f:
             check_size(companion, os.fstat(f.fileno()).st_size)
@@ -137,6 +141,8 @@ def _read_companion(path: str, companion: str) -> bytes | None:
 
 
 def _read_checksums(path: str, sums_path: str) -> tuple[int, int] | None:
+    if os.path.exists(sums_path) and not os.path.isfile(sums_path):
+        raise ListFormatError(path, f"{sums_path} beside it is not a regular file")
     try:
         with open(sums_path, "rb") as f:
             raw = f.read(256)
