@@ -105,6 +105,24 @@ def test_csw19_with_a_damaged_companion_is_refused(tmp_path, run, which):
         f for f in os.listdir(os.environ["ADJUDICATOR_SHELF"]) if f.endswith(".lex")]
 
 
+@pytest.mark.parametrize("name,offset", [("CSW19.dwg", 4 + 4 * 1000 + 3),  # a letter byte
+                                         ("NWL2018.dawg", 73 + 7 * 1000 + 3),
+                                         ("NWL2018.kwg", None)])
+def test_a_flipped_bit_in_a_real_file_is_refused_and_nothing_shelved(tmp_path, run, name, offset):
+    data = bytearray(open(sample(name), "rb").read())
+    if offset is None:  # KWG: a tile in the word graph's root list (the rest may be GADDAG)
+        offset = 4 * (int.from_bytes(data[0:4], "little") & 0x3FFFFF) + 4 * 3 + 3
+    data[offset] ^= 0x01
+    path = tmp_path / name  # alone: no companion to check it against
+    path.write_bytes(bytes(data))
+    result = run("lexicon", "add", str(path))
+    assert result.exit_code == EXIT_LEXICON, result.stdout
+    assert result.stderr.startswith("adjudicator: ") and result.stderr.count("\n") == 1
+    assert str(path) in result.stderr
+    shelf = os.environ["ADJUDICATOR_SHELF"]
+    assert not os.path.isdir(shelf) or not [f for f in os.listdir(shelf) if f.endswith(".lex")]
+
+
 def mutate(data: bytes, rng: random.Random) -> bytes:
     data = bytearray(data)
     kind = rng.randrange(5)
