@@ -32,9 +32,11 @@ def read_open(path: str, f: BinaryIO, size: int) -> tuple[Decoded | None, bytes]
     head = f.read(len(zyzzyva_db.MAGIC))
     if head == zyzzyva_db.MAGIC:
         check_size(path, size, zyzzyva_db.MAX_DB_BYTES)
-        sha = hashlib.sha256(head)
+        sha, seen = hashlib.sha256(head), len(head)
         for chunk in iter(lambda: f.read(1 << 20), b""):
             sha.update(chunk)
+            seen += len(chunk)
+            check_size(path, seen, zyzzyva_db.MAX_DB_BYTES)  # grew while being read
         words, notes, fmt = zyzzyva_db.read(path)
         return Decoded(words, fmt, sha.hexdigest(), notes), b""
     check_size(path, size, MAX_BYTES)
