@@ -23,7 +23,8 @@ def detect(path: str, data: bytes) -> str | None:
     whose root record leads to letters 0-25. A Quackle GADDAG carries nothing of its own that
     tells it apart: its .gaddag name, or its hash equal to the .dawg's beside it, does.
     """
-    if quackle_dawg.parse_header(data) is not None:
+    header = quackle_dawg.parse_header(data)
+    if header is not None and (len(data) - header[3]) % 7 == 0:
         return QUACKLE_DAWG
     if zyzzyva_dwg.looks_like(data[:4096], len(data)):
         return ZYZZYVA_DWG
@@ -33,6 +34,8 @@ def detect(path: str, data: bytes) -> str | None:
         return QUACKLE_GADDAG
     if quackle_dawg.looks_like_v0(data):
         return QUACKLE_DAWG_V0
+    if header is not None:  # a v1 header over records cut short: refused as such
+        return QUACKLE_DAWG
     return None
 
 
