@@ -310,7 +310,7 @@ HOSTILE = {
     "cycle": "longer than 15 letters, or loops",
     "letter": "holds letter code 97, not a letter A-Z",
     "runs-past-end": "runs past the end of the file",
-    "explosion": "more than 2,000,000 words",
+    "explosion": "more than 1,000,000 words",
     "one-letter": "1-letter word",
     "huge": "1,024 MB is too large for a word list",
 }

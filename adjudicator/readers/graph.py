@@ -8,7 +8,7 @@ from array import array
 from ..errors import LexiconError
 
 MAX_LETTERS = 15  # a word has 2-15 letters: no path in a word graph is longer (a loop is)
-MAX_WORDS = 2_000_000  # about 7x CSW: more is not a word list, whatever the graph says
+MAX_WORDS = 1_000_000  # 3.5x CSW: more is not a word list, whatever the graph says
 MAX_BYTES = 64 << 20  # a word graph or a text list larger than this is not a word list
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -28,10 +28,10 @@ def _too_many(path: str) -> ListFormatError:
 
 
 # Each distinct sibling list keeps the words below it as one LF-separated byte string: one list
-# may hold at most MAX_WORDS words of 15 letters, all of them together 8 times that (CSW's
-# together are about 15 MB).
+# may hold at most MAX_WORDS words of 15 letters, all of them together 4 times that (those of
+# CSW19, TWL06 or NWL2018 fit in 16 MB), so a hostile graph costs at most about 100 MB.
 _MAX_BLOB = MAX_WORDS * 16
-_MEMO_BUDGET = 8 * _MAX_BLOB
+_MEMO_BUDGET = 4 * _MAX_BLOB
 _NL_LETTER = [b"\n" + bytes([c & 127]) for c in range(256)]  # by code: b"\nA" for A
 _ENDS_HERE = [b"\n" + bytes([c & 127]) if c & 128 else b"" for c in range(256)]
 _AZ = bytes(c if 65 <= c <= 90 else 0 for c in range(256))
