@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from array import array
-
 from .graph import FlatGraph, ListFormatError, flag_table, low_bits
 
 FORMAT_FULL = "KWG word graph (.kwg, word graph and GADDAG)"
@@ -53,16 +50,12 @@ def read(path: str, data: bytes) -> tuple[list[str], list[str], str]:
     """The words of the word-graph (DAWG) part; alphagram-only files (.kad) are refused."""
     if len(data) < 8 or len(data) % 4:
         raise ListFormatError(path, "not whole 4-byte nodes (truncated or damaged)")
-    nodes = array("I")
-    nodes.frombytes(data)
-    if sys.byteorder == "big":
-        nodes.byteswap()
     flags = data[2::4]
     tiles = data[3::4]
     graph = FlatGraph(path, tiles.translate(_TILES), flags.translate(_IS_END_TABLE),
                       flags.translate(_ACCEPTS_TABLE), low_bits(data, _ARC >> 16), base=0,
                       raw_letters=tiles)
-    root = nodes[0] & _ARC
+    root = _node(data, 0) & _ARC
     words = graph.words(root) if root else []
     full = is_gaddawg(data)
     if not full and len(words) >= _ALPHAGRAM_MIN and all_alphagrams(words):

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import binascii
 import os
-import sys
-from array import array
 
 from .graph import FlatGraph, ListFormatError, flag_table, low_bits
 
@@ -17,18 +15,9 @@ _BITREV = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
 # Zyzzyva (WordGraph.cpp) reads edge records into an array after a zero: file record k is edge k+1.
 
 
-def edges_of(data: bytes) -> array | None:
-    """The edge array when DATA is laid out as a dwg (size 4 + 4N), else None."""
-    if len(data) < 8 or len(data) % 4:
-        return None
-    count = int.from_bytes(data[:4], "little")
-    if len(data) != 4 + 4 * count:
-        return None
-    edges = array("I")
-    edges.frombytes(data[4:])
-    if sys.byteorder == "big":
-        edges.byteswap()
-    return edges
+def is_whole(data: bytes) -> bool:
+    """DATA is laid out as a dwg: exactly 4 + 4N bytes for its first u32 N."""
+    return len(data) >= 8 and len(data) == 4 + 4 * int.from_bytes(data[:4], "little")
 
 
 def looks_like(head: bytes, size: int) -> bool:
@@ -53,8 +42,7 @@ _END_TABLE = flag_table(_END >> 16)
 
 def decode(path: str, data: bytes) -> list[str]:
     """Every word in the graph (walked from edge 1, the root list)."""
-    edges = edges_of(data)
-    if edges is None:
+    if not is_whole(data):
         raise ListFormatError(path, "not a Zyzzyva word graph: its size does not match its edge "
                               "count (truncated or damaged)")
     flags = data[6::4]  # bits 23-16 of each edge
