@@ -86,6 +86,7 @@ def test_csw19_reversed_graph_alone_is_refused(run):
     result = run("lexicon", "add", sample("CSW19-R.dwg"))
     assert result.exit_code == EXIT_LEXICON
     assert "spelled backwards" in result.stderr and result.stderr.count("\n") == 1
+    assert f"add {sample('CSW19.dwg')} instead" in result.stderr
 
 
 @pytest.mark.parametrize("which", ["forward", "reverse"])

@@ -79,8 +79,12 @@ def read(path: str, data: bytes) -> tuple[list[str], list[str]]:
     it (as Zyzzyva's importLexicon does); the notes say what was checked or not there to check."""
     words = decode(path, data)
     if is_reversed_graph(words):
+        stem, ext = os.path.splitext(path)
+        forward = stem[:-2] + ext if stem.upper().endswith("-R") else None
         raise ListFormatError(path, "it holds words spelled backwards (Zyzzyva's reversed "
-                              "graph, -R.dwg): add the .dwg without -R beside it")
+                              "graph, -R.dwg): add " + (forward if forward and
+                                                        os.path.isfile(forward) else
+                                                        "the .dwg without -R") + " instead")
     rev_path, sums_path = companions(path)
     notes, missing = [], []
     rev_data = _read_companion(path, rev_path)
