@@ -10,8 +10,6 @@ from ..errors import LexiconError
 MAX_LETTERS = 15  # a word has 2-15 letters: no path in a word graph is longer (a loop is)
 MAX_WORDS = 1_000_000  # 3.5x CSW: more is not a word list, whatever the graph says
 MAX_BYTES = 64 << 20  # a word graph or a text list larger than this is not a word list
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
 
 
 class ListFormatError(LexiconError):
