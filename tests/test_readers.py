@@ -393,3 +393,21 @@ def test_fuzzed_databases_read_or_are_refused(tmp_path):
             assert str(e).startswith(str(path)) and "\n" not in str(e)
             continue
         assert all(2 <= len(w) <= 15 and w.isascii() and w.isalpha() for w in words)
+
+
+def test_empty_lists_count_against_the_memory_bound(tmp_path, monkeypatch):
+    """Lists holding no word still cost memory to remember: each counts, so a file of millions
+    of them is refused. Here 26 x 26 empty lists against a bound of 500 lists."""
+    from adjudicator.readers import graph
+
+    edges = [((65 + i) << 24) | (i == 25) * LAST | (27 + 26 * i) for i in range(26)]
+    for i in range(26):  # list i: 26 letters, each to its own one-edge empty list
+        edges += [((65 + j) << 24) | (j == 25) * LAST | (27 + 26 * 26 + 26 * i + j)
+                  for j in range(26)]
+    edges += [(66 << 24) | LAST] * (26 * 26)  # 'B', no word, no child
+    path = _edge_file(tmp_path, edges)
+    with pytest.raises(ListFormatError, match="no words found"):  # read in full: 703 lists
+        read_source(path)
+    monkeypatch.setattr(graph, "_MEMO_BUDGET", 500 * graph._PER_LIST)
+    with pytest.raises(ListFormatError, match="too large for a word list"):
+        read_source(path)

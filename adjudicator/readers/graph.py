@@ -26,10 +26,12 @@ def _too_many(path: str) -> ListFormatError:
 
 
 # Each distinct sibling list keeps the words below it as one LF-separated byte string: one list
-# may hold at most MAX_WORDS words of 15 letters, all of them together 4 times that (those of
-# CSW19, TWL06 or NWL2018 fit in 16 MB), so a hostile graph costs at most about 100 MB.
+# may hold at most MAX_WORDS words of 15 letters; all of them together, counting _PER_LIST bytes
+# for each list held, 8 times that (CSW19, TWL06 or NWL2018 need 16-26 MB), so a hostile graph
+# costs at most about 150 MB, however many empty lists it holds.
 _MAX_BLOB = MAX_WORDS * 16
-_MEMO_BUDGET = 4 * _MAX_BLOB
+_MEMO_BUDGET = 8 * _MAX_BLOB
+_PER_LIST = 64
 _NL_LETTER = [b"\n" + bytes([c & 127]) for c in range(256)]  # by code: b"\nA" for A
 _ENDS_HERE = [b"\n" + bytes([c & 127]) if c & 128 else b"" for c in range(256)]
 _AZ = bytes(c if 65 <= c <= 90 else 0 for c in range(256))
@@ -117,9 +119,10 @@ class FlatGraph:
                             raise _too_many(path)
                         parts.append(below.replace(b"\n", nl_letter[code]))
                 blob = b"".join(parts)
-            budget -= len(blob)
+            budget -= len(blob) + _PER_LIST
             if budget < 0:
-                raise _too_many(path)
+                raise ListFormatError(path, "the word graph is too large for a word list "
+                                      "(damaged)")
             memo[start] = blob
             return blob
 
