@@ -2,6 +2,7 @@
 
 import os
 import shutil
+import sqlite3
 
 import pytest
 from click.testing import CliRunner
@@ -58,6 +59,10 @@ def test_scan_finds_zyzzyva_database_in_home_and_lists_in_a_folder(home, tmp_pat
     (folder / "club.dawg").write_bytes(quackle_bytes(WORDS))
     (folder / "club.kwg").write_bytes(kwg_bytes(WORDS))
     (folder / "broken.kwg").write_bytes(kwg_bytes(WORDS)[:-4])
+    conn = sqlite3.connect(folder / "quiz.db")  # an SQLite file that is no lexicon: not listed
+    conn.execute("CREATE TABLE questions (q text)")
+    conn.commit()
+    conn.close()
     deep = folder / "a" / "b" / "c" / "d"
     deep.mkdir(parents=True)
     (deep / "too-deep.kwg").write_bytes(kwg_bytes(WORDS))  # bounded: never the whole disk
@@ -70,7 +75,7 @@ def test_scan_finds_zyzzyva_database_in_home_and_lists_in_a_folder(home, tmp_pat
     assert f"{folder / 'club.kwg'}\n  KWG word graph" in out
     assert f"{folder / 'broken.kwg'}\n  refused: {folder / 'broken.kwg'}: " in out
     assert f"{lexicons / 'CLUB.db'}\n  Zyzzyva lexicon database (SQLite), 5 words" in out
-    assert "too-deep" not in out
+    assert "too-deep" not in out and "quiz.db" not in out
     assert out.endswith("add one: adjudicator lexicon add PATH\n")
     assert run("lexicon", "add", str(lexicons / "CLUB.db")).exit_code == 0
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..errors import LexiconError
 from ..known import KnownLexicon, identify
+from .zyzzyva_db import NotALexiconDatabase
 
 MAX_DEPTH = 3  # data/words/British/CSW19.dwg is two folders below data/: enough, never the disk
 MAX_ENTRIES = 2000  # folder entries looked at in one place
@@ -111,6 +112,8 @@ def scan(folders: list[str]) -> Iterator[Found]:
                 return
             try:
                 report = read_source(path)
+            except NotALexiconDatabase:  # Zyzzyva's quiz databases, a journal: not lists
+                continue
             except LexiconError as e:
                 yield Found(path, problem=str(e))
                 continue

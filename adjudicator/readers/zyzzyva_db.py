@@ -15,6 +15,10 @@ _STEPS = 200_000_000  # SQLite virtual-machine steps allowed for the whole read
 _WORD = re.compile(r"[A-Z]{2,15}")
 
 
+class NotALexiconDatabase(ListFormatError):
+    """An SQLite file without Zyzzyva's words table (a journal, a quiz): not a word list at all."""
+
+
 def read(path: str) -> tuple[list[str], list[str], str]:
     """SELECT word FROM words, opened read-only (mode=ro: nothing is ever written, no journal)."""
     import sqlite3  # only reading a database needs it
@@ -35,8 +39,8 @@ def read(path: str) -> tuple[list[str], list[str], str]:
         conn.text_factory = bytes  # undecodable text in a damaged file is ours to name
         kind = conn.execute("SELECT type FROM sqlite_master WHERE name = 'words'").fetchone()
         if kind is None or kind[0] != b"table":
-            raise ListFormatError(path, "an SQLite database without Zyzzyva's words table: not "
-                                  "a Zyzzyva lexicon database")
+            raise NotALexiconDatabase(path, "an SQLite database without Zyzzyva's words table: "
+                                      "not a Zyzzyva lexicon database")
         rows = conn.execute("SELECT word FROM words LIMIT ?", (MAX_WORDS + 1,)).fetchall()
     except (sqlite3.Error, ValueError, OverflowError) as e:  # a damaged file, whatever it says
         if steps[0] > _STEPS:
