@@ -85,6 +85,7 @@ def compile_sources(
                 "lines": r.lines,
                 "header": r.header,
                 "skipped": len(r.skipped),
+                **({"format": r.format} if r.format != "text" else {}),
             }
             for r in reports
         ],

@@ -13,7 +13,8 @@ from .shelf import shelf_dir
 LEXICON_DIRS_ENV = "ADJUDICATOR_LEXICONS"
 CACHE_ENV = "ADJUDICATOR_CACHE"
 DEFAULT_NAMES = ("default", "enable")
-_SOURCE_SUFFIXES = (".txt", ".lst", ".dic", "")
+# Another program's file is found by name too (adjudicator/readers): Zyzzyva, Quackle, KWG.
+_SOURCE_SUFFIXES = (".txt", ".lst", ".dic", ".dwg", ".db", ".dawg", ".kwg", "")
 
 
 def default_path() -> str:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from .entry import describe_char
 from .errors import FileAccessError, LexiconError, WordListError
+from .readers import read_open
 
 MARISA_MAGIC = b"We love Marisa."  # as lexicon.MARISA_MAGIC (lexicon imports this module)
 _CLEAN_BODY = re.compile(r"(?:[A-Z]{2,15}\n)*")
@@ -36,6 +37,8 @@ class SourceReport:
     comments: int = 0
     blank: int = 0
     skipped: list[tuple[int, str]] = field(default_factory=list)
+    format: str = "text"  # or another program's format (adjudicator.readers)
+    notes: list[str] = field(default_factory=list)  # what reading it checked, or could not
 
     @property
     def name(self) -> str:
@@ -51,15 +54,19 @@ def read_source(path: str, *, skip_invalid: bool = False) -> SourceReport:
     """Read one word list file. Raise WordListError naming the first bad line unless skipping."""
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            decoded, data = read_open(path, f, os.fstat(f.fileno()).st_size)
     except OSError as e:
         raise FileAccessError(f"cannot read word list {path}: {e.strerror or e}") from e
+    if decoded is not None:  # a Zyzzyva, Quackle or KWG file: every word already checked
+        return SourceReport(path=path, sha256=decoded.sha256, words=set(decoded.words),
+                            format=decoded.format, notes=decoded.notes)
     report = SourceReport(path=path, sha256=hashlib.sha256(data).hexdigest())
     if data.startswith(MARISA_MAGIC):  # a compiled lexicon cut short: its footer is gone
         raise LexiconError(f"{path}: the lexicon file is damaged or truncated (its end is "
                            "missing); refused: copy or compile it again")
     if b"\0" in data[:4096]:
-        raise WordListError(path, 1, data[:20].decode("latin-1"), "binary data, not a word list")
+        raise WordListError(path, 1, data[:20].decode("latin-1"), "binary data, not a word list "
+                            "nor a Zyzzyva, Quackle or KWG file")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

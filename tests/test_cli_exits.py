@@ -165,6 +165,7 @@ def _commands(tmp_path, tiny, printer, live_hub):
         ["judge", "-l", tiny, "--journal", journal, "--batch", str(batch)],
         ["compile", tiny, "-o", str(tmp_path / "out.lex")], ["info"], ["info", tiny],
         ["lexicon", "add", tiny], ["lexicon", "list"], ["lexicon", "remove", "TINY"],
+        ["lexicon", "scan", str(tmp_path)],
         ["lexicon", "--help"], ["lexicon"], [],
         ["journal", "verify", journal], ["journal", "export", journal],
         ["journal", "merge", journal, "-o", str(tmp_path / "merged.db"), "--force"],

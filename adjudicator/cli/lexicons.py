@@ -41,6 +41,11 @@ def _count(n: int, thing: str) -> str:
 def _describe_compile(report) -> None:
     known = identify(report.fingerprint)
     for src in report.sources:
+        if src.format != "text":
+            click.echo(f"{src.name}: {src.format}, {_count(len(src.words), 'word')}")
+            for note in src.notes:
+                click.echo(f"  {note}")
+            continue
         parts = [_count(src.lines, "line"), _count(len(src.words), "word")]
         if src.header:
             parts.append(f"header skipped: {src.header!r}")
@@ -92,8 +97,9 @@ def info_cmd(lexicon: str | None) -> None:
         extra = f", header skipped: {src['header']!r}" if src.get("header") else ""
         skipped = (f", {_count(src['skipped'], 'invalid line')} skipped" if src.get("skipped")
                    else "")
+        shape = src.get("format") or _count(src["lines"], "line")
         rows.append(("Source", f"{src['file']} (sha256 {src['sha256'][:12]}, "
-                     f"{_count(src['lines'], 'line')}{extra}{skipped})"))
+                     f"{shape}{extra}{skipped})"))
     rows.append(("File", f"{os.path.abspath(lex.path)} (format {lex.header['format']})"))
     width = max(len(k) for k, _ in rows) + 1
     for key, value in rows:
@@ -113,6 +119,7 @@ def lexicon_group() -> None:
 
     \b
     Examples:
+      adjudicator lexicon scan
       adjudicator lexicon add CSW24.txt
       adjudicator lexicon list
       adjudicator judge --lexicon CSW24 qi za
@@ -130,6 +137,10 @@ def lexicon_group() -> None:
 def add_cmd(source: str, name: str | None, replace: bool, skip_invalid: bool) -> None:
     """Compile a word list (or copy a compiled lexicon) onto the lexicon shelf.
 
+    SOURCE is a text word list, a compiled lexicon, or a list as another program keeps it:
+    a Zyzzyva word graph (.dwg) or lexicon database (.db), a Quackle .dawg, a KWG (.kwg)
+    -- known from its content, not its name ('adjudicator lexicon scan' finds them).
+
     Its fingerprint is checked against the known official lists: a list that matches none is
     added but flagged UNRECOGNISED; a file named like an official list (CSW19.txt) whose words
     are not that list is refused (exit 3).
@@ -137,6 +148,7 @@ def add_cmd(source: str, name: str | None, replace: bool, skip_invalid: bool) ->
     \b
     Examples:
       adjudicator lexicon add CSW24.txt
+      adjudicator lexicon add ~/.collinszyzzyva/lexicons/CSW24.db
       adjudicator lexicon add club-words.txt --name CLUB
     """
     from ..shelf import add
@@ -190,6 +202,43 @@ def list_cmd() -> None:
     for row in rows:
         click.echo("  ".join([row[0].ljust(widths[0]), row[1].ljust(widths[1]),
                               row[2].rjust(widths[2]), row[3].ljust(widths[3]), row[4]]))
+
+
+@lexicon_group.command("scan")
+@click.argument("folder", required=False)
+def scan_cmd(folder: str | None) -> None:
+    """Find the word lists Zyzzyva, Quackle and the KWG programs keep, and say which are official.
+
+    Looks where those programs keep their lists on Linux, macOS and Windows (their data/words
+    and data/lexica folders, and Zyzzyva's lexicons folder in your home), and in FOLDER, a few
+    folders deep. Each list is read in full: its format, its words, and whether it is an
+    official list. Add any of them with 'adjudicator lexicon add PATH'.
+
+    \b
+    Examples:
+      adjudicator lexicon scan
+      adjudicator lexicon scan /media/usb
+    """
+    from ..readers.scan import default_places, scan
+
+    places = ([folder] if folder else []) + default_places()
+    if folder and not os.path.isdir(folder):
+        raise click.UsageError(f"{folder} is not a folder")
+    found = 0
+    for item in scan(places):
+        found += 1
+        if item.problem:
+            click.echo(f"{item.path}\n  refused: {item.problem}")
+            continue
+        official = (f"official: {item.known.id} ({item.known.title})" if item.known
+                    else "NOT an official list (unrecognised)")
+        click.echo(f"{item.path}\n  {item.format}, {item.words:,} words, {official}")
+    if not found:
+        click.echo("No word lists found. Looked in:")
+        for place in places:
+            click.echo(f"  {place}")
+        return
+    click.echo("add one: adjudicator lexicon add PATH")
 
 
 @lexicon_group.command("remove")

@@ -1,0 +1,176 @@
+"""Walk a word graph (DAWG) of sibling lists into words, bounded and checked: the shared core."""
+
+from __future__ import annotations
+
+import sys
+from array import array
+
+from ..errors import LexiconError
+
+MAX_LETTERS = 15  # a word has 2-15 letters: no path in a word graph is longer (a loop is)
+MAX_WORDS = 1_000_000  # 3.5x CSW: more is not a word list, whatever the graph says
+MAX_BYTES = 64 << 20  # a word graph or a text list larger than this is not a word list
+
+
+class ListFormatError(LexiconError):
+    """A file in another program's format that cannot be read: names file and problem (exit 3)."""
+
+    def __init__(self, path: str, problem: str):
+        super().__init__(f"{path}: {problem}; refused")
+        self.path, self.problem = path, problem
+
+
+def _too_many(path: str) -> ListFormatError:
+    return ListFormatError(path, f"it holds more than {MAX_WORDS:,} words, more than any "
+                           "word list (damaged)")
+
+
+# Each distinct sibling list keeps the words below it as one LF-separated byte string: one list
+# may hold at most MAX_WORDS words of 15 letters; all of them together, counting _PER_LIST bytes
+# for each list held, 8 times that (CSW19, TWL06 or NWL2018 need 16-26 MB), so a hostile graph
+# costs at most about 150 MB, however many empty lists it holds.
+_MAX_BLOB = MAX_WORDS * 16
+_MEMO_BUDGET = 8 * _MAX_BLOB
+_PER_LIST = 64
+_NL_LETTER = [b"\n" + bytes([c & 127]) for c in range(256)]  # by code: b"\nA" for A
+_ENDS_HERE = [b"\n" + bytes([c & 127]) if c & 128 else b"" for c in range(256)]
+_AZ = bytes(c if 65 <= c <= 90 else 0 for c in range(256))
+
+
+def _merge(codes: bytes, accepts: bytes) -> bytes:
+    """Each record's letter code with 128 added where a word ends, 0 where it is no letter A-Z
+    (bytes ops on big integers, no Python loop over the records)."""
+    high = int.from_bytes(accepts.translate(bytes([0] + [128] * 255)), "big")
+    valid = int.from_bytes(codes.translate(bytes([0] + [255] * 255)), "big")
+    return (int.from_bytes(codes, "big") | (high & valid)).to_bytes(len(codes), "big")
+
+
+def _too_long(path: str) -> ListFormatError:
+    return ListFormatError(path, f"a path in the word graph is longer than {MAX_LETTERS} "
+                           "letters, or loops (damaged)")
+
+
+class FlatGraph:
+    """A word graph stored as one record per edge, decoded in bulk (slices, translate, find).
+
+    Record r is edge index r + BASE. LETTERS holds each record's letter as an ASCII code
+    (anything outside A-Z is refused when reached; RAW_LETTERS, the code as stored, names it),
+    LAST and ACCEPTS a non-zero byte where its sibling list ends and where a word ends, KIDS the
+    index of the first edge of its child list (0 = none).
+    """
+
+    def __init__(self, path: str, letters: bytes, last: bytes, accepts: bytes, kids, base: int,
+                 raw_letters: bytes | None = None):
+        self.path, self.letters, self.last, self.accepts = path, letters, last, accepts
+        self.kids, self.base, self.raw = kids, base, raw_letters or letters
+        self.count = len(letters)
+
+    def words(self, root: int) -> list[str]:
+        """Every word below the sibling list starting at ROOT, in sorted order.
+
+        Each distinct list is read once and the words below it are built once, bottom up, as
+        one byte string (putting a letter in front of all of them is one bytes.replace), so
+        time and memory are bounded by the file's size and the limits above however the graph
+        shares its nodes. The walk goes at most 15 lists deep, so a loop is refused too.
+        """
+        path, letters, last, accepts, kids = (self.path, self.letters, self.last, self.accepts,
+                                               self.kids)
+        base, count, nl_letter = self.base, self.count, _NL_LETTER
+        memo: dict[int, bytes] = {}
+        budget = _MEMO_BUDGET
+        # one code per record: its letter, plus 128 where a word ends (0: not a letter A-Z)
+        codes = _merge(letters.translate(_AZ), accepts)
+        ends_here = _ENDS_HERE
+
+        def visit(start: int, depth: int) -> bytes:
+            nonlocal budget
+            first = start - base
+            end = last.find(1, first) + 1 if 0 <= first < count else -1
+            if end <= 0:
+                raise self._bad_list(start, end)
+            seg = codes[first:end]
+            if 0 in seg:
+                raise self._bad_letter(first, end)
+            if end - first == 1:  # a list of one edge: common, and cheaper without a loop
+                code = seg[0]
+                kid = kids[first]
+                if not kid:
+                    blob = ends_here[code]
+                else:
+                    below = memo.get(kid)
+                    if below is None:
+                        if depth >= MAX_LETTERS:
+                            raise _too_long(path)
+                        below = visit(kid, depth + 1)
+                    blob = ends_here[code] + below.replace(b"\n", nl_letter[code])
+            else:
+                parts = []
+                size = 0
+                for code, kid in zip(seg, kids[first:end]):
+                    parts.append(ends_here[code])
+                    if kid:
+                        below = memo.get(kid)
+                        if below is None:
+                            if depth >= MAX_LETTERS:
+                                raise _too_long(path)
+                            below = visit(kid, depth + 1)
+                        size += len(below)
+                        if size > _MAX_BLOB:
+                            raise _too_many(path)
+                        parts.append(below.replace(b"\n", nl_letter[code]))
+                blob = b"".join(parts)
+            budget -= len(blob) + _PER_LIST
+            if budget < 0:
+                raise ListFormatError(path, "the word graph is too large for a word list "
+                                      "(damaged)")
+            memo[start] = blob
+            return blob
+
+        words = visit(root, 1).decode("ascii").split("\n")[1:]
+        if len(words) > MAX_WORDS:
+            raise _too_many(path)
+        if words and min(map(len, words)) < 2:
+            raise ListFormatError(path, "it holds a 1-letter word (a word has 2-15 letters)")
+        if words and max(map(len, words)) > MAX_LETTERS:  # a shared list reached deep down
+            raise ListFormatError(path, f"it holds a word longer than {MAX_LETTERS} letters "
+                                  "(damaged)")
+        return words
+
+    def _bad_list(self, start: int, end: int) -> ListFormatError:
+        if end < 0:
+            return ListFormatError(self.path, f"an edge points to {start}, outside the graph's "
+                                   f"{self.count:,} records (damaged)")
+        return ListFormatError(self.path, "a list of edges runs past the end of the file "
+                               "(truncated or damaged)")
+
+    def _bad_letter(self, first: int, end: int) -> ListFormatError:
+        r = next(i for i in range(first, end) if not 65 <= self.letters[i] <= 90)
+        return ListFormatError(self.path, f"record {r + self.base} holds letter code "
+                               f"{self.raw[r]}, not a letter A-Z")
+
+
+def low_bits(records: bytes, third_byte_mask: int) -> array:
+    """Each little-endian u32 of RECORDS with its top byte cleared and its third byte masked:
+    the child index of every edge at once, by byte slicing (no Python loop over the edges)."""
+    count = len(records) // 4
+    out = bytearray(4 * count)
+    out[0::4] = records[0::4][:count]
+    out[1::4] = records[1::4][:count]
+    out[2::4] = records[2::4][:count].translate(bytes(b & third_byte_mask for b in range(256)))
+    kids = array("I")
+    kids.frombytes(bytes(out))
+    if sys.byteorder == "big":
+        kids.byteswap()
+    return kids
+
+
+def flag_table(mask: int) -> bytes:
+    """A bytes.translate table turning a flags byte into 1 where MASK is set, else 0."""
+    return bytes(1 if b & mask else 0 for b in range(256))
+
+
+def check_size(path: str, size: int, limit: int = MAX_BYTES) -> None:
+    """Refuse by size before reading: a 1 GB file is never read into memory."""
+    if size > limit:
+        raise ListFormatError(path, f"{size / (1 << 20):,.0f} MB is too large for a word list "
+                              f"(at most {limit >> 20} MB)")

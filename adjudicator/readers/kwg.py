@@ -1,0 +1,69 @@
+"""KWG word graphs (wolges/macondo/MAGPIE/Woogles .kwg, .kad): little-endian u32 Node22 records."""
+
+from __future__ import annotations
+
+from .graph import FlatGraph, ListFormatError, flag_table, low_bits
+
+FORMAT_FULL = "KWG word graph (.kwg, word graph and GADDAG)"
+FORMAT_DAWG = "KWG word graph (.kwg, word graph only)"
+_ACCEPTS = 0x80  # bit 23 of a node, bit 7 of its third byte: a word ends on this tile
+_IS_END = 0x40  # bit 22: last node of its sibling list
+_ARC = 0x3FFFFF  # bits 21-0: the first node of the child list (0 = none)
+_ACCEPTS_TABLE = flag_table(_ACCEPTS)
+_IS_END_TABLE = flag_table(_IS_END)
+_TILES = bytes(64 + t if 1 <= t <= 26 else 0 for t in range(256))  # English: tiles 1-26 = A-Z
+_ALPHAGRAM_MIN = 20  # this many words, each with its letters in order: alphagrams, not words
+
+
+def _node(data: bytes, index: int) -> int:
+    return int.from_bytes(data[4 * index:4 * index + 4], "little")
+
+
+def looks_like(data: bytes) -> bool:
+    """Whole u32 nodes; node 0 is tile 0, is_end, its arc to an ascending list of tiles 1-26."""
+    if len(data) < 8 or len(data) % 4:
+        return False
+    count = len(data) // 4
+    node0 = _node(data, 0)
+    root = node0 & _ARC
+    if node0 >> 24 or not node0 & (_IS_END << 16) or not 0 < root < count:
+        return False
+    prev = 0
+    for index in range(root, min(count, root + 26)):
+        node = _node(data, index)
+        tile = node >> 24
+        if not prev < tile <= 26:
+            return False
+        if node & (_IS_END << 16):
+            return True
+        prev = tile
+    return False
+
+
+def is_gaddawg(data: bytes) -> bool:
+    """A full .kwg: node 1 is also tile 0, is_end, not accepting (its arc is the GADDAG root)."""
+    node1 = _node(data, 1)
+    return not node1 >> 24 and bool(node1 & (_IS_END << 16)) and not node1 & (_ACCEPTS << 16)
+
+
+def read(path: str, data: bytes) -> tuple[list[str], list[str], str]:
+    """The words of the word-graph (DAWG) part; alphagram-only files (.kad) are refused."""
+    if len(data) < 8 or len(data) % 4:
+        raise ListFormatError(path, "not whole 4-byte nodes (truncated or damaged)")
+    flags = data[2::4]
+    tiles = data[3::4]
+    graph = FlatGraph(path, tiles.translate(_TILES), flags.translate(_IS_END_TABLE),
+                      flags.translate(_ACCEPTS_TABLE), low_bits(data, _ARC >> 16), base=0,
+                      raw_letters=tiles)
+    root = _node(data, 0) & _ARC
+    words = graph.words(root) if root else []
+    full = is_gaddawg(data)
+    if not full and len(words) >= _ALPHAGRAM_MIN and all_alphagrams(words):
+        raise ListFormatError(path, "it holds sorted letters, not words (an alphagram file, "
+                              ".kad, for anagram search): add the .kwg word list instead")
+    return words, [], FORMAT_FULL if full else FORMAT_DAWG
+
+
+def all_alphagrams(words: list[str]) -> bool:
+    """True when every word has its letters in alphabetical order (stops at the first not)."""
+    return all(list(w) == sorted(w) for w in words)

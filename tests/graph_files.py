@@ -1,0 +1,126 @@
+"""Tiny word lists in Zyzzyva, Quackle and KWG layouts, from the format descriptions, for tests."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from adjudicator.readers.quackle_dawg import word_hash
+from adjudicator.readers.zyzzyva_dwg import checksum
+
+ALPHABET = [chr(65 + i) for i in range(26)]
+
+
+def sibling_lists(words) -> list[list[tuple[str, bool, int | None]]]:
+    """The words as a trie: list 0 is the root; each entry is (letter, a word ends, child list)."""
+    trie: dict = {}
+    for word in sorted(set(words)):
+        node = trie
+        for letter in word:
+            node = node.setdefault(letter, [False, {}])[1]
+    ends = set(words)
+    lists: list = []
+
+    def build(node: dict, prefix: str) -> int | None:
+        if not node:
+            return None
+        index = len(lists)
+        lists.append(None)
+        lists[index] = [(letter, prefix + letter in ends, build(child[1], prefix + letter))
+                        for letter, child in sorted(node.items())]
+        return index
+
+    build(trie, "")
+    return lists
+
+
+def _starts(lists, first: int) -> list[int]:
+    starts, at = [], first
+    for entries in lists:
+        starts.append(at)
+        at += len(entries)
+    return starts
+
+
+def dwg_bytes(words) -> bytes:
+    """A Zyzzyva .dwg: u32 N, then N little-endian edges; root list at edge 1."""
+    lists = sibling_lists(words)
+    starts = _starts(lists, 1)
+    edges = []
+    for entries in lists:
+        for k, (letter, end, child) in enumerate(entries):
+            edges.append(ord(letter) << 24 | end << 23 | (k == len(entries) - 1) << 22
+                         | (starts[child] if child is not None else 0))
+    return len(edges).to_bytes(4, "little") + b"".join(e.to_bytes(4, "little") for e in edges)
+
+
+def write_dwg_set(folder, stem: str, words) -> str:
+    """LEX.dwg with LEX-R.dwg and LEX-Checksums.txt beside it, as Zyzzyva ships them."""
+    fwd = dwg_bytes(words)
+    rev = dwg_bytes([w[::-1] for w in words])
+    (folder / f"{stem}.dwg").write_bytes(fwd)
+    (folder / f"{stem}-R.dwg").write_bytes(rev)
+    (folder / f"{stem}-Checksums.txt").write_text(f"{checksum(fwd)}\n{checksum(rev)}\n")
+    return str(folder / f"{stem}.dwg")
+
+
+def quackle_bytes(words, version: int = 1, count: int | None = None) -> bytes:
+    """A Quackle DAWG: v1 header (hash, count, alphabet) then 7-byte records; v0 records only."""
+    lists = sibling_lists(words)
+    starts = _starts(lists, 1)
+    records = [starts[0].to_bytes(3, "big") + b"\xfc\0\0\0"]
+    for entries in lists:
+        for k, (letter, end, child) in enumerate(entries):
+            flags = (ord(letter) - 65) | (k == len(entries) - 1) << 6
+            if version == 0:
+                flags |= end << 5
+            ptr = starts[child] if child is not None else 0
+            records.append(ptr.to_bytes(3, "big") + bytes([flags])
+                           + (int(end) if version else 0).to_bytes(3, "big"))
+    body = b"".join(records)
+    if version == 0:
+        return body
+    n = len(set(words)) if count is None else count
+    header = (b"\x01" + word_hash(sorted(set(words)), ALPHABET) + n.to_bytes(3, "big")
+              + bytes([26]) + "".join(f"{a} " for a in ALPHABET).encode())
+    return header + body
+
+
+def kwg_bytes(words, gaddawg: bool = True) -> bytes:
+    """A KWG (Node22): node 0 -> DAWG root; a Gaddawg's node 1 -> GADDAG root (empty here)."""
+    lists = sibling_lists(words)
+    first = 2 if gaddawg else 1
+    starts = _starts(lists, first)
+    nodes = [1 << 22 | starts[0]] + ([1 << 22] if gaddawg else [])
+    for entries in lists:
+        for k, (letter, end, child) in enumerate(entries):
+            nodes.append((ord(letter) - 64) << 24 | end << 23 | (k == len(entries) - 1) << 22
+                         | (starts[child] if child is not None else 0))
+    return b"".join(n.to_bytes(4, "little") for n in nodes)
+
+
+ZYZZYVA_COLUMNS = (
+    "word varchar(16), length integer, playability integer, playability_order integer, "
+    "min_playability_order integer, max_playability_order integer, combinations0 integer, "
+    "probability_order0 integer, min_probability_order0 integer, "
+    "max_probability_order0 integer, combinations1 integer, probability_order1 integer, "
+    "min_probability_order1 integer, max_probability_order1 integer, combinations2 integer, "
+    "probability_order2 integer, min_probability_order2 integer, "
+    "max_probability_order2 integer, alphagram varchar(16), num_anagrams integer, "
+    "num_unique_letters integer, num_vowels integer, point_value integer, "
+    "front_hooks varchar(32), back_hooks varchar(32), is_front_hook integer, "
+    "is_back_hook integer, lexicon_symbols varchar(16), definition varchar(256)")
+
+
+def write_zyzzyva_db(path, words) -> str:
+    """A database laid out as Zyzzyva's CreateDatabaseThread builds it (words table and more)."""
+    conn = sqlite3.connect(path)
+    conn.execute(f"CREATE TABLE words ({ZYZZYVA_COLUMNS}, UNIQUE(word))")
+    conn.execute("CREATE TABLE db_version (version integer)")
+    conn.execute("CREATE TABLE lexicon_date (date date)")
+    conn.execute("CREATE TABLE lexicon_file (file varchar(256))")
+    conn.execute("INSERT INTO db_version VALUES (15)")
+    conn.executemany("INSERT INTO words (word, length, alphagram, definition) VALUES (?, ?, ?, ?)",
+                     [(w, len(w), "".join(sorted(w)), f"a word, {w.lower()}") for w in words])
+    conn.commit()
+    conn.close()
+    return str(path)
