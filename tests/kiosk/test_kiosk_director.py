@@ -194,7 +194,7 @@ async def test_director_sees_counter_last_challenges_flags_per_hour_and_exports(
         assert text_of(app, "#director-count") == "Challenges judged: 2"
         table = app.screen.query_one("#recent")
         assert table.row_count == 2
-        newest = table.get_row_at(0)
+        newest = [str(cell) for cell in table.get_row_at(0)]  # rich Text cells: never markup
         assert newest[0] == "2" and newest[4] == "CAT XYZZY" and newest[5] == "UNACCEPTABLE"
         assert "possible split look-up" in newest[7]  # the journal's flag, for the director only
         assert text_of(app, "#per-hour").endswith("  2")
