@@ -344,3 +344,20 @@ async def test_set_pin_keeps_the_files_comments(tmp_path):
     assert [line for line in text.splitlines() if not line.startswith("pin_hash = ")] == (
         COMMENTED.splitlines())
     assert verify_pin("731902", load_config(str(path)).pin_hash)
+
+
+async def test_the_journal_view_and_the_fields_show_controls_as_pictures(make_app, pinned):
+    """Issue 21: a journal row (merged in from anywhere) or a field holding an ESC is shown as
+    its picture, never written to the terminal as a control, and never read as markup."""
+    app = make_app(config=pinned.with_changes(station="Hall\x1b[41m [b]2"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("q", "i", "tab")
+        await elapse(pilot, app, 0.3)
+        await pilot.press("space")
+        await pilot.pause()
+        await open_director(app, pilot)
+        row = [str(cell) for cell in app.screen.query_one("#recent").get_row_at(0)]
+        assert row[2] == "Hall\u241b[41m [b]2"
+        field = app.screen.query_one("#f-station")
+        assert field.value == "Hall\x1b[41m [b]2"  # kept as it is: only shown visibly
+        assert "\x1b" not in field.render_line(0).text
