@@ -29,7 +29,7 @@ from adjudicator.station import NOT_RECORDED, Outcome
 
 from ..printing import Printed, print_desk
 from ..widgets.bigtext import BigText
-from ..widgets.entry_input import EntryInput, OrderedInput
+from ..widgets.entry_input import EntryInput, OrderedInput, is_chord
 from .base import LockedScreen, screen_css
 
 STEPS = ("Table, ENTER · Round, ENTER · the words from the slip, TAB (ESC: back to Table) · "
@@ -106,8 +106,8 @@ class NumberInput(OrderedInput):
 
     def take_key(self, event: events.Key) -> None:
         """P, R and L are commands here (the screen refuses P and R while words are typed)."""
-        message = {"p": self.Reprint, "r": self.Recheck,
-                   "l": self.List}.get((event.character or "").lower())
+        commands = {"p": self.Reprint, "r": self.Recheck, "l": self.List}
+        message = None if is_chord(event) else commands.get((event.character or "").lower())
         if message is not None:
             self.tell(message())  # in turn: never typed, never after a later key
         else:

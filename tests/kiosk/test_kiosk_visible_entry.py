@@ -44,3 +44,17 @@ async def test_alt_and_ctrl_chords_type_nothing_even_with_a_character(make_app):
             box.take_key(key)
         await pilot.pause()
         assert box.value == "q"
+
+
+async def test_alt_chords_run_no_command_at_the_runners_desk(make_app, config):
+    app = make_app(config=config.with_changes(mode="runner"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#table")
+        for key in ("alt+p", "alt+r", "alt+l"):
+            table.take_key(events.Key(key, key[-1]))
+        table.take_key(events.Key("7", "7"))
+        await pilot.pause()
+        assert table.value == "7" and table.has_focus  # not the list, no recheck
+        assert str(app.screen.query_one("#runner-print").render()) == ""  # nothing printed
+        assert str(app.screen.query_one("#runner-message").render()) == ""
