@@ -13,6 +13,7 @@ Table, keeping the words.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -26,6 +27,7 @@ from adjudicator.errors import EntryError
 from adjudicator.marks import CHAR as MARK
 from adjudicator.printdesk import HAND_MARK
 from adjudicator.station import NOT_RECORDED, Outcome
+from adjudicator.visible import visible
 
 from ..printing import Printed, print_desk
 from ..widgets.bigtext import BigText
@@ -196,7 +198,8 @@ class RunnerScreen(LockedScreen):
         listing = self.query_one("#unprinted", UnprintedList)
         chosen = listing.highlighted
         listing.clear_options()
-        listing.add_options([Option(self._unprinted_line(u), id=str(u.seq)) for u in waiting])
+        listing.add_options([Option(Text(visible(self._unprinted_line(u))), id=str(u.seq))
+                             for u in waiting])  # as text, never markup; controls shown
         if waiting:
             listing.highlighted = min(chosen or 0, len(waiting) - 1)
         title = self.query_one("#unprinted-title", Static)
