@@ -9,6 +9,8 @@ the same through a real pseudo-terminal.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from textual import events
 
 from kiosk.sequences import (
@@ -148,3 +150,41 @@ def test_sizes_are_clamped():
     assert clamp_size(0, 0) == (80, 25)
     assert clamp_size(99999, 99999) == (1000, 500)
     assert clamp_size(80, 24) == (80, 24)
+
+
+PIECES = ["q", "i", " ", "\t", "\r", "\x7f", "\x1b", "[", "O", "]", "P", "\\", "\x07", "3", ";",
+          "<", "M", "m", "~", "200~", "201~", "c", "t", "u", "A", "\x9b", "\x9d", "\u202e", "é"]
+
+
+def flat(parts) -> list:
+    """Parts with adjacent text joined (a read's cut may split text, nothing else)."""
+    out: list = []
+    for p in parts:
+        if isinstance(p, events.Paste):
+            p = ("paste", p.text)
+        elif isinstance(p, events.Key):
+            p = ("key", p.key)
+        elif isinstance(p, Sequence):
+            p = ("seq", str(p))
+        if isinstance(p, str) and out and isinstance(out[-1], str):
+            out[-1] += p
+        else:
+            out.append(p)
+    return out
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=40), st.lists(st.integers(0, 200), max_size=6))
+@settings(max_examples=300, deadline=None)
+def test_however_the_reads_cut_the_input_it_splits_the_same(pieces, cuts):
+    """Reads cut anywhere, with no time between them, give what one read gives."""
+    text = "".join(pieces)
+    whole = TerminalInput(clock=Clock())
+    expected = flat(whole.split(text) + whole.split(""))
+    terminal = TerminalInput(clock=Clock())
+    got, start = [], 0
+    for cut in sorted(c for c in cuts if c <= len(text)) + [len(text)]:
+        got += terminal.split(text[start:cut])
+        start = cut
+    assert flat(got + terminal.split("")) == expected
+    for part in expected:  # no character of a sequence ever comes out as text
+        assert not isinstance(part, str) or "\x1b" not in part
