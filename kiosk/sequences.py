@@ -154,6 +154,10 @@ class TerminalInput:
             self._begin(ESC, AFTER_ESC)  # that ESC began something else
             return False
         if state == TAKE:
+            if ch == ESC:  # never in a mouse report's bytes: something else begins (a paste)
+                self._drop()
+                self._begin(ESC, AFTER_ESC)
+                return True
             self._add(ch)
             self._take -= 1
             if not self._take:

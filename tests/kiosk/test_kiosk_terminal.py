@@ -130,6 +130,13 @@ def test_a_sequence_the_kiosk_does_not_use_is_swallowed_whole(reads):
     assert typed(*reads, gap=gap) == "qiza"
 
 
+def test_a_paste_after_a_cut_mouse_report_is_still_a_paste():
+    """An old-style mouse report cut short (its bytes are never ESC) must not eat the paste's
+    start: the fuzz test's 100 KB paste was typed as 100,000 keys."""
+    assert run(TerminalInput(), "\x1b[Ma" + PASTE_START + "qi za" + PASTE_END + "x") == [
+        "qi za", ("keys", "x")]
+
+
 def test_a_sequence_cut_half_way_is_dropped_after_a_quiet_moment_then_typing_goes_on():
     assert typed("qi\x1b[3;", "za", gap=SEQUENCE_QUIET) == "qiza"
     assert typed("qi\x1b[", "za", gap=ESCAPE_DELAY) == "qiza"  # an Alt+[ chord, then typing
