@@ -195,3 +195,14 @@ def test_however_the_reads_cut_the_input_it_splits_the_same(pieces, cuts):
     assert flat(got + terminal.split("")) == expected
     for part in expected:  # no character of a sequence ever comes out as text
         assert not isinstance(part, str) or "\x1b" not in part
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_whatever_came_before_a_paste_it_is_pasted_whole(junk):
+    """A sequence cut short, a control string left open, an Alt chord: none eats a paste."""
+    parts = flat(TerminalInput(clock=Clock()).split("".join(junk) + PASTE_START + "qi za"
+                                                  + PASTE_END + "x"))
+    assert parts[-1] == "x"  # typed after the paste: a key again
+    pastes = [p for p in parts if isinstance(p, tuple) and p[0] == "paste"]
+    assert pastes and pastes[-1][1].endswith("qi za")
