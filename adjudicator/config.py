@@ -8,8 +8,10 @@ import tomllib
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from .entry import describe_char
 from .errors import ConfigError
 from .rules import ChallengeRule
+from .visible import is_hidden
 
 CONFIG_ENV = "ADJUDICATOR_CONFIG"
 JOURNAL_ENV = "ADJUDICATOR_JOURNAL"
@@ -141,8 +143,8 @@ def parse_config(data: dict[str, Any], where: str = "") -> Config:
     timers_table = r.table("timers")
     printer_table = r.table("printer")
     cfg = dict(
-        event=r.text("event", "Club Night"),
-        station=r.text("station", "Station 1", nonempty=True),
+        event=r.text("event", "Club Night", shown=True),
+        station=r.text("station", "Station 1", nonempty=True, shown=True),
         mode=r.choice("mode", "station", MODES),
         lexicon=r.text("lexicon", ""),
         secondary_lexicon=r.text("secondary_lexicon", ""),
@@ -309,7 +311,9 @@ class _Reader:
             raise self._fail(key, "must be a table, e.g. [" + self.prefix + key + "]")
         return value
 
-    def text(self, key: str, default: str, nonempty: bool = False) -> str:
+    def text(self, key: str, default: str, nonempty: bool = False, shown: bool = False) -> str:
+        """SHOWN: a name drawn on every screen and slip, which holds no control or invisible
+        character (a terminal would act on an ESC in it; issue 21)."""
         value = self._get(key)
         if value is None:
             return default
@@ -317,6 +321,10 @@ class _Reader:
             raise self._fail(key, f"must be text in quotes, not {value!r}")
         if nonempty and not value.strip():
             raise self._fail(key, "must not be empty")
+        hidden = next((ch for ch in value if is_hidden(ch)), None) if shown else None
+        if hidden is not None:
+            raise self._fail(key, f"holds {describe_char(hidden)}, a control or invisible "
+                                  "character: use letters, digits, spaces and punctuation")
         return value
 
     def text_list(self, key: str) -> tuple[str, ...]:

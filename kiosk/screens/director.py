@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import os
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Input, Label, Select, Static
+from textual.widgets import Button, DataTable, Label, Select, Static
 
 from adjudicator.config import parse_config, to_toml_dict
 from adjudicator.errors import AdjudicatorError
 from adjudicator.resolve import available
 from adjudicator.rules import ChallengeRule
+from adjudicator.visible import visible
 
 from ..printing import Printed, print_desk
+from ..widgets.entry_input import VisibleInput as Input
 from .base import screen_css
 
 TIMER_KEYS = ("entry_idle", "verdict_hold", "verdict_clear", "director_idle")
@@ -88,11 +91,12 @@ class DirectorScreen(Screen):
         except AdjudicatorError as e:
             self._status(f"Journal not readable: {e}")
             rows = []
-        for row in rows:
-            table.add_row(str(row.seq), row.time_local[11:19], row.station, row.mode,
-                          " ".join(row.words), "ACCEPTABLE" if row.acceptable else "UNACCEPTABLE",
-                          "" if row.recheck_of is None else f"#{row.recheck_of}",
-                          "; ".join(row.flags), row.print_status or "")
+        for row in rows:  # as text, never markup, every control shown (a journal is merged in)
+            table.add_row(*(Text(visible(str(cell))) for cell in (
+                row.seq, row.time_local[11:19], row.station, row.mode, " ".join(row.words),
+                "ACCEPTABLE" if row.acceptable else "UNACCEPTABLE",
+                "" if row.recheck_of is None else f"#{row.recheck_of}", "; ".join(row.flags),
+                row.print_status or "")))
         self.query_one("#f-station", Input).focus()
 
     def _lexicon_options(self, current: str, blank_label: str) -> list[tuple[str, str]]:

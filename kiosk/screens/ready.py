@@ -88,7 +88,8 @@ class ReadyScreen(LockedScreen):
 
     def on_input_changed(self, event: EntryInput.Changed) -> None:
         text = event.value
-        self.query_one("#typed", BigText).update(text.upper())
+        # a TAB pasted from a spreadsheet separates words (adjudicator/entry.py): a gap here
+        self.query_one("#typed", BigText).update(text.replace("\t", " ").upper())
         protocol = self.app.protocol
         entering = protocol.typed(text) is State.ENTRY
         if entering != self.has_class("entering"):

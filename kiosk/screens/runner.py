@@ -13,6 +13,7 @@ Table, keeping the words.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -26,10 +27,11 @@ from adjudicator.errors import EntryError
 from adjudicator.marks import CHAR as MARK
 from adjudicator.printdesk import HAND_MARK
 from adjudicator.station import NOT_RECORDED, Outcome
+from adjudicator.visible import visible
 
 from ..printing import Printed, print_desk
 from ..widgets.bigtext import BigText
-from ..widgets.entry_input import EntryInput, OrderedInput
+from ..widgets.entry_input import EntryInput, OrderedInput, is_chord
 from .base import LockedScreen, screen_css
 
 STEPS = ("Table, ENTER · Round, ENTER · the words from the slip, TAB (ESC: back to Table) · "
@@ -106,8 +108,8 @@ class NumberInput(OrderedInput):
 
     def take_key(self, event: events.Key) -> None:
         """P, R and L are commands here (the screen refuses P and R while words are typed)."""
-        message = {"p": self.Reprint, "r": self.Recheck,
-                   "l": self.List}.get((event.character or "").lower())
+        commands = {"p": self.Reprint, "r": self.Recheck, "l": self.List}
+        message = None if is_chord(event) else commands.get((event.character or "").lower())
         if message is not None:
             self.tell(message())  # in turn: never typed, never after a later key
         else:
@@ -196,7 +198,8 @@ class RunnerScreen(LockedScreen):
         listing = self.query_one("#unprinted", UnprintedList)
         chosen = listing.highlighted
         listing.clear_options()
-        listing.add_options([Option(self._unprinted_line(u), id=str(u.seq)) for u in waiting])
+        listing.add_options([Option(Text(visible(self._unprinted_line(u))), id=str(u.seq))
+                             for u in waiting])  # as text, never markup; controls shown
         if waiting:
             listing.highlighted = min(chosen or 0, len(waiting) - 1)
         title = self.query_one("#unprinted-title", Static)

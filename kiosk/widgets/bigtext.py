@@ -15,6 +15,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from adjudicator.marks import CHAR, glyphs
+from adjudicator.visible import visible
 
 # Widest first. Widths of "UNACCEPTABLE": banner3 113, ansi_regular 100, mono9 84, standard 72,
 # smblock 36, quad3x5 24; below that, plain bold text.
@@ -204,7 +205,7 @@ class BigText(Widget):
         PLAIN False: nothing at all where no font fits (another line already says the words)."""
         super().__init__(id=id, classes=classes)
         self.plain = plain
-        self._text = text
+        self._text = visible(text)
         self.max_rows = max_rows
         self.reserve = reserve
         self.fonts = fonts
@@ -215,6 +216,8 @@ class BigText(Widget):
         return self._text
 
     def update(self, text: str, mark: bool | None = None) -> None:
+        """Show TEXT (each control or invisible character as its picture: never drawn raw)."""
+        text = visible(text)
         if text != self._text or mark != self.mark:
             self._text = text
             self.mark = mark

@@ -13,12 +13,16 @@ them already goes where the typist meant it.
 from __future__ import annotations
 
 import inspect
+import re
 
+from rich.cells import cell_len, get_character_cell_size
+from rich.text import Text
 from textual import events
 from textual.message import Message
 from textual.widgets import Input
 
 from adjudicator.entry import MAX_ENTRY_CHARS, too_long_message
+from adjudicator.visible import visible
 
 # Editing keys a box keeps, and the Input method each one runs. Nothing else edits.
 EDITING_KEYS = {
@@ -33,6 +37,19 @@ EDITING_KEYS = {
 
 # What the terminal driver makes of bytes that are not UTF-8 (kiosk/terminal.py): never typed.
 UNDECODABLE = "\ufffd"
+# Where a paste is cut: its first line is typed. Only real line ends: every other character
+# that Python's splitlines() also cuts at (U+001C-001E, VT, FF, NEL, U+2028...) is kept and
+# shown, and the entry is refused naming it, never cut silently.
+LINE_END = re.compile(r"\r\n|\r|\n")
+# A key held with one of these is a chord, never a letter typed (docs/station.md: every Alt
+# chord does nothing). The terminal driver drops an ESC-prefixed Alt chord before any box sees
+# it; this stops one that came another way (e.g. the kitty keyboard protocol).
+CHORD_MODIFIERS = frozenset({"alt", "ctrl", "super", "hyper", "meta"})
+
+
+def is_chord(event: events.Key) -> bool:
+    """True when EVENT is a key pressed with Alt, Ctrl, Super, Hyper or Meta."""
+    return any(part in CHORD_MODIFIERS for part in event.key.split("+")[:-1])
 
 
 def deliver(widget, message: Message) -> bool:
@@ -56,7 +73,39 @@ def deliver(widget, message: Message) -> bool:
     return False
 
 
-class OrderedInput(Input, inherit_bindings=False):
+class VisibleInput(Input):
+    """An Input that never writes what it holds to the terminal as a control (issue 21).
+
+    It draws its value through adjudicator.visible (ESC as ␛, a bidi override or a zero-width
+    space as ␦...): one character, one cell, so the cursor, a click and a selection land on the
+    character they show. The value itself is kept as typed; the entry is refused for it.
+    """
+
+    @property
+    def _value(self) -> Text:
+        if self.password:
+            return super()._value
+        return Text(visible(self.value), no_wrap=True, overflow="ignore", end="")
+
+    def _position_to_cell(self, position: int) -> int:
+        if self.password:
+            return super()._position_to_cell(position)
+        return cell_len(visible(self.value[:position]))
+
+    def _cell_offset_to_index(self, offset: int) -> int:
+        if self.password:
+            return super()._cell_offset_to_index(offset)
+        offset += self.scroll_offset.x
+        cell = 0
+        for index, char in enumerate(visible(self.value)):
+            width = get_character_cell_size(char)
+            if cell <= offset < cell + width:
+                return index
+            cell += width
+        return max(0, min(offset, len(self.value)))
+
+
+class OrderedInput(VisibleInput, inherit_bindings=False):
     """An Input with no bindings: the App gives it each key in order through `take_key`."""
 
     BINDINGS: list = []
@@ -77,7 +126,8 @@ class OrderedInput(Input, inherit_bindings=False):
             getattr(self, action)()
         elif event.key in self.COMMAND_KEYS:
             getattr(self, self.COMMAND_KEYS[event.key])()
-        elif event.is_printable and event.character not in (None, UNDECODABLE):
+        elif (event.is_printable and event.character not in (None, UNDECODABLE)
+              and not is_chord(event)):
             self.type_text(event.character)
 
     def tell(self, message: Message) -> None:
@@ -93,8 +143,12 @@ class OrderedInput(Input, inherit_bindings=False):
         return super().post_message(message)
 
     def take_paste(self, event: events.Paste) -> None:
-        """A bracketed paste: its first line, typed in at the cursor as one edit."""
-        line = event.text.splitlines()[0].replace(UNDECODABLE, "") if event.text else ""
+        """A bracketed paste: its first line, typed in at the cursor as one edit.
+
+        Controls and invisible characters in it are kept (the box shows them, VisibleInput):
+        the entry is then refused naming each, never judged with a character dropped.
+        """
+        line = LINE_END.split(event.text, 1)[0].replace(UNDECODABLE, "")
         if line:
             self.type_text(line)
 

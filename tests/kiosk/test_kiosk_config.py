@@ -179,3 +179,17 @@ def test_director_idle_is_a_timer_key_with_a_floor():
     assert parse_config({"timers": {"director_idle": 300}}).timers.director_idle == 300
     with pytest.raises(ConfigError, match="timers.director_idle"):
         parse_config({"timers": {"director_idle": 1}})
+
+
+@pytest.mark.parametrize("key,value", [("station", "Hall\\u001b[41m 2"), ("event", "Open\\u202e"),
+                                       ("station", "Hall\\u200b2")])
+def test_a_name_holding_a_control_is_refused_naming_it(tmp_path, key, value):
+    """Issue 21: the station and event names are drawn on every screen: an ESC in one was
+    written to the terminal as-is (a red header). Refused, named by its code."""
+    path = tmp_path / "bad.toml"
+    path.write_text(f'{key} = "{value}"\n')
+    with pytest.raises(ConfigError) as e:
+        load_config(str(path))
+    code = value.split("\\u")[1][:4].upper()
+    assert f"key {key}: holds U+{code}" in str(e.value)
+    assert parse_config({"station": "Hall 2 · Tisch 3", "event": "Grand Prix d'Été"})

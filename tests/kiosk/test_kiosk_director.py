@@ -194,7 +194,7 @@ async def test_director_sees_counter_last_challenges_flags_per_hour_and_exports(
         assert text_of(app, "#director-count") == "Challenges judged: 2"
         table = app.screen.query_one("#recent")
         assert table.row_count == 2
-        newest = table.get_row_at(0)
+        newest = [str(cell) for cell in table.get_row_at(0)]  # rich Text cells: never markup
         assert newest[0] == "2" and newest[4] == "CAT XYZZY" and newest[5] == "UNACCEPTABLE"
         assert "possible split look-up" in newest[7]  # the journal's flag, for the director only
         assert text_of(app, "#per-hour").endswith("  2")
@@ -344,3 +344,20 @@ async def test_set_pin_keeps_the_files_comments(tmp_path):
     assert [line for line in text.splitlines() if not line.startswith("pin_hash = ")] == (
         COMMENTED.splitlines())
     assert verify_pin("731902", load_config(str(path)).pin_hash)
+
+
+async def test_the_journal_view_and_the_fields_show_controls_as_pictures(make_app, pinned):
+    """Issue 21: a journal row (merged in from anywhere) or a field holding an ESC is shown as
+    its picture, never written to the terminal as a control, and never read as markup."""
+    app = make_app(config=pinned.with_changes(station="Hall\x1b[41m [b]2"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("q", "i", "tab")
+        await elapse(pilot, app, 0.3)
+        await pilot.press("space")
+        await pilot.pause()
+        await open_director(app, pilot)
+        row = [str(cell) for cell in app.screen.query_one("#recent").get_row_at(0)]
+        assert row[2] == "Hall\u241b[41m [b]2"
+        field = app.screen.query_one("#f-station")
+        assert field.value == "Hall\x1b[41m [b]2"  # kept as it is: only shown visibly
+        assert "\x1b" not in field.render_line(0).text

@@ -1,52 +1,208 @@
-"""KioskDriver's paste splitter: whole pastes out of the input, whatever they hold or lack."""
+"""The kiosk's input splitter and parser: whole pastes and whole sequences, whatever the reads.
+
+Issue 21: Textual typed the characters of a sequence it did not know ("ESC [ 8 ; 0 ; 0 t" put
+"[8;0;0t" into the entry, "ESC [ 3 ;" then "c" put "[3;c") and typed Alt+X as "x". Here every
+split is checked without a terminal (a fake clock); tests/kiosk/test_kiosk_pty_controls.py does
+the same through a real pseudo-terminal.
+"""
 
 from __future__ import annotations
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from textual import events
 
-from kiosk.terminal import PASTE_END, PASTE_KEEP, PASTE_QUIET, PASTE_START, Pastes, clamp_size
+from kiosk.sequences import (
+    ESCAPE_DELAY,
+    PASTE_END,
+    PASTE_KEEP,
+    PASTE_QUIET,
+    PASTE_START,
+    SEQUENCE_QUIET,
+    Sequence,
+    TerminalInput,
+)
+from kiosk.terminal import KioskParser, clamp_size
 
 
-def run(pastes: Pastes, *reads: str) -> list:
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def run(terminal: TerminalInput, *reads: str) -> list:
     out = []
     for text in reads:
-        out += [p.text if isinstance(p, events.Paste) else ("keys", p) for p in pastes.split(text)]
+        for part in terminal.split(text):
+            if isinstance(part, events.Paste):
+                out.append(part.text)
+            elif isinstance(part, events.Key):
+                out.append(("key", part.key))
+            elif isinstance(part, Sequence):
+                out.append(("seq", str(part)))
+            else:
+                out.append(("keys", part))
     return out
+
+
+def typed(*reads: str, gap: float = 0.0) -> str:
+    """What the entry box would get from READS (GAP seconds apart): the printable keys."""
+    clock, parser = Clock(), KioskParser()
+    terminal = TerminalInput(clock=clock)
+    text = ""
+    for read in (*reads, "", ""):
+        for part in terminal.split(read):
+            if isinstance(part, Sequence):
+                messages = parser.sequence_events(part)
+            elif isinstance(part, str):
+                messages = parser.text_events(part)
+            else:
+                messages = [part]
+            for m in messages:
+                if isinstance(m, events.Key) and m.is_printable:
+                    text += m.character
+        clock.now += gap if read else max(gap, SEQUENCE_QUIET, PASTE_QUIET)
+    return text
 
 
 def test_an_esc_in_a_paste_never_hides_its_end():
     """Textual's parser read ESC [ 2 0 1 ~ after an ESC in the paste as one long sequence."""
-    assert run(Pastes(), f"ab{PASTE_START}x\x1by\x1b{PASTE_END}qi\t") == [
+    assert run(TerminalInput(), f"ab{PASTE_START}x\x1by\x1b{PASTE_END}qi\t") == [
         ("keys", "ab"), "x\x1by\x1b", ("keys", "qi\t")]
 
 
 def test_markers_cut_by_a_read_are_joined():
-    assert run(Pastes(), "q" + PASTE_START[:3], PASTE_START[3:] + "za" + PASTE_END[:4],
+    assert run(TerminalInput(), "q" + PASTE_START[:3], PASTE_START[3:] + "za" + PASTE_END[:4],
                PASTE_END[4:] + "i") == [("keys", "q"), "za", ("keys", "i")]
 
 
 def test_a_paste_that_never_ends_ends_after_a_quiet_moment():
-    now = [0.0]
-    pastes = Pastes(clock=lambda: now[0])
-    assert run(pastes, PASTE_START + "qi za") == []
-    now[0] += PASTE_QUIET
-    assert run(pastes, "") == ["qi za"]
-    assert run(pastes, "cat") == [("keys", "cat")]
+    clock = Clock()
+    terminal = TerminalInput(clock=clock)
+    assert run(terminal, PASTE_START + "qi za") == []
+    clock.now += PASTE_QUIET
+    assert run(terminal, "") == ["qi za"]
+    assert run(terminal, "cat") == [("keys", "cat")]
 
 
-def test_a_lone_esc_waits_one_read_then_is_a_key():
-    pastes = Pastes()
-    assert run(pastes, "\x1b") == []
-    assert run(pastes, "") == [("keys", "\x1b")]
+def test_a_lone_esc_is_the_escape_key_after_the_escape_delay():
+    clock = Clock()
+    terminal = TerminalInput(clock=clock)
+    assert run(terminal, "\x1b") == []
+    assert run(terminal, "") == []  # no time has passed: it may begin a sequence
+    clock.now += ESCAPE_DELAY
+    assert run(terminal, "") == [("key", "escape")]
+    assert run(terminal, "\x1b") == []
+    clock.now += ESCAPE_DELAY
+    assert run(terminal, "a") == [("key", "escape"), ("keys", "a")]  # a key after a pause
 
 
 def test_a_huge_paste_is_kept_only_up_to_paste_keep():
-    pastes = Pastes()
-    out = run(pastes, PASTE_START, "q" * (PASTE_KEEP + 10), PASTE_END)
+    out = run(TerminalInput(), PASTE_START, "q" * (PASTE_KEEP + 10), PASTE_END)
     assert [len(t) for t in out] == [PASTE_KEEP]
+
+
+@pytest.mark.parametrize("reads", [
+    ("qi\x1b[8;0;0tza",),  # a window-size report (CSI 8 t): issue 21
+    ("qi\x1b[3;", "cza"),  # cut by the read; "c" came later (the test clock: 0.2 s)
+    ("qi\x1b", "[3;c", "za"),  # (cut after ESC or ESC [: the next read within ESCAPE_DELAY)
+    ("qi\x1b[", "3", ";", "c", "za"),
+    ("qi\x1b[?1;2c" "za",),  # a device-attributes answer
+    ("qi\x1b]11;rgb:0000/0000/0000\x1b\\za",),  # an OSC answer, ended by ST
+    ("qi\x1b]0;TITLE\x07za",),  # ended by BEL
+    ("qi\x1bP1$r0m\x1b\\za",),  # DCS
+    ("qi\x1b_APPLICATION\x1b\\za",),  # APC
+    ("qi\x1b(Bza",),  # ESC ( B
+    ("qi\x9b3;cza",),  # 8-bit CSI
+    ("qi\x1b[" + "1;" * 100 + "tza",),  # longer than any sequence kept
+    ("qi\x1b[Mabcza",),  # an old-style mouse report: three bytes after ESC [ M
+    ("qi\x1bxza",), ("qi\x1bqza",), ("qi\x1bQza",), ("qi\x1b1za",),  # Alt chords
+    ("qi\x1b", "x", "za"),  # an Alt chord cut by a read
+])
+def test_a_sequence_the_kiosk_does_not_use_is_swallowed_whole(reads):
+    # 0.2 s between reads once a sequence has begun (ESC [ 3 ;); within the escape delay
+    # while it is only ESC or ESC [ (after that, ESC alone is the Escape key)
+    gap = 0.2 if len(reads) > 1 and reads[0].endswith(";") else ESCAPE_DELAY / 2
+    assert typed(*reads, gap=gap) == "qiza"
+
+
+def test_a_paste_after_a_cut_mouse_report_is_still_a_paste():
+    """An old-style mouse report cut short (its bytes are never ESC) must not eat the paste's
+    start: the fuzz test's 100 KB paste was typed as 100,000 keys."""
+    assert run(TerminalInput(), "\x1b[Ma" + PASTE_START + "qi za" + PASTE_END + "x") == [
+        "qi za", ("keys", "x")]
+
+
+def test_a_sequence_cut_half_way_is_dropped_after_a_quiet_moment_then_typing_goes_on():
+    assert typed("qi\x1b[3;", "za", gap=SEQUENCE_QUIET) == "qiza"
+    assert typed("qi\x1b[", "za", gap=ESCAPE_DELAY) == "qiza"  # an Alt+[ chord, then typing
+
+
+def test_keys_mouse_and_reports_are_still_understood():
+    parser, terminal = KioskParser(), TerminalInput()
+    got = []
+    for part in terminal.split("\x1b[A\x1b[1;5C\x1bOP\x1b[[A\x1b[Z\x1b[<0;5;5M\x1b[I\x1b[O"
+                               "\x1b[99;5u\x1b[?2026;2$y\x1b[48;24;80;0;0t"):
+        got += parser.sequence_events(part) if isinstance(part, Sequence) else [part]
+    names = [getattr(m, "key", type(m).__name__) for m in got]
+    assert names == ["up", "ctrl+right", "f1", "f1", "shift+tab", "MouseDown", "AppFocus",
+                     "AppBlur", "ctrl+c", "TerminalSupportsSynchronizedOutput", "Resize"]
 
 
 def test_sizes_are_clamped():
     assert clamp_size(0, 0) == (80, 25)
     assert clamp_size(99999, 99999) == (1000, 500)
     assert clamp_size(80, 24) == (80, 24)
+
+
+PIECES = ["q", "i", " ", "\t", "\r", "\x7f", "\x1b", "[", "O", "]", "P", "\\", "\x07", "3", ";",
+          "<", "M", "m", "~", "200~", "201~", "c", "t", "u", "A", "\x9b", "\x9d", "\u202e", "é"]
+
+
+def flat(parts) -> list:
+    """Parts with adjacent text joined (a read's cut may split text, nothing else)."""
+    out: list = []
+    for p in parts:
+        if isinstance(p, events.Paste):
+            p = ("paste", p.text)
+        elif isinstance(p, events.Key):
+            p = ("key", p.key)
+        elif isinstance(p, Sequence):
+            p = ("seq", str(p))
+        if isinstance(p, str) and out and isinstance(out[-1], str):
+            out[-1] += p
+        else:
+            out.append(p)
+    return out
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=40), st.lists(st.integers(0, 200), max_size=6))
+@settings(max_examples=300, deadline=None)
+def test_however_the_reads_cut_the_input_it_splits_the_same(pieces, cuts):
+    """Reads cut anywhere, with no time between them, give what one read gives."""
+    text = "".join(pieces)
+    whole = TerminalInput(clock=Clock())
+    expected = flat(whole.split(text) + whole.split(""))
+    terminal = TerminalInput(clock=Clock())
+    got, start = [], 0
+    for cut in sorted(c for c in cuts if c <= len(text)) + [len(text)]:
+        got += terminal.split(text[start:cut])
+        start = cut
+    assert flat(got + terminal.split("")) == expected
+    for part in expected:  # no character of a sequence ever comes out as text
+        assert not isinstance(part, str) or "\x1b" not in part
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_whatever_came_before_a_paste_it_is_pasted_whole(junk):
+    """A sequence cut short, a control string left open, an Alt chord: none eats a paste."""
+    parts = flat(TerminalInput(clock=Clock()).split("".join(junk) + PASTE_START + "qi za"
+                                                  + PASTE_END + "x"))
+    assert parts[-1] == "x"  # typed after the paste: a key again
+    pastes = [p for p in parts if isinstance(p, tuple) and p[0] == "paste"]
+    assert pastes and pastes[-1][1].endswith("qi za")
