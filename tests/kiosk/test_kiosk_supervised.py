@@ -22,17 +22,16 @@ from adjudicator.pin import hash_pin
 from adjudicator.station_state import log_path
 
 F12 = b"\x1b[24~"
-# Loaded by the kiosk child only (sitecustomize): typing "boom" raises inside the app.
+# Loaded at the supervisor's start (sitecustomize), so in every kiosk child forked from it:
+# typing "boom" raises inside the app.
 CRASH_HOOK = '''
-import os
-if os.environ.get("ADJUDICATOR_KIOSK_CHILD"):
-    from kiosk.screens import ready
-    _changed = ready.ReadyScreen.on_input_changed
-    def on_input_changed(self, event):
-        if "boom" in event.value:
-            raise RuntimeError("test crash: the kiosk died")
-        return _changed(self, event)
-    ready.ReadyScreen.on_input_changed = on_input_changed
+from kiosk.screens import ready
+_changed = ready.ReadyScreen.on_input_changed
+def on_input_changed(self, event):
+    if "boom" in event.value:
+        raise RuntimeError("test crash: the kiosk died")
+    return _changed(self, event)
+ready.ReadyScreen.on_input_changed = on_input_changed
 '''
 
 
