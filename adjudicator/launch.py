@@ -52,6 +52,13 @@ def kiosk_args(config_path: str | None, mode: str | None, session: str) -> list[
     return args
 
 
+# Imported by a kiosk child on its way to the first paint besides kiosk.app's own imports
+# (lexicon look-up by name, the child's set-up, what Textual imports as it runs): preloaded too.
+PRELOADED = ("adjudicator.resolve", "adjudicator.shelf", "ctypes", "faulthandler",
+             "textual.layouts.factory", "textual.layouts.horizontal", "textual.layouts.stream",
+             "textual.scrollbar", "textual.pilot", "textual.drivers.headless_driver")
+
+
 def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     """Start the locked kiosk full-screen, supervised; its exit code. Errors: AdjudicatorError.
 
@@ -82,11 +89,21 @@ def preload_kiosk() -> None:
     Every child forked from here has them already: it paints as soon as a bare Textual app
     would, and a restarted one at once (issue 21). Nothing is opened or started here."""
     import gc
+    import importlib
 
     gc.disable()  # thousands of objects that live as long as the kiosk: no collection passes
     try:
         import kiosk.app  # noqa: F401 - Textual only here: the core never imports it
         import kiosk.terminal  # noqa: F401
+
+        for name in PRELOADED:
+            try:
+                importlib.import_module(name)
+            except ImportError:  # another Textual's layout of modules: the child imports it
+                pass
+        from rich.cells import cell_len
+
+        cell_len("✔")  # loads Rich's character-width table (a module picked at run time)
     finally:
         gc.freeze()  # kept out of every later collection, in here and in each child
         gc.enable()

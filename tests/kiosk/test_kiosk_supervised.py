@@ -84,6 +84,26 @@ def test_a_killed_kiosk_is_back_on_ready_and_the_restart_is_journaled(station):
     assert restarts(journal) == [("kiosk restarted", "killed by SIGKILL")]
 
 
+def test_the_supervisor_forks_with_nothing_open_that_its_child_would_share(station):
+    """The journal (SQLite) and the lexicon's map belong to the kiosk child alone; the
+    supervisor it is forked from runs one thread and holds neither (issue 21)."""
+    app, journal = station
+    app.drain(0.5)  # the child opens its journal just after its first paint
+    folder = os.path.dirname(journal)
+    supervisor, child = app.proc.pid, kiosk_child(app)
+
+    def opened(pid: int) -> set[str]:
+        fds = {os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")}
+        with open(f"/proc/{pid}/maps") as maps:
+            mapped = {line.split(None, 5)[-1].strip() for line in maps if "/" in line}
+        return {path for path in fds | mapped if path.startswith(folder)}
+
+    assert len(os.listdir(f"/proc/{supervisor}/task")) == 1
+    assert opened(supervisor) == set()
+    in_child = opened(child)
+    assert journal in in_child and any(path.endswith(".lex") for path in in_child), in_child
+
+
 def test_a_crash_never_shows_its_traceback_and_the_kiosk_comes_back(station):
     app, journal = station
     mark = len(app.screen)
