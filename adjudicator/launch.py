@@ -71,9 +71,12 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
 
     config = _config(config_path, mode)  # ConfigError (exit 6) names the key; nothing starts
     if os.environ.get(CHILD_ENV):  # the app itself, in this process, unsupervised
-        return run_app(config_path, mode, session)
-    return Supervisor(lambda: run_app(config_path, mode, session), config.journal,
-                      prepare=preload_kiosk).run()
+        return run_app(config_path, mode, session, config)
+    supervisor = Supervisor(
+        # the first child takes the config just read; a restarted one reads what is saved now
+        lambda: run_app(config_path, mode, session, None if supervisor.restarts else config),
+        config.journal, prepare=preload_kiosk)
+    return supervisor.run()
 
 
 def _config(config_path: str | None, mode: str | None):
@@ -109,18 +112,20 @@ def preload_kiosk() -> None:
         gc.enable()
 
 
-def run_app(config_path: str | None, mode: str | None, session: str) -> int:
+def run_app(config_path: str | None, mode: str | None, session: str, config=None) -> int:
     """The kiosk app itself, to its end (in the supervisor's child): its exit code.
 
-    The config is read again: a restarted kiosk starts with what the director saved. A stop
-    signal (TERM, HUP, INT) ends the app as the director's Quit does, with 128 + its number.
+    Without CONFIG the config file is read (again): a restarted kiosk starts with what the
+    director saved. A stop signal (TERM, HUP, INT) ends the app as the director's Quit does,
+    with 128 + its number.
     """
     import gc
 
     from .supervise import EXIT_CRASHED, child_errors_to_log, child_ready_callback
 
     child_errors_to_log()
-    config = _config(config_path, mode)
+    if config is None:
+        config = _config(config_path, mode)
     # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector
     # would walk them again and again before the first paint. The app collects once, after it.
     gc.disable()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import time
 
 import pytest
 from pty_driver import REPO, PtyApp, child_env, kiosk_argv, station_config
@@ -22,6 +23,7 @@ from adjudicator.pin import hash_pin
 from adjudicator.station_state import log_path
 
 F12 = b"\x1b[24~"
+ENTER = b"\x1b[?1049h"  # a kiosk child takes the screen
 # Loaded at the supervisor's start (sitecustomize), so in every kiosk child forked from it:
 # typing "boom" raises inside the app.
 CRASH_HOOK = '''
@@ -59,9 +61,23 @@ def kiosk_child(app: PtyApp) -> int:
     return children[0]
 
 
-def restarts(journal_path: str) -> list[tuple[str, str]]:
-    with Journal.open(journal_path) as journal:
-        return [(event, detail) for event, detail, _ in journal.events()]
+def restarts(journal_path: str, timeout: float = 30.0) -> list[tuple[str, str]]:
+    """The journal's station events, once there is one: the supervisor notes a restart while
+    the new kiosk starts (Ready comes first), so it may land just after Ready is painted."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with Journal.open(journal_path) as journal:
+            events = [(event, detail) for event, detail, _ in journal.events()]
+        if events or time.monotonic() > deadline:
+            return events
+        time.sleep(0.05)
+
+
+def restarted(app: PtyApp, mark: int) -> None:
+    """Wait for a new kiosk child's Ready: its own screen entered after MARK, then painted (the
+    old one may paint "press TAB." again before it dies)."""
+    app.read_until(ENTER, start=mark, timeout=60)
+    app.read_until(b"press TAB.", start=app.screen.rindex(ENTER), timeout=60)
 
 
 def judge_qi(app: PtyApp, journal_path: str) -> tuple[tuple[str, ...], bool]:
@@ -78,7 +94,7 @@ def test_a_killed_kiosk_is_back_on_ready_and_the_restart_is_journaled(station):
     first = kiosk_child(app)
     mark = len(app.screen)
     os.kill(first, signal.SIGKILL)  # the kiosk this test started (its supervisor's child)
-    app.read_until(b"press TAB.", start=mark, timeout=60)
+    restarted(app, mark)
     assert kiosk_child(app) != first and app.proc.poll() is None
     assert judge_qi(app, journal) == (("QI",), True)
     assert restarts(journal) == [("kiosk restarted", "killed by SIGKILL")]
@@ -104,11 +120,23 @@ def test_the_supervisor_forks_with_nothing_open_that_its_child_would_share(stati
     assert journal in in_child and any(path.endswith(".lex") for path in in_child), in_child
 
 
+def test_a_restarted_kiosk_reads_the_config_saved_since(station, tmp_path):
+    """The first child takes the config its supervisor read; a restarted one reads the file
+    again, as the director's Save settings left it."""
+    app, _ = station
+    config = tmp_path / "station.toml"
+    config.write_text(config.read_text().replace('station = "Pty"', 'station = "Table 9"'))
+    mark = len(app.screen)
+    os.kill(kiosk_child(app), signal.SIGKILL)
+    restarted(app, mark)
+    assert b"Table 9" in app.screen[mark:]
+
+
 def test_a_crash_never_shows_its_traceback_and_the_kiosk_comes_back(station):
     app, journal = station
     mark = len(app.screen)
     app.write(b"boom")
-    app.read_until(b"press TAB.", start=mark + 1, timeout=60)
+    restarted(app, mark)
     shown = bytes(app.screen[mark:])
     assert b"Traceback" not in shown and b"test crash" not in shown
     with open(log_path(journal), encoding="utf-8") as log:
@@ -131,7 +159,7 @@ def test_the_pin_lockout_survives_a_restart(station):
     app.drain(0.5)
     mark = len(app.screen)
     os.kill(kiosk_child(app), signal.SIGKILL)
-    app.read_until(b"press TAB.", start=mark, timeout=60)
+    restarted(app, mark)
     app.drain(0.5)
     mark = len(app.screen)
     app.write(F12)
