@@ -56,12 +56,30 @@ def station(tmp_path_factory):
     return str(config), child_env(ADJUDICATOR_CACHE=str(folder / "cache"))
 
 
-def _first_paint(argv, env) -> float:
+def _first_paint(argv, env, cpu: list[float] | None = None) -> float:
+    """Seconds from start to READY painted; the CPU time its processes (the supervisor and its
+    kiosk child, or the bare app) had used by then is added to CPU."""
     app = PtyApp(argv, env)
     try:
-        return app.read_until(READY) - app.started
+        painted = app.read_until(READY) - app.started
+        if cpu is not None:
+            cpu.append(_cpu_seconds(app.proc.pid))
+        return painted
     finally:
         app.close()
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of PID and every process below it, from /proc (clock ticks)."""
+    total = 0
+    for p in process_tree(pid):
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def _ms(seconds: float) -> str:
@@ -72,14 +90,17 @@ def test_cold_start_to_first_paint(station):
     config, env = station
     _first_paint(kiosk_argv(config), env)  # warm the OS file cache for both, untimed
     _first_paint(BARE, env)
-    kiosk, bare = [], []
+    kiosk, bare, kiosk_cpu, bare_cpu = [], [], [], []
     for _ in range(ROUNDS):  # interleaved, so both see the same machine load
-        kiosk.append(_first_paint(kiosk_argv(config), env))
-        bare.append(_first_paint(BARE, env))
+        kiosk.append(_first_paint(kiosk_argv(config), env, kiosk_cpu))
+        bare.append(_first_paint(BARE, env, bare_cpu))
     k, b = statistics.median(kiosk), statistics.median(bare)
-    print(f"\ncold start to first paint: kiosk (CSW19) {_ms(k)}, bare Textual {_ms(b)}, "
-          f"ratio {k / b:.2f}x (goal <= 1.15x)")
+    kc, bc = statistics.median(kiosk_cpu), statistics.median(bare_cpu)
+    print(f"\ncold start to first paint: kiosk (CSW19, supervisor included) {_ms(k)}, bare "
+          f"Textual {_ms(b)}, ratio {k / b:.2f}x (goal <= 1.15x); CPU time by then: kiosk "
+          f"{_ms(kc)}, bare {_ms(bc)}, ratio {kc / bc:.2f}x")
     report("kiosk cold start (CSW19)", f"{_ms(k)} = {k / b:.2f}x", f"bare Textual {_ms(b)}")
+    report("kiosk cold start, CPU time", f"{_ms(kc)} = {kc / bc:.2f}x", f"bare Textual {_ms(bc)}")
 
 
 def test_restart_to_ready(station):
