@@ -139,23 +139,30 @@ class Supervisor:
         """Supervise until the kiosk ends; the terminal put back; the exit code."""
         handlers = {sig: signal.signal(sig, self._stop) for sig in STOP_SIGNALS}
         handlers[signal.SIGALRM] = signal.signal(signal.SIGALRM, self._overdue)
-        message = ""
+        code, message, refused = EXIT_IO, "", None
         try:
-            code, message = self._supervise()
+            code, message, refused = self._supervise()
         finally:
             signal.alarm(0)
             if self.child_pid:  # the supervisor itself failed: its child goes with it
                 self._signal_child(signal.SIGKILL)
                 os.waitpid(self.child_pid, 0)
                 self.child_pid = 0
-            self.terminal.restore()
+            if refused is None:
+                self.terminal.restore()
+            else:  # it never took the screen: a screen reset would only move the cursor
+                self.terminal.restore_mode()
             for sig, handler in handlers.items():
                 signal.signal(sig, handler)
+        if refused is not None:
+            self._show_log_from(refused)
         if message:
             say(message)
         return code
 
-    def _supervise(self) -> tuple[int, str]:
+    def _supervise(self) -> tuple[int, str, int | None]:
+        """(exit code, what to say, the log offset to show from when the kiosk refused to
+        start: then it never took the screen, and its own message is in the log)."""
         if self.prepare is not None:
             self.prepare()
         failed_starts = 0
@@ -164,23 +171,22 @@ class Supervisor:
             code, ready, offset = self._run_child(restart_reason=why)
             stop = self.stop_signal or stop_signal_of(code)
             if stop:
-                return 128 + stop, STOPPED[stop]
+                return 128 + stop, STOPPED[stop], None
             if code == 0:
-                return 0, CLOSED
+                return 0, CLOSED, None
             if not ready:
                 failed_starts += 1
                 if 2 <= code < EXIT_CRASHED:  # refused (config, lexicon, journal): it said why
-                    self._show_log_from(offset)
-                    return code, ""
+                    return code, "", offset
                 if failed_starts >= START_TRIES:
                     return EXIT_IO, (f"the kiosk could not start ({describe_exit(code)}, "
-                                     f"{failed_starts} times in a row); see {self.log}")
+                                     f"{failed_starts} times in a row); see {self.log}"), None
                 time.sleep(0.2)
             else:
                 failed_starts = 0
             why = describe_exit(code)
             self.restarts += 1
-        return 128 + self.stop_signal, STOPPED[self.stop_signal]
+        return 128 + self.stop_signal, STOPPED[self.stop_signal], None
 
     def _run_child(self, restart_reason: str) -> tuple[int, bool, int]:
         """One child, to its end: (exit code, whether it painted, log offset it began at)."""

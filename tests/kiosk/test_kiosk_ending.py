@@ -144,3 +144,22 @@ def test_the_directors_quit_puts_the_terminal_back(kiosk):
     got, after = ended(kiosk)
     assert got == 0
     assert_put_back(kiosk, after, "closed from director mode")
+
+
+def test_a_kiosk_that_cannot_start_says_why_on_its_terminal_and_moves_nothing(tmp_path):
+    """Refused before it took the screen: its one line, exit 3, and no screen sequence (leaving
+    an alternate screen never entered would move the cursor over what the terminal shows)."""
+    config = tmp_path / "station.toml"
+    config.write_text(f'lexicon = "{tmp_path / "missing.txt"}"\njournal = "{tmp_path / "j.db"}"\n')
+    app = PtyApp(kiosk_argv(str(config)), child_env(PYTHONPATH=REPO))
+    try:
+        code = app.proc.wait(timeout=60)
+        app.drain(0.3)
+        mode = termios.tcgetattr(app.master)
+    finally:
+        app.close()
+    shown = bytes(app.screen)
+    assert code == 3
+    assert shown.count(b"adjudicator:") == 1 and b"missing.txt" in shown
+    assert b"\x1b[" not in shown, shown
+    assert mode[:4] == fresh_tty_mode()[:4]
