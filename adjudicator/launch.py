@@ -89,8 +89,8 @@ def _config(config_path: str | None, mode: str | None):
 def preload_kiosk() -> None:
     """In the supervisor, once: import what the kiosk needs before its first paint (Textual,
     the kiosk app, its Ready screen and terminal driver, the lexicon and journal modules).
-    Every child forked from here has them already: it paints as soon as a bare Textual app
-    would, and a restarted one at once (issue 21). Nothing is opened or started here."""
+    Every child forked from here has them already: no second interpreter imports them again
+    (issue 21), and a restarted child paints at once. Nothing is opened or started here."""
     import gc
     import importlib
 

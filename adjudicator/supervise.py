@@ -2,7 +2,8 @@
 puts the terminal back however the kiosk ends.
 
 The supervisor imports what the kiosk needs once (launch.preload_kiosk), then forks each child
-from itself: a child paints as soon as a bare Textual app would, and a restart at once. Nothing
+from itself: no second interpreter starts and imports Textual again (issue 21: that made the
+cold start 1.3x a bare Textual app's), and a restarted child paints at once. Nothing
 that must not cross a fork is open in the supervisor when it forks: no thread runs in it, the
 journal (SQLite) is opened only by the child or briefly to note a restart, the lexicon is
 mapped only by the child.
