@@ -98,8 +98,11 @@ def note_restart(journal_path: str, why: str) -> None:
         with Journal.open(journal_path, timeout=5.0) as journal:
             journal.note_event("kiosk restarted", detail)
     except Exception as e:  # noqa: BLE001 - the station judges on; the log says why
-        with open(log_path(journal_path), "a", encoding="utf-8") as log:
-            print(f"adjudicator: kiosk restarted ({detail}); not journaled: {e}", file=log)
+        try:
+            with open(log_path(journal_path), "a", encoding="utf-8") as log:
+                print(f"adjudicator: kiosk restarted ({detail}); not journaled: {e}", file=log)
+        except OSError:
+            pass  # nowhere to say it (read-only or full media): the supervisor carries on
 
 
 class Supervisor:
