@@ -174,3 +174,13 @@ def test_a_kiosk_that_cannot_start_is_not_restarted_and_says_why(tmp_path):
                          timeout=120, stdin=subprocess.DEVNULL)
     assert out.returncode == EXIT_LEXICON
     assert out.stderr.startswith("adjudicator: ") and "missing.txt" in out.stderr  # passed on
+
+
+def test_a_restart_that_can_be_neither_journaled_nor_logged_is_not_an_error(tmp_path):
+    """Read-only media: the journal and its log cannot take the note; the station judges on."""
+    from adjudicator.supervise import note_restart
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")  # a file where the journal's folder should be: nothing goes there
+    note_restart(str(blocker / "journal.db"), "killed by SIGKILL")
+    assert blocker.read_text() == ""
