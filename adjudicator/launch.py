@@ -52,25 +52,80 @@ def kiosk_args(config_path: str | None, mode: str | None, session: str) -> list[
     return args
 
 
+# Imported by a kiosk child on its way to the first paint besides kiosk.app's own imports
+# (lexicon look-up by name, the child's set-up, what Textual imports as it runs): preloaded too.
+PRELOADED = ("adjudicator.resolve", "adjudicator.shelf", "ctypes", "faulthandler",
+             "textual.layouts.factory", "textual.layouts.horizontal", "textual.layouts.stream",
+             "textual.scrollbar", "textual.pilot", "textual.drivers.headless_driver")
+
+
 def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     """Start the locked kiosk full-screen, supervised; its exit code. Errors: AdjudicatorError.
 
-    This process supervises (adjudicator/supervise.py); the kiosk itself runs in a child,
-    started again on Ready if it ever dies.
+    This process supervises (adjudicator/supervise.py): it imports the kiosk once, then runs it
+    in a forked child, started again on Ready if it ever dies.
     """
-    import gc
     import os
 
-    from .config import load_config
-    from .supervise import (CHILD_ENV, EXIT_CRASHED, Supervisor, child_errors_to_log,
-                            child_ready_callback)
+    from .supervise import CHILD_ENV, Supervisor
 
-    config = load_config(config_path)  # ConfigError (exit 6) names the key; nothing starts
-    if mode:
-        config = config.with_changes(mode=mode)
-    if not os.environ.get(CHILD_ENV):
-        return Supervisor(kiosk_args(config_path, mode, session), config.journal).run()
+    config = _config(config_path, mode)  # ConfigError (exit 6) names the key; nothing starts
+    if os.environ.get(CHILD_ENV):  # the app itself, in this process, unsupervised
+        return run_app(config_path, mode, session, config)
+    supervisor = Supervisor(
+        # the first child takes the config just read; a restarted one reads what is saved now
+        lambda: run_app(config_path, mode, session, None if supervisor.restarts else config),
+        config.journal, prepare=preload_kiosk)
+    return supervisor.run()
+
+
+def _config(config_path: str | None, mode: str | None):
+    from .config import load_config
+
+    config = load_config(config_path)
+    return config.with_changes(mode=mode) if mode else config
+
+
+def preload_kiosk() -> None:
+    """In the supervisor, once: import what the kiosk needs before its first paint (Textual,
+    the kiosk app, its Ready screen and terminal driver, the lexicon and journal modules).
+    Every child forked from here has them already: no second interpreter imports them again
+    (issue 21), and a restarted child paints at once. Nothing is opened or started here."""
+    import gc
+    import importlib
+
+    gc.disable()  # thousands of objects that live as long as the kiosk: no collection passes
+    try:
+        import kiosk.app  # noqa: F401 - Textual only here: the core never imports it
+        import kiosk.terminal  # noqa: F401
+
+        for name in PRELOADED:
+            try:
+                importlib.import_module(name)
+            except ImportError:  # another Textual's layout of modules: the child imports it
+                pass
+        from rich.cells import cell_len
+
+        cell_len("✔")  # loads Rich's character-width table (a module picked at run time)
+    finally:
+        gc.freeze()  # kept out of every later collection, in here and in each child
+        gc.enable()
+
+
+def run_app(config_path: str | None, mode: str | None, session: str, config=None) -> int:
+    """The kiosk app itself, to its end (in the supervisor's child): its exit code.
+
+    Without CONFIG the config file is read (again): a restarted kiosk starts with what the
+    director saved. A stop signal (TERM, HUP, INT) ends the app as the director's Quit does,
+    with 128 + its number.
+    """
+    import gc
+
+    from .supervise import EXIT_CRASHED, child_errors_to_log, child_ready_callback
+
     child_errors_to_log()
+    if config is None:
+        config = _config(config_path, mode)
     # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector
     # would walk them again and again before the first paint. The app collects once, after it.
     gc.disable()
@@ -79,9 +134,11 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
 
         app = build_app(config, session=session, defer_journal=True)  # LexiconError: exit 3
         app.on_first_paint = child_ready_callback()
-        app.run()
+        stopped_by = app.run_until_signalled()
     finally:
         gc.enable()
+    if stopped_by:
+        return 128 + stopped_by
     if app.return_code:  # Textual reports a crash as 1: UNACCEPTABLE's code, never passed on
         print("adjudicator: the kiosk stopped unexpectedly (see above)", file=sys.stderr)
         return EXIT_CRASHED  # the supervisor starts it again

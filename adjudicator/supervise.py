@@ -1,29 +1,52 @@
-"""`adjudicator kiosk` runs its kiosk as a child and starts it again, on Ready, if it dies.
+"""`adjudicator kiosk` runs its kiosk as a forked child, starts it again on Ready if it dies, and
+puts the terminal back however the kiosk ends.
+
+The supervisor imports what the kiosk needs once (launch.preload_kiosk), then forks each child
+from itself: no second interpreter starts and imports Textual again (issue 21: that made the
+cold start 1.3x a bare Textual app's), and a restarted child paints at once. Nothing
+that must not cross a fork is open in the supervisor when it forks: no thread runs in it, the
+journal (SQLite) is opened only by the child or briefly to note a restart, the lexicon is
+mapped only by the child.
 
 The child's error output goes to the kiosk log beside the journal (station_state.log_path):
 a traceback never reaches the players' screen. Each restart is noted in the journal
 (Journal.note_event). A child that never painted (a refused config, lexicon or journal) is not
 restarted: its message is shown and its exit code passed on, as without supervision.
+
+SIGTERM, SIGHUP and SIGINT, to the supervisor or to the child, end the kiosk: the child ends its
+app as the director's Quit does, the supervisor waits STOP_GRACE seconds for it (then kills it),
+puts the terminal back (tty_restore), says why in one `adjudicator:` line and exits 128 + the
+signal's number (130 for SIGINT, 129 for SIGHUP, 143 for SIGTERM). A child killed any other way
+(SIGKILL, a crash) is started again.
 """
 
 from __future__ import annotations
 
 import os
-import select
 import signal
-import subprocess
 import sys
+import threading
 import time
+from typing import Callable
 
-from .errors import EXIT_IO
+from .errors import EXIT_IO, AdjudicatorError
 from .station_state import load_state, log_path, save_state, state_path
+from .tty_restore import SavedTerminal
 
 CHILD_ENV = "ADJUDICATOR_KIOSK_CHILD"  # set in the child: run the app itself, unsupervised
 READY_FD_ENV = "ADJUDICATOR_KIOSK_READY_FD"  # the child writes one byte there on first paint
 LOG_ENV = "ADJUDICATOR_KIOSK_LOG"  # the child's error output (Textual paints on the terminal)
 EXIT_CRASHED = 70  # the child's code when the app stopped on an error (EX_SOFTWARE)
 START_TRIES = 5  # children in a row that die before their first paint: a fault, not a crash
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+STOP_GRACE = 3  # seconds a child has to end its app after a stop signal, before SIGKILL
 PR_SET_PDEATHSIG = 1
+STOPPED = {  # why the kiosk ended, as said on stderr
+    signal.SIGINT: "interrupted (SIGINT): the kiosk is closed",
+    signal.SIGTERM: "stopped by SIGTERM: the kiosk is closed",
+    signal.SIGHUP: "the terminal hung up (SIGHUP): the kiosk is closed",
+}
+CLOSED = "the kiosk was closed from director mode"
 
 
 def _die_with_parent() -> None:
@@ -45,6 +68,23 @@ def describe_exit(code: int) -> str:
     return "stopped on an error" if code in (1, EXIT_CRASHED) else f"exit status {code}"
 
 
+def stop_signal_of(code: int) -> int:
+    """The stop signal a child's exit code says it ended on (killed by, or its app ended on,
+    128 + the signal), else 0."""
+    for sig in STOP_SIGNALS:
+        if code in (-sig, 128 + sig):
+            return sig
+    return 0
+
+
+def say(message: str) -> None:
+    """One `adjudicator:` line on stderr (nothing when the terminal is gone)."""
+    try:
+        print(f"adjudicator: {' '.join(message.split())}", file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def note_restart(journal_path: str, why: str) -> None:
     """The restart in the journal (and the log when the journal cannot take it)."""
     state = state_path(journal_path)
@@ -58,76 +98,161 @@ def note_restart(journal_path: str, why: str) -> None:
         with Journal.open(journal_path, timeout=5.0) as journal:
             journal.note_event("kiosk restarted", detail)
     except Exception as e:  # noqa: BLE001 - the station judges on; the log says why
-        with open(log_path(journal_path), "a", encoding="utf-8") as log:
-            print(f"adjudicator: kiosk restarted ({detail}); not journaled: {e}", file=log)
+        try:
+            with open(log_path(journal_path), "a", encoding="utf-8") as log:
+                print(f"adjudicator: kiosk restarted ({detail}); not journaled: {e}", file=log)
+        except OSError:
+            pass  # nowhere to say it (read-only or full media): the supervisor carries on
 
 
 class Supervisor:
-    """Starts the kiosk child again and again until it ends normally (or cannot start)."""
+    """Forks the kiosk child again and again until it ends normally (or cannot start).
 
-    def __init__(self, args: list[str], journal_path: str):
-        self.args = args  # the child's command line after `adjudicator`
+    CHILD_MAIN runs the kiosk in a forked child and returns its exit code; PREPARE runs once,
+    before the first fork (the imports every child shares).
+    """
+
+    def __init__(self, child_main: Callable[[], int], journal_path: str,
+                 prepare: Callable[[], None] | None = None):
+        self.child_main = child_main
+        self.prepare = prepare
         self.journal_path = journal_path
         self.log = log_path(journal_path)
-        self.child: subprocess.Popen | None = None
-        self.stopping = False
+        self.child_pid = 0
+        self.stop_signal = 0
         self.restarts = 0
+        self.terminal = SavedTerminal()
 
     def _stop(self, signum, _frame) -> None:
-        self.stopping = True
-        if self.child is not None and self.child.poll() is None:
-            self.child.send_signal(signal.SIGTERM)  # our own child, by its pid
+        self.stop_signal = self.stop_signal or signum
+        if self.child_pid:
+            self._signal_child(signum)  # it ends its app and puts the terminal back itself
+            signal.alarm(STOP_GRACE)
+
+    def _overdue(self, _signum, _frame) -> None:
+        if self.child_pid:
+            self._signal_child(signal.SIGKILL)  # hung: the supervisor restores the terminal
+
+    def _signal_child(self, signum: int) -> None:
+        try:
+            os.kill(self.child_pid, signum)  # our own child, by its pid
+        except ProcessLookupError:
+            pass
 
     def run(self) -> int:
-        for sig in (signal.SIGTERM, signal.SIGHUP):
-            signal.signal(sig, self._stop)
+        """Supervise until the kiosk ends; the terminal put back; the exit code."""
+        handlers = {sig: signal.signal(sig, self._stop) for sig in STOP_SIGNALS}
+        handlers[signal.SIGALRM] = signal.signal(signal.SIGALRM, self._overdue)
+        code, message, refused = EXIT_IO, "", None
+        try:
+            code, message, refused = self._supervise()
+        finally:
+            signal.alarm(0)
+            if self.child_pid:  # the supervisor itself failed: its child goes with it
+                self._signal_child(signal.SIGKILL)
+                os.waitpid(self.child_pid, 0)
+                self.child_pid = 0
+            if refused is None:
+                self.terminal.restore()
+            else:  # it never took the screen: a screen reset would only move the cursor
+                self.terminal.restore_mode()
+            for sig, handler in handlers.items():
+                signal.signal(sig, handler)
+        if refused is not None:
+            self._show_log_from(refused)
+        if message:
+            say(message)
+        return code
+
+    def _supervise(self) -> tuple[int, str, int | None]:
+        """(exit code, what to say, the log offset to show from when the kiosk refused to
+        start: then it never took the screen, and its own message is in the log)."""
+        if self.prepare is not None:
+            self.prepare()
         failed_starts = 0
         why = ""
-        while True:
+        while not self.stop_signal:
             code, ready, offset = self._run_child(restart_reason=why)
-            if code == 0 or self.stopping:
-                return 0 if code == 0 else EXIT_IO
+            stop = self.stop_signal or stop_signal_of(code)
+            if stop:
+                return 128 + stop, STOPPED[stop], None
+            if code == 0:
+                return 0, CLOSED, None
             if not ready:
                 failed_starts += 1
-                if 2 <= code < EXIT_CRASHED or failed_starts >= START_TRIES:
-                    self._show_log_from(offset)
-                    return code if code > 0 else EXIT_IO
+                if 2 <= code < EXIT_CRASHED:  # refused (config, lexicon, journal): it said why
+                    return code, "", offset
+                if failed_starts >= START_TRIES:
+                    return EXIT_IO, (f"the kiosk could not start ({describe_exit(code)}, "
+                                     f"{failed_starts} times in a row); see {self.log}"), None
                 time.sleep(0.2)
             else:
                 failed_starts = 0
             why = describe_exit(code)
             self.restarts += 1
+        return 128 + self.stop_signal, STOPPED[self.stop_signal], None
 
     def _run_child(self, restart_reason: str) -> tuple[int, bool, int]:
         """One child, to its end: (exit code, whether it painted, log offset it began at)."""
-        read_end, write_end = os.pipe()
-        env = dict(os.environ, **{CHILD_ENV: "1", READY_FD_ENV: str(write_end),
-                                  LOG_ENV: self.log})
         try:
             offset = os.path.getsize(self.log)
         except OSError:
             offset = 0
-        self.child = subprocess.Popen(
-            [sys.executable, "-m", "adjudicator", *self.args], env=env,
-            pass_fds=(write_end,), preexec_fn=_die_with_parent)
-        os.close(write_end)
-        if restart_reason:  # the new child is starting meanwhile: Ready comes first
-            note_restart(self.journal_path, restart_reason)
-        ready = False
+        self.terminal.restore_mode()  # a killed child's raw mode is not the terminal's own
+        if threading.active_count() > 1:  # a fork copies no thread but their locks, held
+            raise AdjudicatorError("cannot start the kiosk: the supervisor runs a thread")
+        read_end, write_end = os.pipe()
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
-            while True:
-                try:
-                    code = self.child.wait(timeout=None if ready else 0.05)
-                    break
-                except subprocess.TimeoutExpired:
-                    pass
-                if not ready and select.select([read_end], [], [], 0)[0]:
-                    ready = bool(os.read(read_end, 1))
-        finally:
-            if not ready and select.select([read_end], [], [], 0)[0]:
-                ready = bool(os.read(read_end, 1))
+            pid = os.fork()
+        except OSError as e:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             os.close(read_end)
-        return code, ready, offset
+            os.close(write_end)
+            raise AdjudicatorError(f"cannot start the kiosk: {e.strerror}") from None
+        if pid == 0:
+            self._child(read_end, write_end, mask)  # never returns
+        self.child_pid = pid
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # one that came meanwhile: forwarded
+        os.close(write_end)
+        try:
+            if restart_reason:  # the new child is starting meanwhile: Ready comes first
+                note_restart(self.journal_path, restart_reason)
+            ready = os.read(read_end, 1) == b"R"  # or end of file: it ended before painting
+        finally:
+            os.close(read_end)
+        _, status = os.waitpid(pid, 0)
+        self.child_pid = 0
+        signal.alarm(0)
+        return os.waitstatus_to_exitcode(status), ready, offset
+
+    def _child(self, read_end: int, write_end: int, mask) -> None:
+        """In the forked child: run the kiosk, then end this process with its code."""
+        code = EXIT_CRASHED
+        try:
+            for sig in (*STOP_SIGNALS, signal.SIGALRM):  # the supervisor's are not the child's
+                signal.signal(sig, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            os.close(read_end)
+            _die_with_parent()
+            os.environ.update({CHILD_ENV: "1", READY_FD_ENV: str(write_end), LOG_ENV: self.log})
+            code = self.child_main()
+        except AdjudicatorError as e:  # refused before the first paint: the log says why
+            say(str(e))
+            code = e.exit_code
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else EXIT_IO)
+        except BaseException:  # noqa: BLE001 - the traceback to the log, the code to the supervisor
+            import traceback
+
+            traceback.print_exc()
+        finally:
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except Exception:  # noqa: BLE001, S110 - ending anyway
+                    pass
+            os._exit(code)
 
     def _show_log_from(self, offset: int) -> None:
         """What the child said before it could paint (a refusal): to the supervisor's stderr."""

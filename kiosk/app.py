@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import signal
 import time
 
 from textual import events
@@ -27,6 +29,8 @@ ALLOWED_APP_ACTIONS = frozenset({"director", "focus_next", "focus_previous"})
 ACTIVITY = (events.Key, events.Paste, events.MouseDown, events.MouseScrollDown,
             events.MouseScrollUp)
 IDLE_CHECK = 1.0  # seconds between looks at the director's idle time
+# Signals that end the kiosk as the director's Quit does, the terminal put back (issue 21).
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 DIRECTOR_IDLE_NOTICE = ("Director mode closed after {seconds:g} s without a key or a touch: "
                         "the station is locked again.")
 
@@ -54,6 +58,36 @@ class KioskApp(App, inherit_bindings=False):
         self.idle_clock = idle_clock or time.monotonic
         self._director_seen: float | None = None  # last key or touch in director mode
         self._director_watch = None
+        self.stop_signal = 0  # the stop signal that ended the app, if one did
+
+    def run_until_signalled(self) -> int:
+        """Run the app; the stop signal that ended it (0 when something else did).
+
+        SIGTERM, SIGHUP and SIGINT end it as the director's Quit does: Textual leaves the
+        alternate screen and turns off everything it turned on. Python's own default (die at
+        once; KeyboardInterrupt wherever the app happened to be) left the players' terminal on
+        the alternate screen with mouse reporting on. The previous handlers are put back after.
+        """
+        handlers = {sig: signal.signal(sig, self._signalled) for sig in STOP_SIGNALS}
+        try:
+            self.run()
+        finally:
+            for sig, handler in handlers.items():
+                signal.signal(sig, handler)
+        return self.stop_signal
+
+    def _signalled(self, signum: int, _frame) -> None:
+        if self.stop_signal:
+            return  # already ending
+        self.stop_signal = signum
+        try:
+            loop = asyncio.get_running_loop()  # the app's: it runs in this (the main) thread
+        except RuntimeError:  # not running yet: nothing of it is on the screen
+            raise SystemExit(128 + signum) from None
+        try:
+            loop.call_soon_threadsafe(self.exit, None, 128 + signum)
+        except RuntimeError:  # its loop is closing: the app is ending anyway
+            pass
 
     def on_mount(self) -> None:
         self.push_screen(self.home_screen())

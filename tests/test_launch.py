@@ -89,3 +89,21 @@ def test_a_mistaken_kiosk_line_gets_clicks_answer(tmp_path):
                          timeout=60)
     assert out.returncode == EXIT_ENTRY
     assert "Invalid value for '--mode'" in out.stderr and "adjudicator kiosk --help" in out.stderr
+
+
+def test_the_supervisor_imports_the_kiosk_once_and_runs_no_thread_when_it_forks():
+    """Issue 21: each kiosk child is forked from a supervisor that already imported Textual and
+    the kiosk (a second interpreter start made the cold start 1.3x a bare Textual app); a fork
+    copies no thread, only the locks one might hold, so none may run, and nothing may be open
+    that parent and child would share (the journal's SQLite connection, the lexicon's map)."""
+    out = _run(
+        "import os, sys, threading\n"
+        "from adjudicator.launch import preload_kiosk\n"
+        "before = sorted(os.listdir('/proc/self/fd'))\n"
+        "preload_kiosk()\n"
+        "print(threading.active_count(), all(m in sys.modules for m in\n"
+        "      ('textual.app', 'kiosk.app', 'kiosk.screens.ready', 'kiosk.terminal',\n"
+        "       'adjudicator.resolve', 'marisa_trie')))\n"
+        "print(sorted(os.listdir('/proc/self/fd')) == before)\n"
+    )
+    assert out.stdout.split() == ["1", "True", "True"], out.stderr

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import time
 
 import pytest
 from pty_driver import REPO, PtyApp, child_env, kiosk_argv, station_config
@@ -22,17 +23,17 @@ from adjudicator.pin import hash_pin
 from adjudicator.station_state import log_path
 
 F12 = b"\x1b[24~"
-# Loaded by the kiosk child only (sitecustomize): typing "boom" raises inside the app.
+ENTER = b"\x1b[?1049h"  # a kiosk child takes the screen
+# Loaded at the supervisor's start (sitecustomize), so in every kiosk child forked from it:
+# typing "boom" raises inside the app.
 CRASH_HOOK = '''
-import os
-if os.environ.get("ADJUDICATOR_KIOSK_CHILD"):
-    from kiosk.screens import ready
-    _changed = ready.ReadyScreen.on_input_changed
-    def on_input_changed(self, event):
-        if "boom" in event.value:
-            raise RuntimeError("test crash: the kiosk died")
-        return _changed(self, event)
-    ready.ReadyScreen.on_input_changed = on_input_changed
+from kiosk.screens import ready
+_changed = ready.ReadyScreen.on_input_changed
+def on_input_changed(self, event):
+    if "boom" in event.value:
+        raise RuntimeError("test crash: the kiosk died")
+    return _changed(self, event)
+ready.ReadyScreen.on_input_changed = on_input_changed
 '''
 
 
@@ -60,9 +61,23 @@ def kiosk_child(app: PtyApp) -> int:
     return children[0]
 
 
-def restarts(journal_path: str) -> list[tuple[str, str]]:
-    with Journal.open(journal_path) as journal:
-        return [(event, detail) for event, detail, _ in journal.events()]
+def restarts(journal_path: str, timeout: float = 30.0) -> list[tuple[str, str]]:
+    """The journal's station events, once there is one: the supervisor notes a restart while
+    the new kiosk starts (Ready comes first), so it may land just after Ready is painted."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with Journal.open(journal_path) as journal:
+            events = [(event, detail) for event, detail, _ in journal.events()]
+        if events or time.monotonic() > deadline:
+            return events
+        time.sleep(0.05)
+
+
+def restarted(app: PtyApp, mark: int) -> None:
+    """Wait for a new kiosk child's Ready: its own screen entered after MARK, then painted (the
+    old one may paint "press TAB." again before it dies)."""
+    app.read_until(ENTER, start=mark, timeout=60)
+    app.read_until(b"press TAB.", start=app.screen.rindex(ENTER), timeout=60)
 
 
 def judge_qi(app: PtyApp, journal_path: str) -> tuple[tuple[str, ...], bool]:
@@ -79,17 +94,49 @@ def test_a_killed_kiosk_is_back_on_ready_and_the_restart_is_journaled(station):
     first = kiosk_child(app)
     mark = len(app.screen)
     os.kill(first, signal.SIGKILL)  # the kiosk this test started (its supervisor's child)
-    app.read_until(b"press TAB.", start=mark, timeout=60)
+    restarted(app, mark)
     assert kiosk_child(app) != first and app.proc.poll() is None
     assert judge_qi(app, journal) == (("QI",), True)
     assert restarts(journal) == [("kiosk restarted", "killed by SIGKILL")]
+
+
+def test_the_supervisor_forks_with_nothing_open_that_its_child_would_share(station):
+    """The journal (SQLite) and the lexicon's map belong to the kiosk child alone; the
+    supervisor it is forked from runs one thread and holds neither (issue 21)."""
+    app, journal = station
+    app.drain(0.5)  # the child opens its journal just after its first paint
+    folder = os.path.dirname(journal)
+    supervisor, child = app.proc.pid, kiosk_child(app)
+
+    def opened(pid: int) -> set[str]:
+        fds = {os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")}
+        with open(f"/proc/{pid}/maps") as maps:
+            mapped = {line.split(None, 5)[-1].strip() for line in maps if "/" in line}
+        return {path for path in fds | mapped if path.startswith(folder)}
+
+    assert len(os.listdir(f"/proc/{supervisor}/task")) == 1
+    assert opened(supervisor) == set()
+    in_child = opened(child)
+    assert journal in in_child and any(path.endswith(".lex") for path in in_child), in_child
+
+
+def test_a_restarted_kiosk_reads_the_config_saved_since(station, tmp_path):
+    """The first child takes the config its supervisor read; a restarted one reads the file
+    again, as the director's Save settings left it."""
+    app, _ = station
+    config = tmp_path / "station.toml"
+    config.write_text(config.read_text().replace('station = "Pty"', 'station = "Table 9"'))
+    mark = len(app.screen)
+    os.kill(kiosk_child(app), signal.SIGKILL)
+    restarted(app, mark)
+    assert b"Table 9" in app.screen[mark:]
 
 
 def test_a_crash_never_shows_its_traceback_and_the_kiosk_comes_back(station):
     app, journal = station
     mark = len(app.screen)
     app.write(b"boom")
-    app.read_until(b"press TAB.", start=mark + 1, timeout=60)
+    restarted(app, mark)
     shown = bytes(app.screen[mark:])
     assert b"Traceback" not in shown and b"test crash" not in shown
     with open(log_path(journal), encoding="utf-8") as log:
@@ -112,7 +159,7 @@ def test_the_pin_lockout_survives_a_restart(station):
     app.drain(0.5)
     mark = len(app.screen)
     os.kill(kiosk_child(app), signal.SIGKILL)
-    app.read_until(b"press TAB.", start=mark, timeout=60)
+    restarted(app, mark)
     app.drain(0.5)
     mark = len(app.screen)
     app.write(F12)
@@ -127,3 +174,13 @@ def test_a_kiosk_that_cannot_start_is_not_restarted_and_says_why(tmp_path):
                          timeout=120, stdin=subprocess.DEVNULL)
     assert out.returncode == EXIT_LEXICON
     assert out.stderr.startswith("adjudicator: ") and "missing.txt" in out.stderr  # passed on
+
+
+def test_a_restart_that_can_be_neither_journaled_nor_logged_is_not_an_error(tmp_path):
+    """Read-only media: the journal and its log cannot take the note; the station judges on."""
+    from adjudicator.supervise import note_restart
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")  # a file where the journal's folder should be: nothing goes there
+    note_restart(str(blocker / "journal.db"), "killed by SIGKILL")
+    assert blocker.read_text() == ""

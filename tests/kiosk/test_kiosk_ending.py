@@ -1,0 +1,165 @@
+"""However the kiosk ends, the terminal is put back, one `adjudicator:` line says why, and the
+exit code is the README's (issue 21, item 3).
+
+Each way is tried through a real pseudo-terminal: TERM, HUP and INT to the supervisor or to the
+kiosk child, INT during a verdict, a hung child, a killed child then TERM, the director's Quit.
+The bytes written are read back: after the last time the alternate screen was entered, every
+mode the kiosk turned on is turned off again, and the message comes after the screen is left.
+Before: TERM and HUP to the supervisor exited 4 with no message, INT exited 130, each with the
+alternate screen and mouse reporting left on.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import termios
+import time
+
+import pytest
+from pty_driver import REPO, PtyApp, child_env, kiosk_argv, station_config
+from test_kiosk_pty_paste import process_tree
+
+ENTER = b"\x1b[?1049h"
+LEAVE = b"\x1b[?1049l"
+RESTORED = (LEAVE, b"\x1b[?1000l", b"\x1b[?1003l", b"\x1b[?1006l", b"\x1b[?25h", b"\x1b[?2004l",
+            b"\x1b[?1004l")
+# Loaded at the supervisor's start (sitecustomize), so in each kiosk child forked from it:
+# typing "bye" runs the director screen's Quit the kiosk (without the PIN and its screen).
+QUIT_HOOK = '''
+from kiosk.screens import ready
+_changed = ready.ReadyScreen.on_input_changed
+def on_input_changed(self, event):
+    if "bye" in event.value:
+        from kiosk.screens.director import DirectorScreen
+        DirectorScreen.quit_kiosk(self)
+        return
+    return _changed(self, event)
+ready.ReadyScreen.on_input_changed = on_input_changed
+'''
+
+
+def fresh_tty_mode() -> list:
+    """A new pseudo-terminal's mode (echo, line editing, signal keys on): the kiosk's before."""
+    master, slave = os.openpty()
+    try:
+        return termios.tcgetattr(slave)
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+@pytest.fixture
+def kiosk(tmp_path):
+    config, _ = station_config(tmp_path)
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(QUIT_HOOK)
+    env = child_env(ADJUDICATOR_CACHE=str(tmp_path / "cache"),
+                    PYTHONPATH=f"{hooks}{os.pathsep}{REPO}")
+    app = PtyApp(kiosk_argv(config), env)
+    try:
+        app.read_until(b"press TAB.")
+        app.drain(0.3)  # settled: the journal opened, the fonts loading
+        yield app
+    finally:
+        app.close()
+
+
+def kiosk_child(app: PtyApp) -> int:
+    children = process_tree(app.proc.pid)[1:]
+    assert children, "the kiosk runs as the supervisor's child"
+    return children[0]
+
+
+def ended(app: PtyApp, timeout: float = 30.0) -> tuple[int, bytes]:
+    """The supervisor's exit code, and everything written after the last alternate screen."""
+    code = app.proc.wait(timeout=timeout)
+    app.drain(0.3)
+    screen = bytes(app.screen)
+    assert ENTER in screen, "the kiosk had entered the alternate screen"
+    return code, screen[screen.rindex(ENTER):]
+
+
+def assert_put_back(app: PtyApp, after: bytes, message: str) -> None:
+    for sequence in RESTORED:
+        assert sequence in after, f"{sequence!r} never written after the last {ENTER!r}"
+    lines = [line for line in after.split(b"\n") if b"adjudicator:" in line]
+    assert len(lines) == 1, lines
+    assert message.encode() in lines[0]
+    assert after.index(b"adjudicator:") > after.rindex(LEAVE), "said on the players' screen"
+    assert b"Traceback" not in after
+    assert termios.tcgetattr(app.master)[:4] == fresh_tty_mode()[:4], "the tty left in raw mode"
+
+
+@pytest.mark.parametrize("target", ["supervisor", "child"])
+@pytest.mark.parametrize("sig, code, message", [
+    (signal.SIGTERM, 143, "stopped by SIGTERM"),
+    (signal.SIGHUP, 129, "the terminal hung up (SIGHUP)"),
+    (signal.SIGINT, 130, "interrupted (SIGINT)"),
+])
+def test_a_stop_signal_puts_the_terminal_back_and_says_so(kiosk, target, sig, code, message):
+    pid = kiosk.proc.pid if target == "supervisor" else kiosk_child(kiosk)
+    os.kill(pid, sig)  # a process this test started (the kiosk, or its supervisor's child)
+    got, after = ended(kiosk)
+    assert got == code
+    assert_put_back(kiosk, after, message)
+
+
+def test_an_interrupt_during_a_verdict(kiosk):
+    mark = len(kiosk.screen)
+    kiosk.write(b"qi\t")
+    kiosk.read_until(b"the play is", start=mark)
+    os.kill(kiosk.proc.pid, signal.SIGINT)
+    got, after = ended(kiosk)
+    assert got == 130
+    assert_put_back(kiosk, after, "interrupted (SIGINT)")
+
+
+def test_a_hung_kiosk_is_killed_and_the_supervisor_puts_the_terminal_back(kiosk):
+    """The child cannot answer (stopped): nothing of Textual's own restore is written, so what
+    is put back is the supervisor's doing, STOP_GRACE seconds after the signal."""
+    os.kill(kiosk_child(kiosk), signal.SIGSTOP)
+    time.sleep(0.2)
+    os.kill(kiosk.proc.pid, signal.SIGTERM)
+    got, after = ended(kiosk)
+    assert got == 143
+    assert_put_back(kiosk, after, "stopped by SIGTERM")
+
+
+def test_after_a_killed_kiosk_restarts_the_tty_mode_is_still_the_terminals_own(kiosk):
+    """The restarted child must not take the killed one's raw mode for the terminal's own."""
+    mark = len(kiosk.screen)
+    os.kill(kiosk_child(kiosk), signal.SIGKILL)
+    kiosk.read_until(b"press TAB.", start=mark, timeout=60)
+    kiosk.drain(0.3)
+    os.kill(kiosk.proc.pid, signal.SIGTERM)
+    got, after = ended(kiosk)
+    assert got == 143
+    assert_put_back(kiosk, after, "stopped by SIGTERM")
+
+
+def test_the_directors_quit_puts_the_terminal_back(kiosk):
+    kiosk.write(b"bye")
+    got, after = ended(kiosk)
+    assert got == 0
+    assert_put_back(kiosk, after, "closed from director mode")
+
+
+def test_a_kiosk_that_cannot_start_says_why_on_its_terminal_and_moves_nothing(tmp_path):
+    """Refused before it took the screen: its one line, exit 3, and no screen sequence (leaving
+    an alternate screen never entered would move the cursor over what the terminal shows)."""
+    config = tmp_path / "station.toml"
+    config.write_text(f'lexicon = "{tmp_path / "missing.txt"}"\njournal = "{tmp_path / "j.db"}"\n')
+    app = PtyApp(kiosk_argv(str(config)), child_env(PYTHONPATH=REPO))
+    try:
+        code = app.proc.wait(timeout=60)
+        app.drain(0.3)
+        mode = termios.tcgetattr(app.master)
+    finally:
+        app.close()
+    shown = bytes(app.screen)
+    assert code == 3
+    assert shown.count(b"adjudicator:") == 1 and b"missing.txt" in shown
+    assert b"\x1b[" not in shown, shown
+    assert mode[:4] == fresh_tty_mode()[:4]
