@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO
@@ -62,6 +61,8 @@ def replacing(path: str, what: str = "", *, binary: bool = True, prefix: str = "
             umask = os.umask(0)
             os.umask(umask)
             mode = 0o666 & ~umask
+    import tempfile
+
     try:
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=prefix)
     except OSError as e:
@@ -80,3 +81,34 @@ def replacing(path: str, what: str = "", *, binary: bool = True, prefix: str = "
         if isinstance(e, OSError):
             raise FileAccessError(f"{label}: {e.strerror or e}") from e
         raise
+
+
+def check_journal(path: str) -> None:
+    """FileAccessError (exit 4) when PATH cannot hold a journal: it is a folder, a device, a
+    pipe or a socket, or its folder is not there. Only the default journal (journal.db in the
+    user data folder) has its folder made: a journal on a USB stick that is not mounted must
+    not end up, silently, on the local disk (issue 21). Every command taking a journal path
+    calls this before anything is judged (--journal, --config, serve, hub, kiosk)."""
+    label = f"cannot open the journal {path}"
+    full = os.path.abspath(path)
+    try:
+        kind = kind_of(os.stat(full).st_mode)
+    except OSError:
+        kind = ""
+    if kind:
+        raise FileAccessError(f"{label}: it is {kind}, not a journal file")
+    folder = os.path.dirname(full)
+    if os.path.isdir(folder):
+        return
+    if os.path.lexists(folder):
+        raise FileAccessError(f"{label}: {folder} is not a folder")
+    if full != os.path.abspath(user_data_journal()):
+        raise FileAccessError(f"{label}: the folder {folder} is not there (a drive not "
+                              "mounted?); nothing is made in its place")
+
+
+def user_data_journal() -> str:
+    """journal.db in the user data folder: the one journal whose folder is made when missing."""
+    import platformdirs
+
+    return os.path.join(platformdirs.user_data_dir("adjudicator"), "journal.db")

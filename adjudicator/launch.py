@@ -69,6 +69,9 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     if mode:
         config = config.with_changes(mode=mode)
     if not os.environ.get(CHILD_ENV):
+        from .destination import check_journal
+
+        check_journal(config.journal)  # its folder not there: one line, exit 4, nothing starts
         return Supervisor(kiosk_args(config_path, mode, session), config.journal).run()
     child_errors_to_log()
     # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector

@@ -108,8 +108,8 @@ def test_a_truncated_lexicon_is_called_damaged_or_truncated(run, tmp_path, tiny)
 
 
 def test_not_recorded_has_the_prefix_every_error_has(run, tmp_path, tiny):
-    (tmp_path / "blocker").write_text("x")
-    journal = str(tmp_path / "blocker" / "j.db")  # cannot be created: nothing is recorded
+    (tmp_path / "foreign.db").write_text("another program's file")
+    journal = str(tmp_path / "foreign.db")  # not a journal: nothing is recorded
     result = run("judge", "-l", tiny, "--journal", journal, "qi")
     assert (result.stdout, result.exit_code) == ("ACCEPTABLE\n", EXIT_NOT_RECORDED)
     (line,) = result.stderr.splitlines()

@@ -164,3 +164,74 @@ def test_set_pin_writes_a_symlinked_config_at_its_target(run, tmp_path):
     assert run("set-pin", "--config", str(link), input="2580\n2580\n").exit_code == 0
     assert os.path.islink(link) and "pin_hash" in real.read_text()
     assert "# kept" in real.read_text()
+
+
+# -- a journal in a folder that is not there (issue 21.7) ---------------------------------------
+
+def station_config(tmp_path, journal: str) -> str:
+    path = tmp_path / "station.toml"
+    path.write_text(f'journal = "{journal}"\n')
+    return str(path)
+
+
+def hub_config(tmp_path, journal: str) -> str:
+    path = tmp_path / "hub.toml"
+    path.write_text(f'journal = "{journal}"\n')
+    return str(path)
+
+
+@pytest.mark.parametrize("how", ["--journal", "--config", "--config --batch", "serve", "hub",
+                                 "kiosk"])
+def test_a_journal_whose_folder_is_not_there_is_refused_not_made(tmp_path, tiny, how):
+    """`judge --journal /media/usb/event/j.db` with the stick not mounted made the folders on
+    the local disk and recorded there, silently. Every way a journal path is taken refuses it
+    with one line and exit 4, before anything is judged or served; nothing is created."""
+    missing = tmp_path / "usb" / "event"
+    journal = str(missing / "j.db")
+    args = {
+        "--journal": ["judge", "-l", tiny, "--journal", journal, "qi"],
+        "--config": ["judge", "-l", tiny, "--config", station_config(tmp_path, journal), "qi"],
+        "--config --batch": ["judge", "-l", tiny, "--config", station_config(tmp_path, journal),
+                             "--batch", "-"],
+        "serve": ["serve", "--port", "0", "--config", station_config(tmp_path, journal)],
+        "hub": ["hub", "--host", "127.0.0.1", "--port", "0", "--config",
+                hub_config(tmp_path, journal)],
+        "kiosk": ["kiosk", "--config", station_config(tmp_path, journal)],
+    }[how]
+    proc = subprocess.run(ADJUDICATOR + args, input="qi\n", capture_output=True, text=True,
+                          timeout=60)
+    assert (proc.returncode, proc.stdout) == (EXIT_IO, ""), (proc.returncode, proc.stderr)
+    assert proc.stderr.splitlines() == [
+        f"adjudicator: cannot open the journal {journal}: the folder {missing} is not there "
+        "(a drive not mounted?); nothing is made in its place"]
+    assert not (tmp_path / "usb").exists()
+
+
+@pytest.mark.parametrize("where, says", [
+    ("{tmp}", "it is a folder, not a journal file"),
+    ("{tmp}/tiny.txt/j.db", "{tmp}/tiny.txt is not a folder"),
+])
+def test_a_journal_path_that_is_a_folder_is_said_to_be_one(run, tmp_path, tiny, where, says):
+    """`judge --journal FOLDER` said "folder missing or not writable" (issue 21.10)."""
+    where, says = where.format(tmp=tmp_path), says.format(tmp=tmp_path)
+    result = run("judge", "-l", tiny, "--journal", where, "qi")
+    one_error_line(result, EXIT_IO, f"cannot open the journal {where}: {says}")
+    assert result.stdout == ""
+
+
+def test_only_the_default_journal_in_the_user_data_folder_has_its_folder_made(
+        run, tmp_path, tiny, monkeypatch):
+    monkeypatch.delenv("ADJUDICATOR_JOURNAL")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    import platformdirs
+
+    default = os.path.join(platformdirs.user_data_dir("adjudicator"), "journal.db")
+    assert default.startswith(str(tmp_path / "data"))
+    config = tmp_path / "station.toml"
+    config.write_text('journal = ""\n')
+    result = run("judge", "-l", tiny, "--config", str(config), "qi")
+    assert (result.exit_code, result.stdout) == (0, "ACCEPTABLE\n"), result.stderr
+    assert os.path.isfile(default)
+    monkeypatch.setenv("ADJUDICATOR_JOURNAL", str(tmp_path / "elsewhere" / "j.db"))
+    one_error_line(run("judge", "-l", tiny, "--config", str(config), "qi"), EXIT_IO,
+                   "elsewhere is not there")

@@ -62,6 +62,10 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
         raise click.exceptions.Exit(judge_with_config(
             config_path, lexicon, journal, station, entry, batch, table or "", round_ or "",
             recheck_of))
+    if journal:  # a folder not there (a drive not mounted): exit 4, nothing judged
+        from ..destination import check_journal
+
+        check_journal(journal)
     lex = load_configured(lexicon)
     if journal:  # through the station service: recorded before any verdict is shown
         from .recorded import judge_recorded, run_batch_recorded, terminal_station

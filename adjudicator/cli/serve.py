@@ -64,6 +64,9 @@ def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
         print_url(token_url(base, token), sys.stdout,
                   heading="New token: old links no longer open the judge. New link:")
         return
+    from ..destination import check_journal
+
+    check_journal(cfg.journal)  # a folder not there (a drive not mounted): exit 4, not started
     tokens.ensure()
     from adjudicator.phone.build import build_phone_app
     from adjudicator.phone.limits import Limits
