@@ -20,7 +20,8 @@ def journal_group() -> None:
 @journal_group.command("verify")
 @click.argument("path", required=False)
 @click.option("--slips", metavar="FILE",
-              help="Check against collected slips: one 'NUMBER HASH' per line, as printed.")
+              help="Check against collected slips: each slip's line 'Journal check: NUMBER "
+              "HASH', typed as printed (or just 'NUMBER HASH'), one a line.")
 def verify_cmd(path: str | None, slips: str | None) -> None:
     """Check the journal's hash chain; name the first broken row. Exit 0 only when intact.
 
