@@ -285,10 +285,17 @@ def test_a_batch_from_a_closed_standard_input_exits_4(tiny):
     assert proc.stderr == "adjudicator: cannot read standard input: it is closed\n"
 
 
+def default_sigint() -> None:
+    """In the child: Ctrl-C's default action, whether or not the test run ignores SIGINT (a run
+    started in the background, `cmd &`, does: Python then never raises KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_exits_130_not_an_io_code(tiny, tmp_path):
     """Interrupted (SIGINT) while reading a batch from a pipe: one line, 130 as a shell says."""
     proc = subprocess.Popen(ADJUDICATOR + ["judge", "-l", tiny, "--batch", "-"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=default_sigint)
     proc.stdin.write(b"qi\n")
     proc.stdin.flush()
     assert proc.stdout.readline() == b"ACCEPTABLE\n"
@@ -435,6 +442,8 @@ MISTAKES = [
     (["serve", "--port", "99999"], None, 2, "99999 is not in the range"),
     (["serve", "--port", "0", "--config", "{cfg_missing}"], None, 4, "is not there"),
     (["hub", "--port", "0", "--config", "{hub_missing}"], None, 4, "is not there"),
+    (["hub", "--port", "0", "--config", "{tmp}/usb/hub.toml"], None, 4,
+     "cannot write the hub config {tmp}/usb/hub.toml: the folder {tmp}/usb is not there"),
     (["kiosk", "--config", "{cfg_missing}"], None, 4, "is not there"),
     (["kiosk", "--mode", "bogus"], None, 2, "'bogus' is not one of"),
     (["no-such-command"], None, 2, "No such command"),
@@ -501,7 +510,8 @@ def test_serve_stopped_with_ctrl_c_exits_130_with_one_line_as_the_hub_does(tmp_p
     config = tmp_path / "event.toml"
     config.write_text(f'journal = "{tmp_path / "j.db"}"\n')
     proc = subprocess.Popen(ADJUDICATOR + ["serve", "--port", "0", "--config", str(config)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_sigint)
     try:
         for line in proc.stdout:
             if "Ctrl+C to stop" in line:

@@ -235,3 +235,19 @@ def test_only_the_default_journal_in_the_user_data_folder_has_its_folder_made(
     monkeypatch.setenv("ADJUDICATOR_JOURNAL", str(tmp_path / "elsewhere" / "j.db"))
     one_error_line(run("judge", "-l", tiny, "--config", str(config), "qi"), EXIT_IO,
                    "elsewhere is not there")
+
+
+def test_the_token_file_is_written_through_a_symlink_and_never_replaces_a_pipe(run, tmp_path):
+    config = tmp_path / "event.toml"
+    config.write_text(f'journal = "{tmp_path / "j.db"}"\n')
+    real = tmp_path / "secrets" / "event.token"
+    real.parent.mkdir()
+    link = tmp_path / "event.token"
+    os.symlink(real, link)
+    result = run("serve", "--config", str(config), "--token-file", str(link), "--rotate-token")
+    assert result.exit_code == 0, result.stderr
+    assert os.path.islink(link) and real.read_text().strip()
+    pipe = make_special(tmp_path, "pipe")
+    one_error_line(run("serve", "--config", str(config), "--token-file", pipe, "--rotate-token"),
+                   EXIT_IO, "it is a named pipe")
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode)
