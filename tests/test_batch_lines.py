@@ -53,6 +53,14 @@ def test_a_line_too_long_to_be_a_play_is_held_by_its_start_only():
         assert all(len(line) <= 2000 for line in lines)
 
 
+def test_a_long_line_stays_too_long_whatever_its_kept_start_ends_with():
+    """Its start ends with a CR and a later read starts with LF: it is still too long."""
+    data = ("qi" + " " * (MAX_LINE_CHARS - 2) + "\r" + "z" * 5000 + "\r\nza\n").encode()
+    sizes = [MAX_LINE_CHARS + 1, 5000, 1, 10]  # the CR ends the first read, the LF starts one
+    lines = list(BatchLines(Dribble(data, sizes), owned=False, streaming=True))
+    assert [len(line) for line in lines] == [MAX_LINE_CHARS + 1, 2]
+
+
 @given(st.integers(0, 2500), st.lists(st.integers(1, 1200), max_size=4))
 def test_lines_up_to_the_limit_are_whole_and_longer_ones_cut(n, sizes):
     text = "qi\n" + "q" * n + "\nza"

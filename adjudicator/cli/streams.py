@@ -51,8 +51,8 @@ class BatchLines:
         long = False  # that line is longer than the limit: rest holds its start, the rest dropped
         while data := self._read(read):
             text = decode(data)
-            if rest and rest[-1] == "\r" and text[:1] == "\n":
-                rest = rest[:-1]  # a CRLF cut in two by the read
+            if rest and rest[-1] == "\r" and text[:1] == "\n" and not long:
+                rest = rest[:-1]  # a CRLF cut in two by the read (a long line's start is kept)
             if "\r" in text:
                 text = text.replace("\r\n", "\n")
             end = text.rfind("\n")
