@@ -38,13 +38,14 @@ def printed_line(path: str, seq: int) -> str:
 
 def test_the_line_as_the_slip_prints_it_is_taken(run, journal, tmp_path):
     """It was refused: only `1 b0718577` was taken."""
-    lines = [printed_line(journal, 1), printed_line(journal, 3)]
+    lines = [printed_line(journal, 1), printed_line(journal, 3), printed_line(journal, 2)]
     assert lines[0].startswith("Journal check: 1 ")
     _, number, digits = lines[1].split()[1:]
     typed = tmp_path / "slips.txt"
     typed.write_text("\n".join([
         lines[0],                                        # as printed
         f"  JOURNAL   CHECK {number}   {digits.upper()}  ",  # typed: any case, extra spaces
+        f"Challenge #2 \u00b7 check {lines[2].split()[-1]}",  # as the verdict screen shows it
         "# the slips of round 2",
         "",
     ]) + "\n")

@@ -84,16 +84,19 @@ class SlipsError(AdjudicatorError):
     exit_code = EXIT_ENTRY
 
 
-_LABEL = re.compile(r"journal\s*check\s*:?", re.I)  # the slip prints "Journal check: 12 3fa9c01d"
+# The slip prints "Journal check: 12 3fa9c01d"; the verdict screen "Challenge #12 · check 3fa9c01d".
+_LABEL = re.compile(r"(journal\s*check\s*:?|challenge\b)", re.I)
 _NUMBER = re.compile(r"#?\s*(\d+)(.*)")
+_CHECK = re.compile(r"[:,;\u00b7]?\s*(check\b\s*:?)?", re.I)
 _HEX = re.compile(r"[0-9a-f]+")
 EXAMPLE = "'Journal check: 12 3fa9c01d' as the slip prints it, or '12 3fa9c01d'"
 
 
 def parse_slip(text: str) -> tuple[int, str]:
     """(number, hash prefix in lower case) from one typed slip line: the slip's own line
-    `Journal check: 12 3fa9c01d`, or `12 3fa9c01d`; any case, any spaces, a ':' ',' or ';'
-    after the number, spaces or '-' inside the hash. ValueError says what is wrong."""
+    `Journal check: 12 3fa9c01d`, or `12 3fa9c01d`, or the verdict screen's `Challenge #12 ·
+    check 3fa9c01d`; any case, any spaces, a ':' ',' or ';' after the number, spaces or '-'
+    inside the hash. ValueError says what is wrong."""
     body = text.strip()
     label = _LABEL.match(body)
     if label:
@@ -102,9 +105,10 @@ def parse_slip(text: str) -> tuple[int, str]:
     if not found:
         raise ValueError(f"no challenge number at its start (type {EXAMPLE})")
     seq, rest = int(found.group(1)), found.group(2)
-    if rest and not (rest[0].isspace() or rest[0] in ":,;"):
+    if rest and not (rest[0].isspace() or rest[0] in ":,;\u00b7"):
         raise ValueError(f"no space between the challenge number and its hash (type {EXAMPLE})")
-    rest = rest.strip().lstrip(":,;").strip()
+    rest = rest.strip()
+    rest = rest[_CHECK.match(rest).end():].strip()
     if not rest:
         raise ValueError(f"no hash after challenge {seq} (type {EXAMPLE})")
     digits = re.sub(r"[\s\-]", "", rest).lower()
