@@ -204,6 +204,11 @@ def save_config(cfg: Config, path: str | None = None) -> str:
         os.makedirs(folder, exist_ok=True)
         import tempfile
 
+        from .destination import destination
+
+        target = destination(where, "config file")  # a symlink's target; a device: exit 4
+        folder = os.path.dirname(target)
+
         fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=folder)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -211,7 +216,7 @@ def save_config(cfg: Config, path: str | None = None) -> str:
                 f.flush()
                 os.fsync(f.fileno())
             os.chmod(tmp, 0o600)  # it holds the director's PIN hash
-            os.replace(tmp, where)
+            os.replace(tmp, target)
         except BaseException:
             if os.path.exists(tmp):
                 os.unlink(tmp)

@@ -55,7 +55,11 @@ _CONTROL_NAMES = {0x00: "NULL", 0x09: "CHARACTER TABULATION", 0x0A: "LINE FEED",
 
 
 def describe_char(ch: str) -> str:
-    """Name a character so a player can see which one was wrong, even an invisible one."""
+    """Name a character so a player can see which one was wrong, even an invisible one. A byte
+    that is not UTF-8 (an argument or a batch line read with surrogateescape holds it as
+    U+DC80-U+DCFF) is named as the byte: `byte 0xE9 (not UTF-8)`, the same on every path."""
+    if 0xDC80 <= ord(ch) <= 0xDCFF:
+        return f"byte 0x{ord(ch) - 0xDC00:02X} (not UTF-8)"
     if ch.isprintable() and not ch.isspace():
         return repr(ch)
     name = unicodedata.name(ch, "") or _CONTROL_NAMES.get(ord(ch), "")

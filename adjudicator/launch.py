@@ -72,6 +72,9 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     config = _config(config_path, mode)  # ConfigError (exit 6) names the key; nothing starts
     if os.environ.get(CHILD_ENV):  # the app itself, in this process, unsupervised
         return run_app(config_path, mode, session, config)
+    from .destination import check_journal
+
+    check_journal(config.journal)  # its folder not there: one line, exit 4, nothing starts
     supervisor = Supervisor(
         # the first child takes the config just read; a restarted one reads what is saved now
         lambda: run_app(config_path, mode, session, None if supervisor.restarts else config),

@@ -95,27 +95,16 @@ def compile_sources(
 
 
 def write_compiled(out: str, trie_bytes: bytes, header: dict) -> None:
-    """Write the file atomically (temp file then rename): a crash never leaves half a lexicon."""
+    """Write the file atomically (temp file then rename): a crash never leaves half a lexicon.
+    OUT a symlink: its target is written; a device, pipe, socket or folder: refused (exit 4)."""
+    from .destination import replacing
+
     header_bytes = json.dumps(header, sort_keys=True, separators=(",", ":")).encode("utf-8")
     digest = hashlib.sha256(trie_bytes + header_bytes).digest()
-    folder = os.path.dirname(os.path.abspath(out))
-    import tempfile
-
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".lexicon-", suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(trie_bytes)
-            f.write(header_bytes)
-            f.write(_FOOTER.pack(len(header_bytes), digest, MAGIC))
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, out)
-    except OSError as e:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
-        raise FileAccessError(f"cannot write lexicon {out}: {e.strerror or e}") from e
+    with replacing(out, "lexicon", prefix=".lexicon-") as f:
+        f.write(trie_bytes)
+        f.write(header_bytes)
+        f.write(_FOOTER.pack(len(header_bytes), digest, MAGIC))
 
 
 class Lexicon:

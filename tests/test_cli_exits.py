@@ -108,8 +108,8 @@ def test_a_truncated_lexicon_is_called_damaged_or_truncated(run, tmp_path, tiny)
 
 
 def test_not_recorded_has_the_prefix_every_error_has(run, tmp_path, tiny):
-    (tmp_path / "blocker").write_text("x")
-    journal = str(tmp_path / "blocker" / "j.db")  # cannot be created: nothing is recorded
+    (tmp_path / "foreign.db").write_text("another program's file")
+    journal = str(tmp_path / "foreign.db")  # not a journal: nothing is recorded
     result = run("judge", "-l", tiny, "--journal", journal, "qi")
     assert (result.stdout, result.exit_code) == ("ACCEPTABLE\n", EXIT_NOT_RECORDED)
     (line,) = result.stderr.splitlines()
@@ -286,14 +286,22 @@ def test_a_batch_from_a_closed_standard_input_exits_4(tiny):
     assert proc.stderr == "adjudicator: cannot read standard input: it is closed\n"
 
 
+def default_sigint() -> None:
+    """In the child: Ctrl-C's default action, whether or not the test run ignores SIGINT (a run
+    started in the background, `cmd &`, does: Python then never raises KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_exits_130_not_an_io_code(tiny, tmp_path):
     """Interrupted (SIGINT) while reading a batch from a pipe: one line, 130 as a shell says."""
     proc = subprocess.Popen(ADJUDICATOR + ["judge", "-l", tiny, "--batch", "-"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=default_sigint)
     proc.stdin.write(b"qi\n")
     proc.stdin.flush()
     assert proc.stdout.readline() == b"ACCEPTABLE\n"
     proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=60)  # before stdin is closed: an end of input first would end it with 0
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert err.decode().splitlines() == ["adjudicator: interrupted"]
@@ -379,3 +387,140 @@ def test_a_recheck_of_a_challenge_the_journal_does_not_hold_is_refused(run, tmp_
     assert (result.exit_code, result.stdout) == (0, "ACCEPTABLE\n")
     with Journal.open(journal) as j:
         assert [r.recheck_of for r in j.rows()] == [None, 1]
+
+
+# -- every command, each mistake: its code and its one line (issue 21.10) ----------------------
+
+# (command line, standard input, exit code, what the one line says). {tmp}: the test's folder;
+# {tiny}: a word list; {j}: a journal of one challenge; {fifo}: a named pipe; {cfg_missing}: a
+# station config whose journal's folder is not there; {bad_cfg}: a config with an unknown key.
+MISTAKES = [
+    (["judge"], None, 2, "No words entered"),
+    (["judge", "-l", "{tiny}", "qi", "--batch", "-"], None, 2, "give either WORDS or --batch"),
+    (["judge", "-l", "{tiny}", "--table", "3", "qi"], None, 2, "need --journal PATH"),
+    (["judge", "-l", "{tiny}", "--journal", "{j}", "--recheck-of", "9", "qi"], None, 2,
+     "no challenge 9"),
+    (["judge", "-l", "{tiny}", "qi", "ca5"], None, 2, "'5' is not a letter"),
+    (["judge", "--lexicon", "NO-SUCH-LIST", "qi"], None, 3, "not found"),
+    (["judge", "-l", "{tiny}", "--batch", "{tmp}/no-such.txt"], None, 4, "cannot read"),
+    (["judge", "-l", "{tiny}", "--journal", "{tmp}/usb/j.db", "qi"], None, 4,
+     "the folder {tmp}/usb is not there"),
+    (["judge", "-l", "{tiny}", "--journal", "{tmp}", "qi"], None, 4,
+     "cannot open the journal {tmp}: it is a folder, not a journal file"),
+    (["judge", "-l", "{tiny}", "--config", "{cfg_missing}", "qi"], None, 4, "is not there"),
+    (["judge", "-l", "{tiny}", "--config", "{bad_cfg}", "qi"], None, 6, "key bogus"),
+    (["compile", "{tiny}", "-o", "{tmp}/usb/x.lex"], None, 4, "the folder {tmp}/usb is not there"),
+    (["compile", "{tiny}", "-o", "{fifo}"], None, 4, "it is a named pipe, not a file"),
+    (["compile", "{tiny}", "-o", "{tmp}"], None, 4, "it is a folder, not a file"),
+    (["compile", "{bad_list}", "-o", "{tmp}/x.lex"], None, 3, "line 2"),
+    (["info", "NO-SUCH-LIST"], None, 3, "not found"),
+    (["lexicon", "add", "{tmp}/no-such.txt"], None, 4, "cannot read"),
+    (["lexicon", "remove", "NO-SUCH-LIST"], None, 3, "no lexicon named 'NO-SUCH-LIST'"),
+    (["journal", "verify", "{tmp}/no-such.db"], None, 4, "no journal at"),
+    (["journal", "verify", "{j}", "--slips", "{bad_slips}"], None, 2,
+     "bad-slips.txt:2: 'twelve 3fa9c01d': no challenge number"),
+    (["journal", "verify", "{j}", "--slips", "{tmp}/no-such.txt"], None, 4,
+     "cannot read the slips"),
+    (["journal", "export", "{j}", "-o", "{tmp}"], None, 4, "it is a folder"),
+    (["journal", "export", "{j}", "--since", "yesterday"], None, 2, "--since"),
+    (["journal", "backup", "--journal", "{j}", "{fifo}", "--force"], None, 4, "named pipe"),
+    (["journal", "merge", "{j}", "-o", "{tmp}/usb/e.db"], None, 4, "is not there"),
+    (["journal", "push", "--config", "{cfg_missing}"], None, 6, "no hub set"),
+    (["set-pin", "--config", "{tmp}/pin.toml"], "12\n", 2,
+     "a PIN has 4 to 64 characters; no PIN was set"),
+    (["set-pin", "--config", "{tmp}/pin.toml"], "2580\n2581\n", 2, "the two PINs differ"),
+    (["set-pin", "--config", "{tmp}/pin.toml"], "", 6, "no PIN was set"),
+    (["printer", "test", "bogus://x"], None, 2,
+     "'bogus://x' is not a printer address: no such scheme bogus://"),
+    (["printer", "status", "bogus://x"], None, 2, "no such scheme bogus://"),
+    (["printer", "test", "--config", "{bogus_printer}"], None, 6,
+     "key printer.url: 'bogus://y' is not a printer address"),
+    (["printer", "status"], None, 7, "no printer"),
+    (["printer", "reprint", "999", "--journal", "{j}", "--url", "{tmp}/printer"], None, 2,
+     "there is no challenge 999 in the journal"),
+    (["printer", "reprint", "1", "--journal", "{tmp}/no-such.db", "--url", "{tmp}/printer"],
+     None, 4, "no journal at"),
+    (["serve", "--port", "99999"], None, 2, "99999 is not in the range"),
+    (["serve", "--port", "0", "--config", "{cfg_missing}"], None, 4, "is not there"),
+    (["hub", "--port", "0", "--config", "{hub_missing}"], None, 4, "is not there"),
+    (["hub", "--port", "0", "--config", "{tmp}/usb/hub.toml"], None, 4,
+     "cannot write the hub config {tmp}/usb/hub.toml: the folder {tmp}/usb is not there"),
+    (["kiosk", "--config", "{cfg_missing}"], None, 4, "is not there"),
+    (["kiosk", "--mode", "bogus"], None, 2, "'bogus' is not one of"),
+    (["no-such-command"], None, 2, "No such command"),
+]
+
+
+@pytest.fixture
+def mistakes_setup(run, tmp_path, tiny):
+    journal = str(tmp_path / "j.db")
+    assert run("judge", "-l", tiny, "--journal", journal, "qi").exit_code == 0
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    files = {"cfg_missing": f'journal = "{tmp_path / "usb" / "j.db"}"\n',
+             "hub_missing": f'journal = "{tmp_path / "usb" / "hub.db"}"\n',
+             "bad_cfg": "bogus = 1\n", "bogus_printer": '[printer]\nurl = "bogus://y"\n',
+             "bad_list": "QI\nCAT5\n", "bad_slips": "# slips\ntwelve 3fa9c01d\n"}
+    names = {"bad_list": "bad.txt", "bad_slips": "bad-slips.txt"}
+    values = {"tmp": str(tmp_path), "tiny": tiny, "j": journal, "fifo": str(fifo)}
+    for key, text in files.items():
+        path = tmp_path / names.get(key, f"{key}.toml")
+        path.write_text(text)
+        values[key] = str(path)
+    return values
+
+
+@pytest.mark.parametrize("args, stdin, code, says", MISTAKES,
+                         ids=[" ".join(m[0][:3]) + f"-{n}" for n, m in enumerate(MISTAKES)])
+def test_every_command_with_each_mistake_gives_its_code_and_one_line(
+        run, mistakes_setup, tmp_path, args, stdin, code, says):
+    """The README's table, command by command: usage mistakes 2, lexicon 3, files 4, journal
+    5, config 6, printer 7; one `adjudicator:` line naming the mistake; nothing made on disk
+    where a folder was not there."""
+    args = [a.format(**mistakes_setup) for a in args]
+    result = run(*args, input=stdin)
+    lines = result.stderr.splitlines()
+    if args[0] == "set-pin":
+        lines = [line for line in lines if line.startswith("adjudicator:")]  # after its prompts
+    assert (result.exit_code, len(lines)) == (code, 1), (result.exit_code, result.stderr)
+    assert lines[0].startswith("adjudicator: ") and says.format(**mistakes_setup) in lines[0], \
+        lines[0]
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "usb").exists()
+
+
+@pytest.mark.parametrize("how", ["argument", "batch"])
+def test_a_byte_that_is_not_utf8_is_named_as_the_byte_on_both_paths(tiny, how):
+    """`judge $'\\xe9a'` named U+DCE9 where the batch named U+FFFD for the same byte."""
+    if how == "argument":
+        proc = subprocess.run(ADJUDICATOR + ["judge", "-l", tiny, os.fsdecode(b"\xe9a")],
+                              capture_output=True, timeout=60)
+        said = proc.stderr.decode()
+    else:
+        proc = subprocess.run(ADJUDICATOR + ["judge", "-l", tiny, "--batch", "-"],
+                              input=b"\xe9a\n", capture_output=True, timeout=60)
+        said = proc.stdout.decode()
+    assert proc.returncode == EXIT_ENTRY
+    assert "byte 0xE9 (not UTF-8) is not a letter" in said, said
+    assert "U+DCE9" not in said and "\ufffd" not in said
+
+
+def test_serve_stopped_with_ctrl_c_exits_130_with_one_line_as_the_hub_does(tmp_path):
+    """`serve` stopped by Ctrl-C exited 0 while `hub` exited 130 (SIGTERM and SIGHUP, a service
+    manager's stop, still end it with 0: tests/web/test_phone_server.py)."""
+    config = tmp_path / "event.toml"
+    config.write_text(f'journal = "{tmp_path / "j.db"}"\n')
+    proc = subprocess.Popen(ADJUDICATOR + ["serve", "--port", "0", "--config", str(config)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_sigint)
+    try:
+        for line in proc.stdout:
+            if "Ctrl+C to stop" in line:
+                break
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert err.splitlines() == ["adjudicator: interrupted"]

@@ -80,7 +80,7 @@ def test_no_journal_at_all_says_why(config, make_lexicon, tmp_path):
                            make_lexicon(["QI"]))
     outcome = service.submit("qi")
     assert outcome.verdict.acceptable and not outcome.recorded
-    assert "a file is in the way" in outcome.problem
+    assert "blocker is not a folder" in outcome.problem
 
 
 def test_recheck_points_at_the_first_challenge_and_asks_the_secondary_list(config,

@@ -19,8 +19,9 @@ def journal_group() -> None:
 
 @journal_group.command("verify")
 @click.argument("path", required=False)
-@click.option("--slips", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Check against collected slips: one 'NUMBER HASH' per line, as printed.")
+@click.option("--slips", metavar="FILE",
+              help="Check against collected slips: each slip's line 'Journal check: NUMBER "
+              "HASH', typed as printed (or just 'NUMBER HASH'), one a line.")
 def verify_cmd(path: str | None, slips: str | None) -> None:
     """Check the journal's hash chain; name the first broken row. Exit 0 only when intact.
 
@@ -44,8 +45,8 @@ def verify_cmd(path: str | None, slips: str | None) -> None:
 
 
 @journal_group.command("backup")
-@click.argument("dest", type=click.Path(dir_okay=False))
-@click.option("--journal", "path", type=click.Path(dir_okay=False),
+@click.argument("dest")
+@click.option("--journal", "path",
               help="The journal to copy (default: $ADJUDICATOR_JOURNAL, else journal.db).")
 @click.option("--force", is_flag=True, help="Replace DEST if it exists.")
 def backup_cmd(dest: str, path: str | None, force: bool) -> None:
@@ -72,7 +73,7 @@ def backup_cmd(dest: str, path: str | None, force: bool) -> None:
               show_default=True, help="Output format.")
 @click.option("--since", metavar="TIME|N", help="Only challenges at or after an ISO time "
               "(2026-11-22T14:00, local time unless it has an offset), or after challenge N.")
-@click.option("-o", "--output", "out", type=click.Path(dir_okay=False),
+@click.option("-o", "--output", "out",
               help="Write to this file instead of standard output.")
 def export_cmd(path: str | None, fmt: str, since: str | None, out: str | None) -> None:
     """Export the journal for the director: words, verdict, times, flags, print status.
@@ -113,34 +114,29 @@ def export_cmd(path: str | None, fmt: str, since: str | None, out: str | None) -
 
 def _export_to_file(out: str, write):
     """WRITE(f) into OUT whole or not at all: a failed export (a journal mistyped, another
-    program's file) leaves an earlier OUT as it was and no empty file. A regular file is
-    written beside OUT and moved into place; anything else (/dev/stdout, a pipe) directly."""
+    program's file) leaves an earlier OUT as it was and no empty file. A file is written beside
+    OUT's target (a symlink stays a link) and moved into place (destination.replacing); a
+    stream (/dev/stdout, a named pipe, `-o >(gzip > x.gz)`) is written as it is, never replaced;
+    a folder, socket or block device is refused (exit 4)."""
     import os
-    import tempfile
+    import stat
 
-    if os.path.exists(out) and not os.path.isfile(out):
+    from ..destination import replacing
+
+    try:
+        mode = os.stat(out).st_mode
+    except OSError:
+        mode = 0
+    if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
         with open(out, "w", encoding="utf-8", newline="") as f:
             return write(f)
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(out) or ".", prefix=".export-")
-    try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # as open() would have made it
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            result = write(f)
-        os.replace(tmp, out)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return result
+    with replacing(out, binary=False, prefix=".export-") as f:
+        return write(f)
 
 
 @journal_group.command("merge")
 @click.argument("inputs", nargs=-1, required=True)
-@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
+@click.option("-o", "--output", "out", required=True,
               help="The event journal to write.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 def merge_cmd(inputs: tuple[str, ...], out: str, force: bool) -> None:

@@ -10,7 +10,8 @@ from ..entry import is_plain, parse_entry
 from ..errors import EXIT_ENTRY
 from ..resolve import load_configured
 from ..verdict import adjudicate, lookup
-from .streams import ACCEPTABLE, UNACCEPTABLE, Entries, close_source, open_source
+from .streams import (ACCEPTABLE, MAX_LINE_CHARS, UNACCEPTABLE, Entries, close_source,
+                      open_source)
 
 
 @click.command("judge")
@@ -62,6 +63,10 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
         raise click.exceptions.Exit(judge_with_config(
             config_path, lexicon, journal, station, entry, batch, table or "", round_ or "",
             recheck_of))
+    if journal:  # a folder not there (a drive not mounted): exit 4, nothing judged
+        from ..destination import check_journal
+
+        check_journal(journal)
     lex = load_configured(lexicon)
     if journal:  # through the station service: recorded before any verdict is shown
         from .recorded import judge_recorded, run_batch_recorded, terminal_station
@@ -93,14 +98,16 @@ def run_batch(lex, source: str) -> int:
     streaming = stream.streaming
     contains = lookup(lex)
     entries = Entries()
-    parse, plain = entries.parse, is_plain
+    parse, plain, limit = entries.parse, is_plain, MAX_LINE_CHARS
     try:
         for block in stream.blocks():
             answers = []
             append = answers.append
             for line in block:
-                # parse_entry's own fast path inlined (entry.is_plain): 3/4 of the time saved
-                words = line.upper().replace(",", " ").split() if plain(line) else parse(line)
+                # parse_entry's own fast path inlined (entry.is_plain): 3/4 of the time saved;
+                # a line too long to be a play is INVALID even when plain (spaces), as parse says
+                words = (line.upper().replace(",", " ").split()
+                         if plain(line) and len(line) <= limit else parse(line))
                 # every word is looked up (sum(map()) never stops early): time tells nothing
                 append(words if type(words) is str else ACCEPTABLE  # str: its INVALID answer
                        if sum(map(contains, words)) == len(words) else UNACCEPTABLE)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import getpass
-import warnings
+import sys
 
 import click
 
@@ -66,16 +66,35 @@ def set_pin_cmd(config_path: str | None) -> None:
     from ..pin import check_pin_text, hash_pin
 
     config = load_config(config_path, must_exist=False)
+    pin = read_pin("New director PIN", config.path)
     try:
-        with warnings.catch_warnings():  # no terminal (a script, ssh without a tty): getpass
-            warnings.simplefilter("ignore", getpass.GetPassWarning)  # says so in words itself
-            pin = click.prompt("New director PIN", hide_input=True,
-                               confirmation_prompt="Repeat the PIN")
-    except click.exceptions.Abort:  # end of input or ctrl+c: exit 6, never 1 (UNACCEPTABLE)
-        raise ConfigError(f"no PIN was set; {config.path} is unchanged") from None
-    check_pin_text(pin)
+        check_pin_text(pin)  # refused at once, before it is asked again
+    except ConfigError as e:
+        raise click.UsageError(f"{e}; no PIN was set") from None
+    if read_pin("Repeat the PIN", config.path) != pin:
+        raise click.UsageError(f"the two PINs differ; no PIN was set, {config.path} is "
+                               "unchanged")
     where = save_config(config.with_changes(pin_hash=hash_pin(pin)))
     click.echo(f"Director PIN set (salted scrypt hash) in {where}")
+
+
+def read_pin(prompt: str, config_path: str) -> str:
+    """One PIN entry: hidden, from the terminal when standard input is one; else one line of
+    standard input (a script, a pipe, ssh without a tty), whether or not a terminal exists
+    (issue 21). The prompt goes to stderr. End of input: nothing set (exit 6, file unchanged)."""
+    stdin = sys.stdin
+    try:
+        if stdin is not None and stdin.isatty():
+            return getpass.getpass(f"{prompt}: ", stream=sys.stderr)
+        sys.stderr.write(f"{prompt}: ")
+        sys.stderr.flush()
+        line = stdin.readline() if stdin is not None else ""
+        sys.stderr.write("\n")
+    except EOFError:
+        line = ""
+    if not line:
+        raise ConfigError(f"no PIN was set; {config_path} is unchanged")
+    return line.rstrip("\r\n")
 
 
 COMMANDS = [kiosk_cmd, set_pin_cmd]

@@ -9,7 +9,7 @@ from ..docket import (
     FLOWS, Connection, encode_test_slip, open_printer, print_job,
 )
 from ..docket.status import ADVICE, NO_ANSWER, explain
-from ..errors import PrinterError
+from ..errors import ConfigError, PrinterError
 
 _OPTIONS = [
     click.option("--config", "config_path", metavar="PATH",
@@ -38,12 +38,38 @@ def _printer_options(func):
 def _connection(url, config_path, columns, baudrate, flow, write_timeout, config=None
                 ) -> Connection:
     config = config or load_config(config_path)  # ConfigError (exit 6) names the bad key
+    if url:
+        problem = url_problem(url)
+        if problem:  # typed on the command line: a usage mistake (exit 2)
+            raise click.BadParameter(problem, param_hint="URL")
+    elif config.printer.url and url_problem(config.printer.url):
+        raise ConfigError(f"{config.path}: key printer.url: {url_problem(config.printer.url)}")
     conn = Connection.of(config.printer, url=url or None, columns=columns, baudrate=baudrate,
                          flow=flow, write_timeout=write_timeout)
     if not conn.url:
         raise PrinterError("no printer: give its URL (e.g. /dev/ttyUSB0 or socket://10.0.0.9:9100) "
                            "or set printer.url in the config")
     return conn
+
+
+def url_problem(url: str) -> str:
+    """Why URL cannot name a printer (an unknown scheme such as bogus://), or "" when it can:
+    a device path, or a scheme pyserial knows (socket://, rfc2217://, spy://, loop://...)."""
+    import importlib.util
+    import re
+
+    found = re.match(r"([A-Za-z][A-Za-z0-9+.\-]*)://", url)
+    if not found:
+        return ""  # a device path: whether it is there is the printer's test
+    scheme = found.group(1).lower()
+    try:
+        known = importlib.util.find_spec(f"serial.urlhandler.protocol_{scheme}") is not None
+    except (ImportError, ValueError):
+        known = False
+    if known:
+        return ""
+    return (f"{url!r} is not a printer address: no such scheme {scheme}://; give a device "
+            "path (/dev/ttyUSB0), socket://HOST:9100 for a network printer, or spy://DEVICE")
 
 
 @click.group("printer")
@@ -135,7 +161,11 @@ def reprint_cmd(seq, url, journal_path, config_path, columns, baudrate, flow,
     path = journal_path or config.journal
     if not os.path.isfile(path):  # a mistyped path: said, and no empty journal made there
         raise JournalFileError(f"no journal at {path}")
-    with Journal.open(path) as journal:  # JournalError (no such challenge): exit 5
+    with Journal.open(path) as journal:
+        if not 1 <= seq <= journal.count():  # rows are numbered 1..n: a mistyped number
+            raise click.BadParameter(f"there is no challenge {seq} in the journal {path} "
+                                     f"(it holds 1 to {journal.count()}): give the number its "
+                                     "slip or verdict screen showed", param_hint="SEQ")
         result, message = reprint_and_wait(journal, seq, config.event, conn)
     if not result.ok:
         raise PrinterError(message)

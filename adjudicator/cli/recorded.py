@@ -151,6 +151,9 @@ def judge_with_config(config_path: str, lexicon: str | None, journal: str | None
         cfg = replace(cfg, journal=journal)
     if station:
         cfg = replace(cfg, station=station)
+    from ..destination import check_journal
+
+    check_journal(cfg.journal)  # a folder not there: exit 4 before anything is judged
     lex = load_configured(lexicon) if lexicon else load_lexicons(cfg)[0]
     service = open_station(cfg, lex, forward=False)
     if batch is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 import click
@@ -64,6 +65,9 @@ def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
         print_url(token_url(base, token), sys.stdout,
                   heading="New token: old links no longer open the judge. New link:")
         return
+    from ..destination import check_journal
+
+    check_journal(cfg.journal)  # a folder not there (a drive not mounted): exit 4, not started
     tokens.ensure()
     from adjudicator.phone.build import build_phone_app
     from adjudicator.phone.limits import Limits
@@ -73,7 +77,10 @@ def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
                     idle_timeout=idle_timeout)
     app = build_phone_app(cfg, tokens=tokens, limits=limits,
                           warn=lambda text: click.echo(f"adjudicator: warning: {text}", err=True))
-    PhoneServer(app, host=host, port=port).serve()
+    server = PhoneServer(app, host=host, port=port)
+    server.serve()  # every page closed, whatever the signal
+    if server.stopped_by == signal.SIGINT:  # Ctrl-C: 130 and one line, as `hub` (README)
+        raise KeyboardInterrupt
 
 
 COMMANDS = [serve_cmd]

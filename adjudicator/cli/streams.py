@@ -9,22 +9,31 @@ import sys
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from ..entry import Words, parse_entry
+from ..entry import MAX_LETTERS, MAX_WORDS, Words, parse_entry
 from ..errors import AdjudicatorError, FileAccessError
 
+# The longest batch line judged (issue 21): a play forms at most 8 words of at most 15 letters
+# (136 characters with a comma and a space after each word); a line longer than this generous
+# bound is INVALID, and only its start is ever held: the rest is read in chunks and dropped
+# up to its end, so memory stays flat however long the line (docs/cli.md).
+MAX_LINE_CHARS = 1000
 ACCEPTABLE, UNACCEPTABLE = "ACCEPTABLE\n", "UNACCEPTABLE\n"
+TOO_LONG_LINE = (f"INVALID: the line is longer than {MAX_LINE_CHARS:,} characters: one play "
+                 f"forms at most {MAX_WORDS} words of at most {MAX_LETTERS} letters.\n")
 _CHUNK = 1 << 20
 
 
 class BatchLines:
     """The lines of a batch, without their ends. A line ends only at LF or CRLF; any other
     character (a lone CR, U+2028, NEL, FF...) stays in its line, for parse_entry to name. A
-    UTF-8 byte-order mark at the very start is skipped; bytes that are not UTF-8 become U+FFFD
-    (refused, named). Iterating gives one line at a time; `blocks()` gives lists of lines."""
+    UTF-8 byte-order mark at the very start is skipped; bytes that are not UTF-8 become
+    U+DC80-U+DCFF (surrogateescape, as the command line's own arguments), refused and named by
+    the byte. A line longer than MAX_LINE_CHARS is given as its first MAX_LINE_CHARS + 1
+    characters only. Iterating gives one line at a time; `blocks()` gives lists of lines."""
 
     def __init__(self, raw: BinaryIO, owned: bool, streaming: bool, name: str = "the batch"):
         self.raw, self.owned, self.streaming, self.name = raw, owned, streaming, name
-        self._decode = codecs.getincrementaldecoder("utf-8-sig")(errors="replace").decode
+        self._decode = codecs.getincrementaldecoder("utf-8-sig")(errors="surrogateescape").decode
 
     def __iter__(self) -> Iterator[str]:
         for block in self.blocks():
@@ -35,26 +44,40 @@ class BatchLines:
         pipe, as soon as anything arrives), so a runner typing gets each line's verdict at once
         and a file or a fast pipe is still read a megabyte at a time."""
         read = getattr(self.raw, "read1", self.raw.read)
-        decode, rest, pending = self._decode, "", []
+        decode, limit = self._decode, MAX_LINE_CHARS
+        rest = ""  # the start of the line not ended yet (its last piece when pending holds more)
+        pending: list[str] = []  # the earlier pieces of that line, read in earlier chunks
+        held = 0  # characters in pending
+        long = False  # that line is longer than the limit: rest holds its start, the rest dropped
         while data := self._read(read):
             text = decode(data)
-            if rest and rest[-1] == "\r" and text[:1] == "\n":
-                rest = rest[:-1]  # a CRLF cut in two by the read
+            if rest and rest[-1] == "\r" and text[:1] == "\n" and not long:
+                rest = rest[:-1]  # a CRLF cut in two by the read (a long line's start is kept)
             if "\r" in text:
                 text = text.replace("\r\n", "\n")
             end = text.rfind("\n")
             if end < 0:  # a long line: its pieces are joined once, at its end (never quadratic)
-                pending.append(rest)
-                rest = text
+                if not long:
+                    pending.append(rest)
+                    held += len(rest)
+                    rest = text
+                    if held + len(rest) > limit:  # too long to be a play: keep its start only
+                        rest, pending, held, long = ("".join(pending) + rest)[:limit + 1], [], \
+                            0, True
                 continue
-            if pending:
-                rest, pending = "".join(pending) + rest, []
-            head, rest = rest + text[:end], text[end + 1:]
+            if long:  # its end: the start kept stands for the whole line
+                first = text.find("\n")
+                head, long = rest + "\n" + text[first + 1:end] if first < end else rest, False
+            else:
+                if pending:
+                    rest, pending, held = "".join(pending) + rest, [], 0
+                head = rest + text[:end]
+            rest = text[end + 1:]
             yield head.split("\n")
         pending.append(rest + decode(b"", True))
         last = "".join(pending)
         if last:
-            yield [last]
+            yield [last[:limit + 1] if long else last]
 
     def _read(self, read) -> bytes:
         try:
@@ -87,6 +110,9 @@ class Entries:
         self.invalid = 0
 
     def parse(self, line: str) -> Words | str:
+        if len(line) > MAX_LINE_CHARS:  # never split or scanned: only its start was kept
+            self.invalid += 1
+            return TOO_LONG_LINE
         try:
             return parse_entry(line)
         except AdjudicatorError as e:

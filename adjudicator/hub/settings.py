@@ -22,8 +22,14 @@ def load_hub_config(path: str) -> tuple[HubConfig, bool]:
     """(config, created): PATH read and checked; a missing file is written with the default."""
     created = False
     if not os.path.exists(path):
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):  # a drive not mounted: never made on the local disk
+            from ..errors import FileAccessError
+
+            raise FileAccessError(f"cannot write the hub config {path}: the folder {folder} "
+                                  "is not there (a drive not mounted?); nothing is made in its "
+                                  "place")
         try:
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
             with open(path, "x", encoding="utf-8") as f:
                 f.write(DEFAULT)
         except OSError as e:

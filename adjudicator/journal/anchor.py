@@ -5,9 +5,9 @@ the last row's number and its full hash. A copy of the .db that lacks committed 
 left behind, or deleted after a crash) then fails verify, naming the missing range. It is only
 ever moved forward, so with several writers it may lag behind the journal, never run ahead of it.
 
-Slips (`journal verify --slips FILE`): one "NUMBER HASH" per line, typed from collected result
-slips (the short row hash printed on each); a row edited and its whole chain recomputed no longer
-matches the slip of that row or of any later one.
+Slips (`journal verify --slips FILE`): each slip's line "Journal check: NUMBER HASH" (or just
+"NUMBER HASH"), typed from collected result slips (the short row hash printed on each); a row
+edited and its whole chain recomputed no longer matches the slip of that row or of any later one.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
-from ..errors import JournalError, JournalFileError
+from ..errors import EXIT_ENTRY, AdjudicatorError, JournalError, JournalFileError
 from . import chain, db
 
 HEAD_SUFFIX = ".head"
@@ -77,32 +77,82 @@ def write_head(journal_path: str, head: Head) -> None:
     os.replace(tmp, target)
 
 
-_SLIP_LINE = re.compile(r"^\s*#?\s*(\d+)\s*[:,;]?\s+([0-9a-fA-F][0-9a-fA-F \-]*)$")
+class SlipsError(AdjudicatorError):
+    """A line of a slips file that is not a slip's "Journal check: NUMBER HASH": exit 2, a
+    mistake in what was typed (a broken chain is 5)."""
+
+    exit_code = EXIT_ENTRY
+
+
+# The slip prints "Journal check: 12 3fa9c01d"; the verdict screen "Challenge #12 · check 3fa9c01d".
+_LABEL = re.compile(r"(journal\s*check\s*:?|challenge\b)", re.I)
+_NUMBER = re.compile(r"#?\s*(\d+)(.*)")
+_CHECK = re.compile(r"[:,;\u00b7]?\s*(check\b\s*:?)?", re.I)
+_HEX = re.compile(r"[0-9a-f]+")
+EXAMPLE = "'Journal check: 12 3fa9c01d' as the slip prints it, or '12 3fa9c01d'"
+
+
+def parse_slip(text: str) -> tuple[int, str]:
+    """(number, hash prefix in lower case) from one typed slip line: the slip's own line
+    `Journal check: 12 3fa9c01d`, or `12 3fa9c01d`, or the verdict screen's `Challenge #12 ·
+    check 3fa9c01d`; any case, any spaces, a ':' ',' or ';' after the number, spaces or '-'
+    inside the hash. ValueError says what is wrong."""
+    body = text.strip()
+    label = _LABEL.match(body)
+    if label:
+        body = body[label.end():].strip()
+    found = _NUMBER.fullmatch(body)
+    if not found:
+        raise ValueError(f"no challenge number at its start (type {EXAMPLE})")
+    seq, rest = int(found.group(1)), found.group(2)
+    if rest and not (rest[0].isspace() or rest[0] in ":,;\u00b7"):
+        raise ValueError(f"no space between the challenge number and its hash (type {EXAMPLE})")
+    rest = rest.strip()
+    rest = rest[_CHECK.match(rest).end():].strip()
+    if not rest:
+        raise ValueError(f"no hash after challenge {seq} (type {EXAMPLE})")
+    digits = re.sub(r"[\s\-]", "", rest).lower()
+    if not _HEX.fullmatch(digits):
+        bad = next(ch for ch in digits if ch not in "0123456789abcdef")
+        raise ValueError(f"the hash {rest!r} holds {bad!r}: a hash is hex digits, 0-9 and a-f")
+    if len(digits) < 4:
+        raise ValueError(f"the hash {rest!r} has {len(digits)} digits: the slip prints "
+                         f"{SHORT_HASH}")
+    if len(digits) > 64:
+        raise ValueError(f"the hash has {len(digits)} digits: a row hash has at most 64")
+    if seq == 0:
+        raise ValueError("there is no challenge 0: challenges are numbered from 1")
+    return seq, digits
 
 
 def read_slips(path: str) -> dict[int, str]:
-    """The slips file: {number: hash prefix}; '#' comments and blank lines are skipped."""
+    """The slips file: {number: hash prefix}; '#' comments and blank lines are skipped. A line
+    that is not a slip's is a SlipsError naming FILE:LINE and what is wrong (exit 2)."""
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:
             lines = f.read().splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise JournalFileError(f"cannot read the slips file {path}: "
-                           f"{getattr(e, 'strerror', None) or e}") from e
+    except OSError as e:
+        raise JournalFileError(f"cannot read the slips file {path}: {e.strerror or e}") from e
+    except UnicodeDecodeError as e:
+        raise SlipsError(f"{path}: not a text file of slip lines (byte {e.start}: "
+                         f"0x{e.object[e.start]:02X} is not UTF-8)") from None
     slips: dict[int, str] = {}
+    where: dict[int, int] = {}
     for n, line in enumerate(lines, 1):
         text = line.strip()
-        if not text or text.startswith("#") and not _SLIP_LINE.match(text):
+        if not text:
             continue
-        found = _SLIP_LINE.match(text)
-        digits = found and re.sub(r"[ \-]", "", found.group(2)).lower()
-        if not found or len(digits) < 4:
-            raise JournalError(f"{path} line {n}: {line.strip()!r} is not "
-                               "'NUMBER HASH' as printed on a slip (e.g. '12 3fa9c01d')")
-        seq = int(found.group(1))
+        try:
+            seq, digits = parse_slip(text)
+        except ValueError as e:
+            if text.startswith("#"):
+                continue  # a comment
+            shown = text if len(text) <= 60 else text[:60] + "..."
+            raise SlipsError(f"{path}:{n}: {shown!r}: {e}") from None
         if slips.get(seq, digits) != digits:
-            raise JournalError(f"{path} line {n}: challenge {seq} is given twice with "
-                               "different hashes")
-        slips[seq] = digits
+            raise SlipsError(f"{path}:{n}: challenge {seq} is given twice with different "
+                             f"hashes (line {where[seq]} and line {n})")
+        slips[seq], where[seq] = digits, n
     return slips
 
 

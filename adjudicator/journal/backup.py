@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 
+from ..destination import destination
 from ..errors import JournalError, JournalFileError
 from . import anchor, chain, db
 
@@ -17,10 +18,11 @@ def backup(path: str, dest: str, *, force: bool = False) -> chain.ChainReport:
     """
     if os.path.realpath(path) == os.path.realpath(dest):
         raise JournalError(f"{dest} is the journal itself; choose another destination")
-    if os.path.exists(dest) and not force:
+    target = destination(dest)  # a symlink's target; a device, pipe or folder: exit 4
+    if os.path.exists(target) and not force:
         raise JournalFileError(f"{dest} already exists (use --force to replace it)")
     src = db.connect_ro(path)
-    tmp = dest + ".copying"
+    tmp = target + ".copying"
     remove_journal_files(tmp)
     try:
         out = sqlite3.connect(tmp, isolation_level=None)
@@ -43,10 +45,10 @@ def backup(path: str, dest: str, *, force: bool = False) -> chain.ChainReport:
         remove_journal_files(tmp)
         raise chain.ChainBroken(path, report.broken_row or 0, report.reason)
     try:
-        remove_journal_files(dest)
-        os.replace(tmp, dest)
+        remove_journal_files(target)
+        os.replace(tmp, target)
         if report.rows:
-            anchor.write_head(dest, anchor.Head(info["journal_id"], report.rows,
+            anchor.write_head(target, anchor.Head(info["journal_id"], report.rows,
                                                 report.head_hash))
     except OSError as e:
         raise JournalFileError(f"cannot write {dest}: {e.strerror or e}") from e

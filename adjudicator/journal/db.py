@@ -8,7 +8,8 @@ import sqlite3
 from urllib.parse import quote
 
 from ..config import default_journal_path  # noqa: F401  (one definition, re-exported)
-from ..errors import JournalError, JournalFileError
+from ..destination import check_journal
+from ..errors import FileAccessError, JournalError, JournalFileError
 
 FORMAT = "adjudicator-journal"
 SCHEMA_VERSION = 1
@@ -113,12 +114,13 @@ def connect_rw(path: str, timeout: float | None = None) -> sqlite3.Connection:
     TIMEOUT: how long to keep retrying while another program holds the journal locked.
     """
     timeout = LOCK_PATIENCE if timeout is None else timeout
+    try:
+        check_journal(path)  # a folder, a device, its folder not there: exit 4
+    except FileAccessError as e:
+        raise JournalFileError(str(e)) from None
     folder = os.path.dirname(os.path.abspath(path))
     try:
-        os.makedirs(folder, exist_ok=True)
-    except (FileExistsError, NotADirectoryError) as e:
-        raise JournalError(f"cannot create the folder for the journal {path}: "
-                           "a file is in the way") from e
+        os.makedirs(folder, exist_ok=True)  # only the default journal's (check_journal)
     except OSError as e:
         if e.errno in (13, 30):
             raise JournalError(explain(e, path)) from e

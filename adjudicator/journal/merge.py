@@ -11,6 +11,7 @@ import os
 import sqlite3
 from dataclasses import dataclass
 
+from ..destination import destination
 from ..errors import JournalError, JournalFileError
 from . import anchor, chain, db
 from .backup import remove_journal_files
@@ -99,14 +100,15 @@ def merge(inputs: list[str], out: str, *, force: bool = False) -> MergeReport:
     for path in inputs:
         if os.path.realpath(path) == out_real:
             raise JournalError(f"{out} is one of the journals being merged; choose another -o")
-    if os.path.exists(out) and not force:
+    target = destination(out)  # a symlink's target; a device, pipe or folder: exit 4
+    if os.path.exists(target) and not force:
         raise JournalFileError(f"{out} already exists (use --force to replace it)")
     for path in inputs:  # every chain first: nothing is written for a broken one
         anchor.verify_file(path).raise_if_broken()
 
-    tmp, scratch = out + ".merging", out + ".merging-scratch"
+    tmp, scratch = target + ".merging", target + ".merging-scratch"
     remove_journal_files(tmp)
-    journal = Journal.open(tmp)  # creates the folder, or says plainly why it cannot
+    journal = Journal.open(tmp)
     # a scratch file until it is complete and renamed: no fsync per chunk (see the end)
     journal.conn.execute("PRAGMA synchronous=OFF")
     work = None
@@ -140,10 +142,10 @@ def merge(inputs: list[str], out: str, *, force: bool = False) -> MergeReport:
         remove_journal_files(tmp)
         raise
     try:
-        remove_journal_files(out, beside_only=True)
-        os.replace(tmp, out)
+        remove_journal_files(target, beside_only=True)
+        os.replace(tmp, target)
         if os.path.exists(anchor.head_path(tmp)):
-            os.replace(anchor.head_path(tmp), anchor.head_path(out))
+            os.replace(anchor.head_path(tmp), anchor.head_path(target))
     except OSError as e:
         remove_journal_files(tmp)
         raise JournalError(db.explain(e, out)) from e

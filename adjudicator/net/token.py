@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hmac
 import os
+import stat
 import secrets
 import tempfile
 
@@ -37,6 +38,9 @@ class TokenStore:
         try:
             st = os.stat(self.path)
         except OSError:
+            self._stamp, self._token, self._base = None, None, None
+            return None
+        if not stat.S_ISREG(st.st_mode):  # a pipe or a device is never opened (it would block)
             self._stamp, self._token, self._base = None, None, None
             return None
         stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
@@ -76,9 +80,13 @@ class TokenStore:
         self._write(self.ensure(), base)
 
     def _write(self, token: str, base: str | None) -> None:
+        from ..destination import destination
+
         folder = os.path.dirname(self.path) or "."
         try:
             os.makedirs(folder, mode=0o700, exist_ok=True)
+            target = destination(self.path, "the token file")  # a symlink's target; not a device
+            folder = os.path.dirname(target)
             fd, tmp = tempfile.mkstemp(prefix=".token-", dir=folder)
         except OSError as e:
             raise AdjudicatorError(f"cannot write the token file {self.path}: "
@@ -89,7 +97,7 @@ class TokenStore:
                 f.flush()
                 os.fsync(f.fileno())
             os.chmod(tmp, 0o600)
-            os.replace(tmp, self.path)
+            os.replace(tmp, target)
         except BaseException as e:
             try:
                 os.unlink(tmp)

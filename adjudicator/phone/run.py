@@ -44,6 +44,7 @@ class PhoneServer:
         self.routes = tuple(routes)
         self.bound_port: int | None = None
         self.base = ""
+        self.stopped_by: int | None = None  # the signal that stopped it (SIGINT: exit 130)
 
     def serve(self) -> None:
         asyncio.run(self.run())
@@ -72,7 +73,7 @@ class PhoneServer:
         self.app.tokens.record_base(self.base)
         for sig in STOP_SIGNALS:
             try:
-                loop.add_signal_handler(sig, stop.set)
+                loop.add_signal_handler(sig, self._stop, sig, stop)
             except (NotImplementedError, RuntimeError, ValueError):
                 pass
         self._announce(self.app.tokens.current(), "Smart-device word judge: open this on a "
@@ -97,6 +98,10 @@ class PhoneServer:
             if self.on_stop is not None:
                 self.on_stop()
             self.app.log("stopped: every phone page was closed")
+
+    def _stop(self, sig: int, stop: asyncio.Event) -> None:
+        self.stopped_by = sig
+        stop.set()
 
     async def _watch_token(self, stop: asyncio.Event) -> None:
         """Show the new URL and code here as soon as `serve --rotate-token` rewrites the file."""

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 from escpos_decode import decode
 
 from adjudicator.cli import main
-from adjudicator.errors import EXIT_IO, EXIT_NOT_RECORDED, EXIT_PRINTER
+from adjudicator.errors import EXIT_ENTRY, EXIT_IO, EXIT_PRINTER
 
 
 @pytest.fixture
@@ -115,14 +115,16 @@ def test_reprint_from_the_journal_by_number(run, fake_printer, tmp_path, make_le
         assert journal.get(seq).print_status == "reprinted"
 
 
-def test_reprint_of_an_unknown_challenge_is_a_journal_error(run, fake_printer, tmp_path):
+def test_reprint_of_an_unknown_challenge_is_a_usage_mistake(run, fake_printer, tmp_path):
+    """A number the journal does not hold was mistyped: exit 2, as `judge --recheck-of 99`
+    (README's table), not 5, the code of a broken chain or a verdict not recorded."""
     from adjudicator.journal import Journal
 
     Journal.open(str(tmp_path / "j.db")).close()  # a journal, without challenge 99
     result = run("printer", "reprint", "99", "--url", fake_printer.path,
                  "--journal", str(tmp_path / "j.db"))
-    assert result.exit_code == EXIT_NOT_RECORDED, result.output
-    assert "99" in result.output
+    assert result.exit_code == EXIT_ENTRY, result.output
+    assert "there is no challenge 99 in the journal" in result.output
     assert fake_printer.take() == b""
 
 

@@ -59,8 +59,8 @@ def test_without_journal_nothing_is_recorded(run, tiny, monkeypatch, tmp_path):
 
 
 def test_single_judge_that_cannot_record_still_shows_the_verdict(run, tiny, tmp_path):
-    (tmp_path / "blocker").write_text("x")
-    result = run("judge", "-l", tiny, "--journal", str(tmp_path / "blocker" / "j.db"), "qi")
+    (tmp_path / "foreign.db").write_text("another program's file")  # cannot be recorded in
+    result = run("judge", "-l", tiny, "--journal", str(tmp_path / "foreign.db"), "qi")
     assert result.exit_code == EXIT_NOT_RECORDED
     assert result.stdout == "ACCEPTABLE\n"
     assert result.stderr.startswith("adjudicator: NOT RECORDED: call the director (")
@@ -88,10 +88,10 @@ def test_batch_from_stdin_records_too(run, tiny, jpath):
 
 
 def test_batch_that_cannot_record_streams_verdicts_and_reports_each_line(run, tiny, tmp_path):
-    (tmp_path / "blocker").write_text("x")
+    (tmp_path / "foreign.db").write_text("another program's file")  # cannot be recorded in
     batch = tmp_path / "b.txt"
     batch.write_text("qi\nca5\nzzz\n")
-    result = run("judge", "-l", tiny, "--journal", str(tmp_path / "blocker" / "j.db"),
+    result = run("judge", "-l", tiny, "--journal", str(tmp_path / "foreign.db"),
                  "--batch", str(batch))
     assert result.exit_code == EXIT_NOT_RECORDED
     assert result.stdout.splitlines()[0::2] == ["ACCEPTABLE", "UNACCEPTABLE"]

@@ -68,8 +68,9 @@ def test_a_journal_that_could_not_be_opened_is_opened_again_for_the_next_group(t
     config = Config(station="Desk", mode="runner", journal=str(blocker / "j.db"))
     station = open_station(config, make_lexicon(["QI", "ZA"]))
     first = station.judge_group([("QI",), ("ZA",)])
-    assert [o.seq for o in first] == [None, None] and "a file is in the way" in first[0].problem
-    blocker.unlink()  # the stick is mounted
+    assert [o.seq for o in first] == [None, None] and "usb is not a folder" in first[0].problem
+    blocker.unlink()  # the stick is mounted: a folder there
+    blocker.mkdir()
     second = station.judge_group([("QI",), ("QI", "ZA")])
     assert [o.seq for o in second] == [1, 2] and not second[0].problem
     assert station.judge(("ZA",)).seq == 3

@@ -173,4 +173,5 @@ def test_merge_into_an_impossible_place_is_a_plain_error(tmp_path, runner):
     a = station_journal(tmp_path / "a.db", "A", [10])
     (tmp_path / "blocker").write_text("x")
     result = runner.invoke(main, ["journal", "merge", a, "-o", str(tmp_path / "blocker" / "e.db")])
-    assert result.exit_code == EXIT_NOT_RECORDED and "a file is in the way" in result.stderr
+    # a file that cannot be written (README: exit 4), not a broken chain (5)
+    assert result.exit_code == EXIT_IO and "blocker is not a folder" in result.stderr

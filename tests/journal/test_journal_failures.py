@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from journal_helpers import fill, verdict
 
 from adjudicator.cli import main
-from adjudicator.errors import EXIT_NOT_RECORDED, JournalError
+from adjudicator.errors import EXIT_NOT_RECORDED, JournalError, JournalFileError
 from adjudicator.journal import Journal, db, verify
 
 
@@ -81,7 +81,7 @@ def test_chmod_read_only_folder(tmp_path):
 
 def test_a_file_where_the_folder_should_be(tmp_path):
     (tmp_path / "blocker").write_text("x")
-    with pytest.raises(JournalError, match="a file is in the way"):
+    with pytest.raises(JournalFileError, match="blocker is not a folder"):
         Journal.open(str(tmp_path / "blocker" / "j.db"))
 
 

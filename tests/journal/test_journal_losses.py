@@ -138,7 +138,7 @@ def test_a_slips_file_with_a_bad_line_is_a_plain_error(jpath, journal, clock, tm
     typed = tmp_path / "slips.txt"
     typed.write_text(line + "\n")
     result = CliRunner().invoke(main, ["journal", "verify", jpath, "--slips", str(typed)])
-    assert result.exit_code != 0 and "line 1" in result.stderr
+    assert result.exit_code == 2 and f"{typed}:1: " in result.stderr  # a typing mistake
     assert "Traceback" not in result.output
 
 

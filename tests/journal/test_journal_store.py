@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from journal_helpers import TEST_LEXICON, fill, raw, verdict
 
-from adjudicator.errors import JournalError
+from adjudicator.errors import JournalError, JournalFileError
 from adjudicator.journal import MODES, Journal, default_journal_path, verify
 from adjudicator.rules import ChallengeRule
 
@@ -133,9 +133,16 @@ def test_default_path_is_the_env_var_else_the_user_data_dir(monkeypatch, tmp_pat
     assert default_journal_path() == str(tmp_path / "data" / "adjudicator" / "journal.db")
 
 
-def test_open_creates_missing_folders(tmp_path):
-    with Journal.open(str(tmp_path / "a" / "b" / "j.db")) as j:
-        assert j.count() == 0
+def test_open_refuses_a_missing_folder_but_makes_the_default_journals(tmp_path, monkeypatch):
+    """A journal on a drive not mounted must not be made on the local disk (issue 21.7); only
+    the default journal, in the user data folder, has its folder made."""
+    with pytest.raises(JournalFileError, match="the folder .* is not there"):
+        Journal.open(str(tmp_path / "a" / "b" / "j.db"))
+    assert not (tmp_path / "a").exists()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("ADJUDICATOR_JOURNAL")
+    with Journal.open() as j:
+        assert j.count() == 0 and j.path.startswith(str(tmp_path / "data"))
 
 
 def test_a_file_that_is_not_a_journal_is_refused(tmp_path):

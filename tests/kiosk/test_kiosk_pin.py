@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from adjudicator.cli import main
 from adjudicator.config import load_config
-from adjudicator.errors import EXIT_CONFIG
+from adjudicator.errors import EXIT_CONFIG, EXIT_ENTRY
 from adjudicator.pin import hash_pin, is_set, verify_pin
 from adjudicator.pin_gate import LOCKOUT_SECONDS, MAX_TRIES, PinGate
 
@@ -52,10 +52,12 @@ def test_set_pin_creates_a_missing_file_and_refuses_a_mismatch(tmp_path):
     path = tmp_path / "new" / "station.toml"
     runner = CliRunner()
     result = runner.invoke(main, ["set-pin", "--config", str(path)], input="1111\n2222\n")
-    assert not path.exists()  # click asks again on mismatch; input ran out: nothing saved
+    assert not path.exists()  # the two entries differ: a usage mistake, nothing saved
+    assert result.exit_code == EXIT_ENTRY and "no PIN was set" in result.output
+    result = runner.invoke(main, ["set-pin", "--config", str(path)], input="12\n")
+    assert result.exit_code == EXIT_ENTRY and "4 to 64 characters" in result.output  # at once
+    result = runner.invoke(main, ["set-pin", "--config", str(path)], input="")
     assert result.exit_code == EXIT_CONFIG and "no PIN was set" in result.output
-    result = runner.invoke(main, ["set-pin", "--config", str(path)], input="12\n12\n")
-    assert result.exit_code == EXIT_CONFIG and "4 to 64 characters" in result.output
     result = runner.invoke(main, ["set-pin", "--config", str(path)], input="9876\n9876\n")
     assert result.exit_code == 0 and verify_pin("9876", load_config(str(path)).pin_hash)
 
