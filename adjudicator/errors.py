@@ -12,7 +12,9 @@ EXIT_IO = 4  # a file that cannot be read or written
 EXIT_NOT_RECORDED = 5  # the verdict was given but the journal could not record it
 EXIT_CONFIG = 6  # configuration file invalid
 EXIT_PRINTER = 7  # printer problem (printer test)
+EXIT_HANGUP = 129  # the kiosk's terminal hung up: 128 + SIGHUP
 EXIT_INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as a shell reports it
+EXIT_TERMINATED = 143  # the kiosk stopped by SIGTERM: 128 + SIGTERM
 
 
 class AdjudicatorError(Exception):
