@@ -63,10 +63,12 @@ class Board:
     def __init__(self, clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
                  silent_after: float = SILENT_AFTER,
-                 names: Callable[[str, str], str] | None = None):
-        """NAMES(table, round) -> the players at that table (tsh.py), when the hub knows."""
+                 names: Callable[[str, str], str] | None = None,
+                 names_warning: Callable[[], dict | None] | None = None):
+        """NAMES(table, round) -> the players at that table (tsh.py), when the hub knows;
+        NAMES_WARNING() -> why tsh's file does not read now, and since when (None: it does)."""
         self.clock, self.wall, self.silent_after = clock, wall, silent_after
-        self.names = names
+        self.names, self.names_warning = names, names_warning
         self.stations: dict[str, StationView] = {}
         self.tables: dict[tuple[str, str], TableView] = {}
         self.latest: deque[dict] = deque(maxlen=LATEST)
@@ -234,7 +236,7 @@ class Board:
                    for e in self.flagged for f in e["flags"]]
         return {"version": self.version, "time": self.wall().isoformat(timespec="seconds"),
                 "stations": stations, "tables": tables, "latest": list(self.latest),
-                "alarms": alarms}
+                "alarms": alarms, "tsh": self.names_warning() if self.names_warning else None}
 
 
 def _table_order(item) -> tuple:

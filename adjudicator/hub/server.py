@@ -21,6 +21,7 @@ from .board import Board
 from .ledger import HubJournal, Refused
 
 TICK = 1.0  # seconds between page updates when nothing happens (silent stations age)
+TSH_EVERY = 1.0  # seconds between looks at tsh's file
 MAX_BODY = 8 * 1024 * 1024
 FORBIDDEN = ("This page is for the tournament director: open the address `adjudicator hub` "
              "printed, with its key.\n")
@@ -39,12 +40,13 @@ class Hub:
     def __init__(self, journal_path: str, board: Board | None = None, tsh: str = ""):
         self.ledger = HubJournal(journal_path)
         self.station_token, self.director_token = self.ledger.tokens()
-        names = None
+        self.tsh = None
         if tsh:
             from .tsh import TshNames
 
-            names = TshNames(tsh).at
-        self.board = board or Board(names=names)
+            self.tsh = TshNames(tsh)
+        self.board = board or Board(names=self.tsh and self.tsh.at,
+                                    names_warning=self.tsh and self.tsh.warning)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="hub-journal")
         self._changed = asyncio.Event()
         self._restore()
@@ -159,8 +161,26 @@ class Hub:
             pass
         return response
 
+    async def _watch_tsh(self) -> None:
+        """tsh's file read again when it changes (off the event loop): names, or its warning."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(TSH_EVERY)
+            if await loop.run_in_executor(None, self.tsh.refresh):
+                self.board.version += 1
+                self._notify()
+
+    async def _start(self, _app: web.Application) -> None:
+        self._tasks = [asyncio.create_task(self._watch_tsh())] if self.tsh else []
+
+    async def _stop(self, _app: web.Application) -> None:
+        for task in self._tasks:
+            task.cancel()
+
     def make_app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY)
+        app.on_startup.append(self._start)
+        app.on_cleanup.append(self._stop)
         app.router.add_post("/api/rows", self.rows)
         app.router.add_post("/api/heartbeat", self.heartbeat)
         app.router.add_get("/", self.page)
