@@ -9,7 +9,8 @@ the flags); nothing per word, ever.
 from __future__ import annotations
 
 import time
-from collections import Counter, deque
+from bisect import insort
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -33,7 +34,8 @@ class StationView:
     journal_id: str
     name: str = ""
     mode: str = ""
-    last_beat: float | None = None  # monotonic time of the last heartbeat
+    last_beat: float | None = None  # monotonic time it was last heard (heartbeat or rows)
+    said_at: datetime | None = None  # when what it judges with was last said (beat or row)
     last_seq: int = 0  # the station's last row, as its heartbeat said
     acked: int = 0  # rows of it the hub holds without a gap
     lexicon: str = ""
@@ -54,7 +56,30 @@ class TableView:
     unacceptable: int = 0
     last: str = ""
     round: str = ""  # the round of its latest challenge, when the station knew it
-    recent: deque = field(default_factory=lambda: deque(maxlen=TABLE_LATEST))
+    recent: Newest = field(default_factory=lambda: Newest(TABLE_LATEST))
+    last_when: datetime | None = None  # the time of its latest challenge
+
+
+class Newest:
+    """The N latest challenges in the time they were judged (not the order they arrived: a
+    station pushing old rows, or a hub rebuilding its board, puts them where they belong)."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self._items: list = []  # (time, arrival, entry), oldest first
+        self._arrivals = 0
+
+    def add(self, when: datetime | None, entry: dict) -> None:
+        self._arrivals += 1
+        insort(self._items, (when or _EPOCH, self._arrivals, entry), key=lambda i: i[:2])
+        if len(self._items) > self.n:
+            del self._items[0]
+
+    def __iter__(self):
+        return (entry for _, _, entry in reversed(self._items))
+
+    def __len__(self) -> int:
+        return len(self._items)
 
 
 class Board:
@@ -71,8 +96,8 @@ class Board:
         self.names, self.names_warning = names, names_warning
         self.stations: dict[str, StationView] = {}
         self.tables: dict[tuple[str, str], TableView] = {}
-        self.latest: deque[dict] = deque(maxlen=LATEST)
-        self.flagged: deque[dict] = deque(maxlen=LATEST)
+        self.latest = Newest(LATEST)
+        self.flagged = Newest(LATEST)
         self._last_at_table: dict[str, tuple[str, str, datetime]] = {}
         self._wrong_token: dict[str, tuple[str, float]] = {}  # address -> (station, when)
         self.version = 0
@@ -82,8 +107,11 @@ class Board:
             self.stations[journal_id] = StationView(journal_id)
         return self.stations[journal_id]
 
-    def add_rows(self, journal_id: str, rows: Iterable[Mapping], acked: int | None = None) -> None:
-        """Rows the hub has just added for station JOURNAL_ID (hub journal columns)."""
+    def add_rows(self, journal_id: str, rows: Iterable[Mapping], acked: int | None = None,
+                 live: bool = True) -> None:
+        """Rows the hub has just added for station JOURNAL_ID (hub journal columns). LIVE: the
+        station sent them now (it is heard now); else they come from the hub's journal at a
+        restart, and the station was last heard when its latest row was judged."""
         rows = list(rows)
         if journal_id not in self.stations and rows:
             self._forget_empty(str(rows[0]["station"]), journal_id)
@@ -94,7 +122,27 @@ class Board:
             view.acked = max(view.acked, acked)
         if rows:
             view.refused = ""
+        if live:
+            view.last_beat = self.clock()
+        else:
+            latest = max((w for w in (_parse(r.get("time_utc")) for r in rows) if w),
+                         default=None)
+            if latest is not None:
+                ago = max(0.0, (self.wall() - latest).total_seconds())
+                heard = self.clock() - ago
+                view.last_beat = heard if view.last_beat is None else max(view.last_beat, heard)
         self.version += 1
+
+    def restore(self, rows: Iterable[Mapping], acked: Mapping[str, int]) -> None:
+        """The board after a restart, from every row of the hub's journal, in the time each was
+        judged: stations with what they judge with and when they were last heard, the latest
+        challenges, split look-ups; ACKED: each station journal's acknowledged sequence."""
+        for row in sorted(rows, key=lambda r: (_parse(r.get("time_utc")) or _EPOCH,
+                                               r.get("seq") or 0)):
+            self.add_rows(str(row.get("origin_journal") or ""), [row], live=False)
+        for journal_id, seq in acked.items():
+            if journal_id in self.stations:
+                self.stations[journal_id].acked = max(self.stations[journal_id].acked, seq)
 
     def wrong_token(self, address: str, station: str) -> None:
         """A sender at ADDRESS used a wrong hub_token (shown for a minute after its last try)."""
@@ -112,6 +160,12 @@ class Board:
     def _add(self, view: StationView, row: Mapping) -> None:
         name, table = str(row["station"]), str(row.get("game_table") or "")
         view.name = view.name or name
+        view.mode = view.mode or str(row.get("mode") or "")
+        when = _parse(row["time_utc"])
+        if row.get("fingerprint") and (view.said_at is None or (when and when >= view.said_at)):
+            view.lexicon = str(row.get("lexicon_name") or view.lexicon)  # what it judged with
+            view.fingerprint = str(row["fingerprint"])
+            view.said_at = when or view.said_at
         view.challenges += 1
         view.acked = max(view.acked, int(row.get("origin_seq") or 0))
         t = self.tables.setdefault((name, table), TableView())
@@ -120,10 +174,10 @@ class Board:
             t.acceptable += 1
         else:
             t.unacceptable += 1
-        t.last = row["time_utc"]
-        t.round = str(row.get("round") or "")
+        if t.last_when is None or (when and when >= t.last_when):
+            t.last, t.last_when = row["time_utc"], when
+            t.round = str(row.get("round") or "")
         flags = list(_flags(row.get("flags")))
-        when = _parse(row["time_utc"])
         if table and row.get("recheck_of") is None and SPLIT_FLAG not in flags:
             before = self._last_at_table.get(table)
             if (before is not None and before[0] != view.journal_id and when and before[2]
@@ -135,10 +189,10 @@ class Board:
                  "words": str(row["words"]), "verdict": "ACCEPTABLE" if row["acceptable"]
                  else "UNACCEPTABLE", "recheck": row.get("recheck_of") is not None,
                  "flags": [_flag_words(f) for f in flags], "seq": row.get("seq")}
-        self.latest.appendleft(entry)
-        t.recent.appendleft(entry)
+        self.latest.add(when, entry)
+        t.recent.add(when, entry)
         if flags:
-            self.flagged.appendleft(entry)
+            self.flagged.add(when, entry)
 
     def heartbeat(self, journal_id: str, beat: Mapping) -> None:
         if journal_id not in self.stations:
@@ -148,8 +202,10 @@ class Board:
         view.name = str(beat.get("station") or view.name)
         view.mode = str(beat.get("mode") or view.mode)
         view.last_seq = int(beat.get("last_seq") or 0)
-        view.lexicon = str(beat.get("lexicon") or view.lexicon)  # a one-shot push says less
-        view.fingerprint = str(beat.get("fingerprint") or view.fingerprint)
+        if beat.get("fingerprint") or beat.get("lexicon"):  # a one-shot push says less
+            view.lexicon = str(beat.get("lexicon") or view.lexicon)
+            view.fingerprint = str(beat.get("fingerprint") or view.fingerprint)
+            view.said_at = self.wall()
         view.printer = str(beat.get("printer") or view.printer)
         station_time = _parse(beat.get("clock"))
         if station_time:
@@ -166,7 +222,7 @@ class Board:
                 del self.stations[old_id]
                 new = self.station(journal_id)
                 for heard in ("name", "mode", "last_beat", "lexicon", "fingerprint", "printer",
-                              "skew"):
+                              "skew", "said_at"):
                     setattr(new, heard, getattr(view, heard))
 
     def alarms(self, view: StationView, majority: str | None) -> list[str]:
@@ -237,6 +293,9 @@ class Board:
         return {"version": self.version, "time": self.wall().isoformat(timespec="seconds"),
                 "stations": stations, "tables": tables, "latest": list(self.latest),
                 "alarms": alarms, "tsh": self.names_warning() if self.names_warning else None}
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
 def _table_order(item) -> tuple:
