@@ -35,6 +35,7 @@ class StationView:
     name: str = ""
     mode: str = ""
     last_beat: float | None = None  # monotonic time it was last heard (heartbeat or rows)
+    heard: datetime | None = None  # the same, as a time of day (what the page counts from)
     said_at: datetime | None = None  # when what it judges with was last said (beat or row)
     last_seq: int = 0  # the station's last row, as its heartbeat said
     acked: int = 0  # rows of it the hub holds without a gap
@@ -123,14 +124,15 @@ class Board:
         if rows:
             view.refused = ""
         if live:
-            view.last_beat = self.clock()
+            view.last_beat, view.heard = self.clock(), self.wall()
         else:
             latest = max((w for w in (_parse(r.get("time_utc")) for r in rows) if w),
                          default=None)
             if latest is not None:
                 ago = max(0.0, (self.wall() - latest).total_seconds())
                 heard = self.clock() - ago
-                view.last_beat = heard if view.last_beat is None else max(view.last_beat, heard)
+                if view.last_beat is None or heard > view.last_beat:
+                    view.last_beat, view.heard = heard, min(latest, self.wall())
         self.version += 1
 
     def restore(self, rows: Iterable[Mapping], acked: Mapping[str, int]) -> None:
@@ -198,7 +200,7 @@ class Board:
         if journal_id not in self.stations:
             self._forget_empty(str(beat.get("station") or ""), journal_id)
         view = self.station(journal_id)
-        view.last_beat = self.clock()
+        view.last_beat, view.heard = self.clock(), self.wall()
         view.name = str(beat.get("station") or view.name)
         view.mode = str(beat.get("mode") or view.mode)
         view.last_seq = int(beat.get("last_seq") or 0)
@@ -221,8 +223,8 @@ class Board:
             if same and view.challenges == 0 and view.last_seq == 0:  # " / ": a phone's row
                 del self.stations[old_id]
                 new = self.station(journal_id)
-                for heard in ("name", "mode", "last_beat", "lexicon", "fingerprint", "printer",
-                              "skew", "said_at"):
+                for heard in ("name", "mode", "last_beat", "heard", "lexicon", "fingerprint",
+                              "printer", "skew", "said_at"):
                     setattr(new, heard, getattr(view, heard))
 
     def alarms(self, view: StationView, majority: str | None) -> list[str]:
@@ -275,6 +277,7 @@ class Board:
                 "last_seq": view.last_seq,
                 "acked": view.acked, "alarms": self.alarms(view, majority),
                 "seen": None if view.last_beat is None else round(self.clock() - view.last_beat),
+                "heard": None if view.heard is None else view.heard.isoformat(timespec="seconds"),
             })
         tables = [{"station": s, "table": t or "-", "challenges": v.challenges,
                    "acceptable": v.acceptable, "unacceptable": v.unacceptable, "last": v.last,

@@ -11,16 +11,18 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 
 from aiohttp import web
 
 from ..errors import AdjudicatorError
+from ..net.logs import OneLineLog
 from .board import Board
 from .ledger import HubJournal, Refused
+from .stream import TOO_MANY, Feed
 
-TICK = 1.0  # seconds between page updates when nothing happens (silent stations age)
 TSH_EVERY = 1.0  # seconds between looks at tsh's file
 MAX_BODY = 8 * 1024 * 1024
 FORBIDDEN = ("This page is for the tournament director: open the address `adjudicator hub` "
@@ -38,6 +40,7 @@ class Hub:
     """The hub's state and its aiohttp application (make_app); run() serves it."""
 
     def __init__(self, journal_path: str, board: Board | None = None, tsh: str = ""):
+        self.log = OneLineLog(sys.stderr)  # run.py's, when served
         self.ledger = HubJournal(journal_path)
         self.station_token, self.director_token = self.ledger.tokens()
         self.tsh = None
@@ -48,25 +51,20 @@ class Hub:
         self.board = board or Board(names=self.tsh and self.tsh.at,
                                     names_warning=self.tsh and self.tsh.warning)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="hub-journal")
-        self._changed = asyncio.Event()
+        self.feed = Feed(self.board.snapshot)
+        self._tasks: list[asyncio.Task] = []
         self._restore()
 
     def _restore(self) -> None:
         """The board after a restart: every row held, each station's acknowledged sequence."""
-        by_station: dict[str, list] = {}
-        for row in self.ledger.all_rows():
-            by_station.setdefault(row["origin_journal"] or "", []).append(row)
-        acked = self.ledger.acked()
-        for journal_id, rows in by_station.items():
-            self.board.add_rows(journal_id, rows, acked.get(journal_id))
+        self.board.restore(self.ledger.all_rows(), self.ledger.acked())
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)
         self.ledger.close()
 
     def _notify(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
+        self.feed.changed()
 
     # -- stations --------------------------------------------------------------------------
 
@@ -144,21 +142,20 @@ class Hub:
         return web.json_response(self.board.snapshot(), headers=HEADERS)
 
     async def events(self, request: web.Request) -> web.StreamResponse:
-        """Server-sent events: the whole board at once, then on every change (at least 1/s)."""
+        """The board for the page (server-sent events): whole once, then what changed (stream.py);
+        refused with 503 and words the page shows when too many pages follow already."""
         self._director(request)
+        stream = self.feed.open()
+        if stream is None:
+            self.log(f"a director's page was refused: {self.feed.max_streams} live views open")
+            return web.Response(status=503, text=TOO_MANY.format(n=self.feed.max_streams),
+                                headers={**HEADERS, "Retry-After": "10"})
         response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream"})
-        await response.prepare(request)
         try:
-            while True:
-                data = json.dumps(self.board.snapshot(), separators=(",", ":"))
-                await response.write(f"data: {data}\n\n".encode("utf-8"))
-                try:
-                    await asyncio.wait_for(self._changed.wait(), TICK)
-                except asyncio.TimeoutError:
-                    pass
-                await asyncio.sleep(0.05)  # a burst of rows is one update
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
+            await response.prepare(request)
+            await self.feed.send(stream, response.write)
+        finally:
+            self.feed.close(stream)
         return response
 
     async def _watch_tsh(self) -> None:
@@ -171,7 +168,9 @@ class Hub:
                 self._notify()
 
     async def _start(self, _app: web.Application) -> None:
-        self._tasks = [asyncio.create_task(self._watch_tsh())] if self.tsh else []
+        self._tasks = [asyncio.create_task(self.feed.run())]
+        if self.tsh:
+            self._tasks.append(asyncio.create_task(self._watch_tsh()))
 
     async def _stop(self, _app: web.Application) -> None:
         for task in self._tasks:
@@ -192,26 +191,3 @@ class Hub:
 
 async def _no_icon(_request: web.Request) -> web.Response:
     return web.Response(status=204)
-
-
-async def serve(journal_path: str, host: str, port: int, ready=None, tsh: str = "") -> None:
-    """Serve until cancelled; READY(hub, bound port) is called once listening. TSH: tsh's
-    tourney.js, for the players' names at each table."""
-    hub = Hub(journal_path, tsh=tsh)
-    runner = web.AppRunner(hub.make_app(), access_log=None, handler_cancellation=True,
-                           shutdown_timeout=1.0)
-    await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    try:
-        try:
-            await site.start()
-        except OSError as e:
-            raise AdjudicatorError(f"cannot listen on {host}:{port}: {e.strerror or e} "
-                                   "(another program there? try another --port)") from None
-        bound = runner.addresses[0][1] if runner.addresses else port
-        if ready is not None:
-            ready(hub, bound)
-        await asyncio.Event().wait()
-    finally:
-        await runner.cleanup()
-        hub.close()

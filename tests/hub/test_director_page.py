@@ -143,3 +143,26 @@ def test_a_tables_latest_challenges_are_one_click_away(browser, hub, tmp_path, m
         page.close()
         fwd.stop()
         desk.close()
+
+
+def test_a_page_beyond_the_cap_of_live_views_says_so_then_follows_when_one_closes(browser, hub):
+    import socket
+
+    from adjudicator.hub.stream import MAX_STREAMS
+
+    port = int(hub.url.rsplit(":", 1)[1])
+    key = hub.director_url.split("key=")[1]
+    others = []
+    for _ in range(MAX_STREAMS):
+        s = socket.create_connection(("127.0.0.1", port), timeout=20)
+        s.sendall(f"GET /events?key={key} HTTP/1.1\r\nHost: hub\r\n\r\n".encode())
+        assert s.recv(1024).startswith(b"HTTP/1.1 200")
+        others.append(s)
+    page = browser.new_page()
+    page.goto(hub.director_url)
+    page.locator("#live").get_by_text("Too many live views").wait_for(timeout=WAIT)
+    assert "close the director's page in another tab" in page.locator("#live").inner_text()
+    others.pop().close()
+    page.get_by_text("live", exact=True).wait_for(timeout=WAIT)  # it tries again by itself
+    for s in others:
+        s.close()
