@@ -148,8 +148,10 @@ class Hub:
         stream = self.feed.open()
         if stream is None:
             self.log(f"a director's page was refused: {self.feed.max_streams} live views open")
-            return web.Response(status=503, text=TOO_MANY.format(n=self.feed.max_streams),
-                                headers={**HEADERS, "Retry-After": "10"})
+            refused = web.Response(status=503, text=TOO_MANY.format(n=self.feed.max_streams),
+                                   headers={**HEADERS, "Retry-After": "10"})
+            refused.force_close()  # its connection is not kept: it would hold a slot
+            return refused
         response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream"})
         try:
             await response.prepare(request)
