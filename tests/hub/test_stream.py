@@ -116,6 +116,7 @@ def test_many_open_streams_leave_posts_answered_and_the_page_updated(start_hub):
         refused = [data for code, data in statuses if code == 503]
         assert len(accepted) == stream.MAX_STREAMS and len(refused) == STREAMS - len(accepted)
         assert b"Too many live views" in refused[0]
+        assert b"connection: close" in refused[0].lower()
         last = next(s for s, (code, _) in zip(socks, statuses) if code == 503)
         while last.recv(4096):
             pass  # a refused page's connection is closed, not kept holding a slot
