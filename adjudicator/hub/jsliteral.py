@@ -29,7 +29,8 @@ _ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{2})|u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA
                      r"|(\r\n|[\n\r\u2028\u2029])|(.))", re.S)
 _SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 _WORDS = {"undefined": None, "null": None, "true": True, "false": False,
-          "NaN": math.nan, "-NaN": math.nan, "+NaN": math.nan, "Infinity": math.inf, "+Infinity": math.inf, "-Infinity": -math.inf}
+          "NaN": math.nan, "-NaN": math.nan, "+NaN": math.nan, "Infinity": math.inf,
+          "+Infinity": math.inf, "-Infinity": -math.inf}
 
 
 class JSLiteralError(ValueError):

@@ -1,8 +1,9 @@
 """Players' names for a table, read (never written) from tsh's html/tourney.js and its `tables`.
 
 tsh writes its whole event as `newt = {...};` in html/tourney.js (its own pages eval the file and
-read `newt`; here it is read as data, never run: jsliteral.py). What is read here, as tsh's own page code reads it: `divisions[]`, each with `name`
-and `players[]` (index 0 unused), each player with `id`, `name` ("Surname, Given"),
+read `newt`; here it is read as data, never run: jsliteral.py). What is read here, as tsh's own
+page code reads it: `divisions[]`, each with `name` and `players[]` (index 0 unused), each
+player with `id`, `name` ("Surname, Given"),
 `pairings[r0]` (the opponent's id, 0 for a bye), `scores[r0]` and `etc.board[r0]` (the board
 number); and `config.tables[division name][board - 1]`, the table a board is at (without it, the
 board number is the table). Divisions that share board numbers without a `tables` setting show

@@ -1,4 +1,4 @@
-"""One line per event on a server's terminal (phone server, hub): never a traceback, never a flood."""
+"""One line per event on a server's terminal (phone, hub): never a traceback, never a flood."""
 
 from __future__ import annotations
 
