@@ -166,3 +166,30 @@ def test_a_page_beyond_the_cap_of_live_views_says_so_then_follows_when_one_close
     page.get_by_text("live", exact=True).wait_for(timeout=WAIT)  # it tries again by itself
     for s in others:
         s.close()
+
+
+def test_the_page_warns_while_tshs_file_does_not_read_and_stops_when_it_does(browser, tmp_path):
+    import json
+
+    from playwright.sync_api import expect
+
+    good = "newt = " + json.dumps({"config": {}, "divisions": [{"name": "A", "players": [
+        None, {"id": 1, "name": "Smith, Ann", "pairings": [2], "etc": {"board": [1]}},
+        {"id": 2, "name": "Jones, Bo", "pairings": [1], "etc": {"board": [1]}}]}]}) + ";\n"
+    (tmp_path / "tourney.js").write_text(good)
+    (tmp_path / "hub.toml").write_text('journal = "hub.db"\ntsh = "tourney.js"\n')
+    proc = HubProcess(tmp_path / "hub.toml")
+    try:
+        page = browser.new_page()
+        page.goto(proc.director_url)
+        page.get_by_text("live", exact=True).wait_for(timeout=WAIT)
+        notice = page.locator("#notice")
+        expect(notice).to_be_hidden()
+        (tmp_path / "tourney.js").write_text(good[:40])  # tsh caught mid-write
+        expect(notice).to_be_visible(timeout=WAIT)
+        assert notice.inner_text().startswith("tsh file unreadable since ")
+        assert "cut short" in notice.inner_text() and "last good reading" in notice.inner_text()
+        (tmp_path / "tourney.js").write_text(good)
+        expect(notice).to_be_hidden(timeout=WAIT)
+    finally:
+        proc.stop()
