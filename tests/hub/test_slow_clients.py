@@ -101,7 +101,11 @@ def test_a_body_that_never_ends_is_cut_and_an_idle_connection_closed(start_hub):
     s.sendall(b"POST /api/rows HTTP/1.1\r\nHost: hub\r\nContent-Type: application/json\r\n"
               b"Authorization: Bearer " + hub.hub.station_token.encode() +
               b"\r\nContent-Length: 100000\r\n\r\n{\"journal_id\":")
-    assert s.recv(1024) == b""  # cut, not left waiting for the other 99,986 bytes
+    try:
+        cut = s.recv(1024)
+    except ConnectionResetError:
+        cut = b""  # closed with a reset: as closed
+    assert cut == b""  # cut, not left waiting for the other 99,986 bytes
     s.close()
     idle = socket.create_connection(("127.0.0.1", hub.port), timeout=10)
     idle.sendall(b"GET /favicon.ico HTTP/1.1\r\nHost: hub\r\n\r\n")
