@@ -4,7 +4,10 @@ One task (Feed.run) looks at the board when it changes (a burst of rows is one l
 every second while a page follows; it works out what changed since the last look once, encodes it
 once, and hands the same bytes to every page. A page that does not read its messages is closed
 (it reconnects and is sent the whole board again); at most MAX_STREAMS pages follow at once, the
-rest are refused with a message the page shows. Nothing is kept per page but a short queue, so
+rest are refused with a message the page shows, and each page is asked to reconnect every ten
+minutes (the director's page does at once), so pages left open and forgotten, or held by a
+client that never reads, do not keep the slots for ever. Nothing is kept per page but a short
+queue, so
 the hub's memory is back where it was when the pages go, and the stations' posts never wait for
 a page.
 
@@ -25,6 +28,7 @@ TICK = 1.0  # seconds between looks when nothing happens (a station turns silent
 SETTLE = 0.25  # seconds a burst of changes is given to become one message
 QUEUE = 16  # messages a page may be behind before it is closed
 SEND_TIMEOUT = 5.0  # seconds one message may take to go out to a page
+LIFETIME = 600.0  # seconds a page follows before it is asked to reconnect (frees idle slots)
 TOO_MANY = ("Too many live views of this board are open ({n}): close the director's page in "
             "another tab, window or device; this one tries again every 10 s.")
 KEYED = {"stations": "id", "tables": "key"}
@@ -92,8 +96,9 @@ class Stream:
 class Feed:
     """Every page following the board (SNAPSHOT(): the board's state now)."""
 
-    def __init__(self, snapshot: Callable[[], dict], max_streams: int = MAX_STREAMS):
-        self.snapshot, self.max_streams = snapshot, max_streams
+    def __init__(self, snapshot: Callable[[], dict], max_streams: int = MAX_STREAMS,
+                 lifetime: float = LIFETIME):
+        self.snapshot, self.max_streams, self.lifetime = snapshot, max_streams, lifetime
         self.streams: set[Stream] = set()
         self._changed = asyncio.Event()
         self._state: dict | None = None  # the last board sent
@@ -147,10 +152,13 @@ class Feed:
                 self._changed.clear()
 
     async def send(self, stream: Stream, write) -> None:
-        """Write STREAM's messages with WRITE(bytes) until the page goes or falls behind."""
+        """Write STREAM's messages with WRITE(bytes) until the page goes, falls behind, or has
+        followed for the feed's lifetime (it reconnects: the whole board again)."""
+        loop = asyncio.get_running_loop()
+        ends = loop.time() + self.lifetime
         try:
             while True:
-                message = await stream.queue.get()
+                message = await asyncio.wait_for(stream.queue.get(), max(0.0, ends - loop.time()))
                 if message is None:
                     return
                 await asyncio.wait_for(write(message), SEND_TIMEOUT)

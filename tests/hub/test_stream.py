@@ -142,3 +142,17 @@ def test_many_open_streams_leave_posts_answered_and_the_page_updated(start_hub):
     assert hub.call(lambda: len(hub.hub.feed.streams)) == 0  # every closed page let go
     with urllib.request.urlopen(f"{hub.url}/state?key={key}", timeout=20) as r:
         assert len(json.loads(r.read())["stations"]) == 20
+
+
+def test_a_page_is_asked_to_reconnect_after_its_lifetime_so_forgotten_pages_free_their_slot():
+    async def go():
+        feed = Feed(lambda: board([station(1)]), max_streams=1, lifetime=0.3)
+        page = feed.open()
+        written = []
+
+        async def write(message):
+            written.append(message)
+        await asyncio.wait_for(feed.send(page, write), 10)  # ends by itself
+        assert written and json.loads(written[0][6:])["full"]
+        assert not feed.streams and feed.open() is not None  # its slot is free again
+    asyncio.run(go())
