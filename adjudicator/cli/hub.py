@@ -31,7 +31,7 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
     """
     import asyncio
 
-    from ..hub.server import serve
+    from ..hub.run import serve
     from ..hub.settings import load_hub_config
     from ..net.announce import base_url
 

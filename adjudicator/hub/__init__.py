@@ -2,7 +2,8 @@
 
 ledger.py (the hub's merged journal, and the stations' keys it knows), identity.py (which
 station key sent a request: trust on first use, new stations bounded), board.py (what the page
-shows, alarms in words), server.py (the aiohttp hub), quiet.py (its log, repeats counted),
-settings.py (hub.toml), tsh.py (players' names at a table, from tsh's files), director.html.
+shows, alarms in words), stream.py (the page's live feed: what changed), server.py (the
+aiohttp hub), run.py (serving it: caps, timeouts, one-line log), settings.py (hub.toml), tsh.py
+and jsliteral.py (players' names at a table, from tsh's JavaScript files), director.html.
 The station's side is adjudicator/link/; the wire format between them is adjudicator/wire.py.
 """

@@ -9,7 +9,8 @@ the flags); nothing per word, ever.
 from __future__ import annotations
 
 import time
-from collections import Counter, deque
+from bisect import insort
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -35,7 +36,9 @@ class StationView:
     journal_id: str
     name: str = ""
     mode: str = ""
-    last_beat: float | None = None  # monotonic time of the last heartbeat
+    last_beat: float | None = None  # monotonic time it was last heard (heartbeat or rows)
+    heard: datetime | None = None  # the same, as a time of day (what the page counts from)
+    said_at: datetime | None = None  # when what it judges with was last said (beat or row)
     last_seq: int = 0  # the station's last row, as its heartbeat said
     acked: int = 0  # rows of it the hub holds without a gap
     lexicon: str = ""
@@ -61,7 +64,30 @@ class TableView:
     unacceptable: int = 0
     last: str = ""
     round: str = ""  # the round of its latest challenge, when the station knew it
-    recent: deque = field(default_factory=lambda: deque(maxlen=TABLE_LATEST))
+    recent: Newest = field(default_factory=lambda: Newest(TABLE_LATEST))
+    last_when: datetime | None = None  # the time of its latest challenge
+
+
+class Newest:
+    """The N latest challenges in the time they were judged (not the order they arrived: a
+    station pushing old rows, or a hub rebuilding its board, puts them where they belong)."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self._items: list = []  # (time, arrival, entry), oldest first
+        self._arrivals = 0
+
+    def add(self, when: datetime | None, entry: dict) -> None:
+        self._arrivals += 1
+        insort(self._items, (when or _EPOCH, self._arrivals, entry), key=lambda i: i[:2])
+        if len(self._items) > self.n:
+            del self._items[0]
+
+    def __iter__(self):
+        return (entry for _, _, entry in reversed(self._items))
+
+    def __len__(self) -> int:
+        return len(self._items)
 
 
 class Board:
@@ -70,14 +96,16 @@ class Board:
     def __init__(self, clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
                  silent_after: float = SILENT_AFTER,
-                 names: Callable[[str, str], str] | None = None):
-        """NAMES(table, round) -> the players at that table (tsh.py), when the hub knows."""
+                 names: Callable[[str, str], str] | None = None,
+                 names_warning: Callable[[], dict | None] | None = None):
+        """NAMES(table, round) -> the players at that table (tsh.py), when the hub knows;
+        NAMES_WARNING() -> why tsh's file does not read now, and since when (None: it does)."""
         self.clock, self.wall, self.silent_after = clock, wall, silent_after
-        self.names = names
+        self.names, self.names_warning = names, names_warning
         self.stations: dict[str, StationView] = {}
         self.tables: dict[tuple[str, str], TableView] = {}
-        self.latest: deque[dict] = deque(maxlen=LATEST)
-        self.flagged: deque[dict] = deque(maxlen=LATEST)
+        self.latest = Newest(LATEST)
+        self.flagged = Newest(LATEST)
         self._last_at_table: dict[str, tuple[str, str, datetime]] = {}
         self._wrong_token: dict[str, tuple[str, float]] = {}  # address -> (station, when)
         self._intruders: dict[tuple[str, str], list] = {}  # (address, text) -> [name, when, n, key]
@@ -90,9 +118,11 @@ class Board:
         return self.stations[journal_id]
 
     def add_rows(self, journal_id: str, rows: Iterable[Mapping], acked: int | None = None,
-                 key=None) -> None:
+                 key=None, live: bool = True) -> None:
         """Rows the hub has just added for station JOURNAL_ID (hub journal columns); KEY: the
-        station's key (identity.StationKey) when known."""
+        station's key (identity.StationKey) when known. LIVE: the station sent them now (it is
+        heard now); else they come from the hub's journal at a restart, and the station was
+        last heard when its latest row was judged."""
         rows = list(rows)
         if journal_id not in self.stations and (rows or key is not None):
             self._forget_empty(str(rows[0]["station"]) if rows else "", journal_id, key)
@@ -104,7 +134,32 @@ class Board:
             view.acked = max(view.acked, acked)
         if rows:
             view.refused = ""
+        if live:
+            view.last_beat, view.heard = self.clock(), self.wall()
+        else:
+            latest = max((w for w in (_parse(r.get("time_utc")) for r in rows) if w),
+                         default=None)
+            if latest is not None:
+                ago = max(0.0, (self.wall() - latest).total_seconds())
+                heard = self.clock() - ago
+                if view.last_beat is None or heard > view.last_beat:
+                    view.last_beat, view.heard = heard, min(latest, self.wall())
         self.version += 1
+
+    def restore(self, rows: Iterable[Mapping], acked: Mapping[str, int],
+                keys: Mapping | None = None) -> None:
+        """The board after a restart, from every row of the hub's journal, in the time each was
+        judged: stations with what they judge with and when they were last heard, the latest
+        challenges, split look-ups; ACKED: each station journal's acknowledged sequence; KEYS:
+        journal id -> its station key (identity.StationKey), as the hub journal binds them."""
+        keys = keys or {}
+        for row in sorted(rows, key=lambda r: (_parse(r.get("time_utc")) or _EPOCH,
+                                               r.get("seq") or 0)):
+            journal_id = str(row.get("origin_journal") or "")
+            self.add_rows(journal_id, [row], key=keys.get(journal_id), live=False)
+        for journal_id, seq in acked.items():
+            if journal_id in self.stations:
+                self.stations[journal_id].acked = max(self.stations[journal_id].acked, seq)
 
     def wrong_token(self, address: str, station: str) -> None:
         """A sender at ADDRESS used a wrong hub_token (shown for a minute after its last try)."""
@@ -166,6 +221,12 @@ class Board:
     def _add(self, view: StationView, row: Mapping) -> None:
         name, table = str(row["station"]), str(row.get("game_table") or "")
         view.name = view.name or name
+        view.mode = view.mode or str(row.get("mode") or "")
+        when = _parse(row["time_utc"])
+        if row.get("fingerprint") and (view.said_at is None or (when and when >= view.said_at)):
+            view.lexicon = str(row.get("lexicon_name") or view.lexicon)  # what it judged with
+            view.fingerprint = str(row["fingerprint"])
+            view.said_at = when or view.said_at
         view.challenges += 1
         view.acked = max(view.acked, int(row.get("origin_seq") or 0))
         t = self.tables.setdefault((name, table), TableView())
@@ -174,10 +235,10 @@ class Board:
             t.acceptable += 1
         else:
             t.unacceptable += 1
-        t.last = row["time_utc"]
-        t.round = str(row.get("round") or "")
+        if t.last_when is None or (when and when >= t.last_when):
+            t.last, t.last_when = row["time_utc"], when
+            t.round = str(row.get("round") or "")
         flags = list(_flags(row.get("flags")))
-        when = _parse(row["time_utc"])
         if table and row.get("recheck_of") is None and SPLIT_FLAG not in flags:
             before = self._last_at_table.get(table)
             if (before is not None and before[0] != view.journal_id and when and before[2]
@@ -189,10 +250,10 @@ class Board:
                  "words": str(row["words"]), "verdict": "ACCEPTABLE" if row["acceptable"]
                  else "UNACCEPTABLE", "recheck": row.get("recheck_of") is not None,
                  "flags": [_flag_words(f) for f in flags], "seq": row.get("seq")}
-        self.latest.appendleft(entry)
-        t.recent.appendleft(entry)
+        self.latest.add(when, entry)
+        t.recent.add(when, entry)
         if flags:
-            self.flagged.appendleft(entry)
+            self.flagged.add(when, entry)
 
     def heartbeat(self, journal_id: str, beat: Mapping, key=None) -> None:
         if journal_id not in self.stations:
@@ -200,12 +261,14 @@ class Board:
         view = self.station(journal_id)
         self._keyed(view, key)
         view.sender = str(beat.get("sender") or "")
-        view.last_beat = self.clock()
+        view.last_beat, view.heard = self.clock(), self.wall()
         view.name = str(beat.get("station") or view.name)
         view.mode = str(beat.get("mode") or view.mode)
         view.last_seq = int(beat.get("last_seq") or 0)
-        view.lexicon = str(beat.get("lexicon") or view.lexicon)  # a one-shot push says less
-        view.fingerprint = str(beat.get("fingerprint") or view.fingerprint)
+        if beat.get("fingerprint") or beat.get("lexicon"):  # a one-shot push says less
+            view.lexicon = str(beat.get("lexicon") or view.lexicon)
+            view.fingerprint = str(beat.get("fingerprint") or view.fingerprint)
+            view.said_at = self.wall()
         view.printer = str(beat.get("printer") or view.printer)
         station_time = _parse(beat.get("clock"))
         if station_time:
@@ -225,8 +288,8 @@ class Board:
             if same and view.challenges == 0 and view.last_seq == 0:  # " / ": a phone's row
                 del self.stations[old_id]
                 new = self.station(journal_id)
-                for heard in ("name", "mode", "last_beat", "lexicon", "fingerprint", "printer",
-                              "skew"):
+                for heard in ("name", "mode", "last_beat", "heard", "lexicon", "fingerprint",
+                              "printer", "skew", "said_at"):
                     setattr(new, heard, getattr(view, heard))
 
     def alarms(self, view: StationView, majority: str | None) -> list[str]:
@@ -286,6 +349,7 @@ class Board:
                 "seen": None if view.last_beat is None else round(self.clock() - view.last_beat),
                 "key": view.key_id, "new": view.new, "address": view.address,
                 "joined": view.joined,
+                "heard": None if view.heard is None else view.heard.isoformat(timespec="seconds"),
             })
         tables = [{"station": s, "table": t or "-", "challenges": v.challenges,
                    "acceptable": v.acceptable, "unacceptable": v.unacceptable, "last": v.last,
@@ -312,7 +376,10 @@ class Board:
                    for e in self.flagged for f in e["flags"]]
         return {"version": self.version, "time": self.wall().isoformat(timespec="seconds"),
                 "stations": stations, "tables": tables, "latest": list(self.latest),
-                "alarms": alarms}
+                "alarms": alarms, "tsh": self.names_warning() if self.names_warning else None}
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
 def _local_hhmm(iso: str) -> str:

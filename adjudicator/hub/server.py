@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import sys
 from urllib.parse import unquote
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -19,12 +20,13 @@ from aiohttp import web
 
 from .. import wire
 from ..errors import AdjudicatorError
+from ..net.logs import OneLineLog
 from .board import Board
 from .identity import MAX_NEW_ROWS, Identities, Refusal
 from .ledger import Claimed, HubJournal, Refused
-from .quiet import QuietLog
+from .stream import TOO_MANY, Feed
 
-TICK = 1.0  # seconds between page updates when nothing happens (silent stations age)
+TSH_EVERY = 1.0  # seconds between looks at tsh's file
 MAX_BODY = 2 * 1024 * 1024  # a batch of wire.MAX_BATCH rows fits; without the token: none read
 FORBIDDEN = ("This page is for the tournament director: open the address `adjudicator hub` "
              "printed, with its key.\n")
@@ -45,37 +47,33 @@ class Hub:
     """The hub's state and its aiohttp application (make_app); run() serves it."""
 
     def __init__(self, journal_path: str, board: Board | None = None, tsh: str = ""):
+        self.log = OneLineLog(sys.stderr)  # run.py's, when served
         self.ledger = HubJournal(journal_path)
         self.station_token, self.director_token = self.ledger.tokens()
-        names = None
+        self.tsh = None
         if tsh:
             from .tsh import TshNames
 
-            names = TshNames(tsh).at
-        self.board = board or Board(names=names)
+            self.tsh = TshNames(tsh)
+        self.board = board or Board(names=self.tsh and self.tsh.at,
+                                    names_warning=self.tsh and self.tsh.warning)
         self.identities = Identities(*self.ledger.keys())
-        self._log = QuietLog()
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="hub-journal")
-        self._changed = asyncio.Event()
+        self.feed = Feed(self.board.snapshot)
+        self._tasks: list[asyncio.Task] = []
         self._restore()
 
     def _restore(self) -> None:
         """The board after a restart: every row held, each station's acknowledged sequence."""
-        by_station: dict[str, list] = {}
-        for row in self.ledger.all_rows():
-            by_station.setdefault(row["origin_journal"] or "", []).append(row)
-        acked = self.ledger.acked()
         keys = {k.journal_id: k for k in self.identities.keys.values() if k.journal_id}
-        for journal_id, rows in by_station.items():
-            self.board.add_rows(journal_id, rows, acked.get(journal_id), key=keys.get(journal_id))
+        self.board.restore(self.ledger.all_rows(), self.ledger.acked(), keys)
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)
         self.ledger.close()
 
     def _notify(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
+        self.feed.changed()
 
     # -- stations --------------------------------------------------------------------------
 
@@ -86,7 +84,7 @@ class Hub:
         address = request.remote or "?"
         if extra.get("register"):  # the hub asks a station for its key: no one's fault
             return web.json_response({"error": why, **extra}, status=status)
-        self._log.note(f"refused {request.path} from {address}"
+        self.log(f"refused {request.path} from {address}"
                        + (f" ({name})" if name else "") + f": {why}")
         if alarm:
             self.board.intruder(address, name, alarm, key)
@@ -103,7 +101,7 @@ class Hub:
         name = _printable(unquote(request.headers.get(wire.NAME, "")))[:60]
         self.board.wrong_token(request.remote or "?", name)
         self._notify()
-        self._log.note(f"wrong hub_token from {request.remote or '?'}")
+        self.log(f"wrong hub_token from {request.remote or '?'}")
         return web.json_response({"error": "wrong hub_token: paste the line `adjudicator hub` "
                                   "printed"}, status=403)
 
@@ -212,25 +210,46 @@ class Hub:
         return web.json_response(self.board.snapshot(), headers=HEADERS)
 
     async def events(self, request: web.Request) -> web.StreamResponse:
-        """Server-sent events: the whole board at once, then on every change (at least 1/s)."""
+        """The board for the page (server-sent events): whole once, then what changed (stream.py);
+        refused with 503 and words the page shows when too many pages follow already."""
         self._director(request)
+        stream = self.feed.open()
+        if stream is None:
+            self.log(f"a director's page was refused: {self.feed.max_streams} live views open")
+            refused = web.Response(status=503, text=TOO_MANY.format(n=self.feed.max_streams),
+                                   headers={**HEADERS, "Retry-After": "10"})
+            refused.force_close()  # its connection is not kept: it would hold a slot
+            return refused
         response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream"})
-        await response.prepare(request)
         try:
-            while True:
-                data = json.dumps(self.board.snapshot(), separators=(",", ":"))
-                await response.write(f"data: {data}\n\n".encode("utf-8"))
-                try:
-                    await asyncio.wait_for(self._changed.wait(), TICK)
-                except asyncio.TimeoutError:
-                    pass
-                await asyncio.sleep(0.05)  # a burst of rows is one update
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
+            await response.prepare(request)
+            await self.feed.send(stream, response.write)
+        finally:
+            self.feed.close(stream)
         return response
+
+    async def _watch_tsh(self) -> None:
+        """tsh's file read again when it changes (off the event loop): names, or its warning."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(TSH_EVERY)
+            if await loop.run_in_executor(None, self.tsh.refresh):
+                self.board.version += 1
+                self._notify()
+
+    async def _start(self, _app: web.Application) -> None:
+        self._tasks = [asyncio.create_task(self.feed.run())]
+        if self.tsh:
+            self._tasks.append(asyncio.create_task(self._watch_tsh()))
+
+    async def _stop(self, _app: web.Application) -> None:
+        for task in self._tasks:
+            task.cancel()
 
     def make_app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY)
+        app.on_startup.append(self._start)
+        app.on_cleanup.append(self._stop)
         app.router.add_post("/api/rows", self.rows)
         app.router.add_post("/api/heartbeat", self.heartbeat)
         app.router.add_post("/api/accept", self.accept_station)
@@ -243,26 +262,3 @@ class Hub:
 
 async def _no_icon(_request: web.Request) -> web.Response:
     return web.Response(status=204)
-
-
-async def serve(journal_path: str, host: str, port: int, ready=None, tsh: str = "") -> None:
-    """Serve until cancelled; READY(hub, bound port) is called once listening. TSH: tsh's
-    tourney.js, for the players' names at each table."""
-    hub = Hub(journal_path, tsh=tsh)
-    runner = web.AppRunner(hub.make_app(), access_log=None, handler_cancellation=True,
-                           shutdown_timeout=1.0, lingering_time=0)  # a body not read: closed
-    await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    try:
-        try:
-            await site.start()
-        except OSError as e:
-            raise AdjudicatorError(f"cannot listen on {host}:{port}: {e.strerror or e} "
-                                   "(another program there? try another --port)") from None
-        bound = runner.addresses[0][1] if runner.addresses else port
-        if ready is not None:
-            ready(hub, bound)
-        await asyncio.Event().wait()
-    finally:
-        await runner.cleanup()
-        hub.close()

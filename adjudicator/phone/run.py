@@ -4,7 +4,6 @@ cleanly on SIGTERM, SIGHUP or SIGINT (no process is ever started, so none is lef
 from __future__ import annotations
 
 import asyncio
-import resource
 import signal
 import sys
 from typing import TextIO
@@ -13,22 +12,11 @@ from aiohttp import web
 
 from adjudicator.errors import AdjudicatorError
 from adjudicator.net.announce import base_url, print_url, token_url
-from .guard import ConnectionGuard
-from .logs import loop_exception_handler, route_library_logs
+from adjudicator.net.guard import ConnectionGuard, raise_file_limit
+from adjudicator.net.logs import loop_exception_handler, route_library_logs
 from .server import PhoneApp
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-
-
-def raise_file_limit(wanted: int) -> None:
-    """Allow WANTED open files when the system lets us (phones are sockets)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-    if soft != resource.RLIM_INFINITY and soft < target:
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-        except (ValueError, OSError):
-            pass
 
 
 class PhoneServer:
@@ -108,6 +96,7 @@ class PhoneServer:
         last = self.app.tokens.current()
         while not stop.is_set():
             await asyncio.sleep(1.0)
+            self.app.log.flush()  # a line repeated in the last 30 s: said once, with its count
             now = self.app.tokens.current()
             if now != last:
                 last = now

@@ -14,7 +14,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from adjudicator.net.token import TokenStore
 from .limits import Admission, Limits
-from .logs import OneLineLog
+from adjudicator.net.logs import OneLineLog
 from .page import Page
 from .play import act, runner
 from .tables import Devices

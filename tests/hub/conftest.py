@@ -13,8 +13,10 @@ from adjudicator.link import forward
 class RunningHub:
     """`serve()` on its own event loop thread; stop() ends it as Ctrl-C would (cancelled)."""
 
-    def __init__(self, journal_path: str, port: int = 0):
+    def __init__(self, journal_path: str, port: int = 0, **options):
+        """OPTIONS: run.serve()'s (log, max_connections, first_request...)."""
         self.journal_path = journal_path
+        self.options = options
         self.hub = None
         self.port = port
         self._ready = threading.Event()
@@ -26,7 +28,7 @@ class RunningHub:
             raise RuntimeError("the hub did not start")
 
     def _run(self) -> None:
-        from adjudicator.hub.server import serve
+        from adjudicator.hub.run import serve
 
         def ready(hub, bound):
             self.hub, self.port = hub, bound
@@ -34,7 +36,7 @@ class RunningHub:
 
         asyncio.set_event_loop(self._loop)
         self._task = self._loop.create_task(serve(self.journal_path, "127.0.0.1", self.port,
-                                                  ready))
+                                                  ready, **self.options))
         try:
             self._loop.run_until_complete(self._task)
         except (asyncio.CancelledError, Exception):  # noqa: BLE001 - stopped
@@ -69,8 +71,8 @@ def start_hub(tmp_path):
     """start_hub(path=None, port=0) -> RunningHub; all stopped after the test."""
     started: list[RunningHub] = []
 
-    def start(path=None, port: int = 0) -> RunningHub:
-        started.append(RunningHub(str(path or tmp_path / "hub.db"), port))
+    def start(path=None, port: int = 0, **options) -> RunningHub:
+        started.append(RunningHub(str(path or tmp_path / "hub.db"), port, **options))
         return started[-1]
 
     try:

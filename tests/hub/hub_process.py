@@ -20,17 +20,22 @@ def cli_env() -> dict:
 
 
 class HubProcess:
-    def __init__(self, config: Path, port: int = 0, host: str = "127.0.0.1"):
+    def __init__(self, config: Path, port: int = 0, host: str = "127.0.0.1", stderr=None,
+                 preexec_fn=None):
+        """STDERR: a file for the hub's log (default: a pipe); PREEXEC_FN: run in the child
+        before the hub starts (e.g. a lower file limit)."""
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "adjudicator", "hub", "--host", host, "--port", str(port),
-             "--config", str(config)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, env=cli_env())
+             "--config", str(config)], stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE if stderr is None else stderr, text=True, env=cli_env(),
+            preexec_fn=preexec_fn)
         self.lines: list[str] = []
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             line = self.proc.stdout.readline()
             if not line:
-                raise RuntimeError("hub ended: " + self.proc.stderr.read())
+                raise RuntimeError("hub ended: " + (self.proc.stderr.read()
+                                                    if self.proc.stderr else ""))
             self.lines.append(line.rstrip("\n"))
             if "hub_token" in line:
                 break
@@ -43,7 +48,8 @@ class HubProcess:
         self.errors: list[str] = []  # its stderr, read as it comes (a full pipe would stall it)
         import threading
 
-        threading.Thread(target=self._read_errors, daemon=True).start()
+        if self.proc.stderr is not None:
+            threading.Thread(target=self._read_errors, daemon=True).start()
 
     def _read_errors(self) -> None:
         try:
@@ -61,6 +67,8 @@ class HubProcess:
                 self.proc.kill()
                 self.proc.wait(5)
         self.proc.stdout.close()
+        if self.proc.stderr:
+            self.proc.stderr.close()
 
 
 def wait_for(predicate, timeout: float = 20.0):

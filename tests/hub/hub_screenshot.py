@@ -1,4 +1,5 @@
-"""Remake docs/hub.png: python tests/hub/hub_screenshot.py docs/hub.png (a hall of 4 stations)."""
+"""Remake docs/hub.png: python tests/hub/hub_screenshot.py docs/hub.png (a hall of 4 stations);
+--tsh-cut: with tsh's file cut mid-write, to see the page's warning."""
 
 from __future__ import annotations
 
@@ -108,7 +109,7 @@ def tsh_file(tmp: Path) -> None:
     (tmp / "hub.toml").write_text('journal = "hub.db"\ntsh = "tourney.js"\n')
 
 
-def main(out: str) -> None:
+def main(out: str, cut_tsh: bool = False) -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -121,6 +122,10 @@ def main(out: str) -> None:
             while time.monotonic() < deadline:
                 for forwarder in beats:
                     forwarder.beat()
+                time.sleep(2)
+            if cut_tsh:
+                text = (Path(tmp) / "tourney.js").read_text()
+                (Path(tmp) / "tourney.js").write_text(text[:len(text) // 2])
                 time.sleep(2)
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=browser_executable(),
@@ -140,4 +145,5 @@ def main(out: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "docs/hub.png")
+    args = [a for a in sys.argv[1:] if a != "--tsh-cut"]
+    main(args[0] if args else "docs/hub.png", cut_tsh="--tsh-cut" in sys.argv)

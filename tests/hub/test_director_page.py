@@ -199,3 +199,53 @@ def test_a_station_claiming_a_taken_name_can_be_accepted_in_its_place(browser, h
         for journal, fwd in ((first, first_fwd), (second, second_fwd)):
             fwd.stop()
             journal.close()
+
+
+def test_a_page_beyond_the_cap_of_live_views_says_so_then_follows_when_one_closes(browser, hub):
+    import socket
+
+    from adjudicator.hub.stream import MAX_STREAMS
+
+    port = int(hub.url.rsplit(":", 1)[1])
+    key = hub.director_url.split("key=")[1]
+    others = []
+    for _ in range(MAX_STREAMS):
+        s = socket.create_connection(("127.0.0.1", port), timeout=20)
+        s.sendall(f"GET /events?key={key} HTTP/1.1\r\nHost: hub\r\n\r\n".encode())
+        assert s.recv(1024).startswith(b"HTTP/1.1 200")
+        others.append(s)
+    page = browser.new_page()
+    page.goto(hub.director_url)
+    page.locator("#live").get_by_text("Too many live views").wait_for(timeout=WAIT)
+    assert "close the director's page in another tab" in page.locator("#live").inner_text()
+    others.pop().close()
+    page.get_by_text("live", exact=True).wait_for(timeout=WAIT)  # it tries again by itself
+    for s in others:
+        s.close()
+
+
+def test_the_page_warns_while_tshs_file_does_not_read_and_stops_when_it_does(browser, tmp_path):
+    import json
+
+    from playwright.sync_api import expect
+
+    good = "newt = " + json.dumps({"config": {}, "divisions": [{"name": "A", "players": [
+        None, {"id": 1, "name": "Smith, Ann", "pairings": [2], "etc": {"board": [1]}},
+        {"id": 2, "name": "Jones, Bo", "pairings": [1], "etc": {"board": [1]}}]}]}) + ";\n"
+    (tmp_path / "tourney.js").write_text(good)
+    (tmp_path / "hub.toml").write_text('journal = "hub.db"\ntsh = "tourney.js"\n')
+    proc = HubProcess(tmp_path / "hub.toml")
+    try:
+        page = browser.new_page()
+        page.goto(proc.director_url)
+        page.get_by_text("live", exact=True).wait_for(timeout=WAIT)
+        notice = page.locator("#notice")
+        expect(notice).to_be_hidden()
+        (tmp_path / "tourney.js").write_text(good[:40])  # tsh caught mid-write
+        expect(notice).to_be_visible(timeout=WAIT)
+        assert notice.inner_text().startswith("tsh file unreadable since ")
+        assert "cut short" in notice.inner_text() and "last good reading" in notice.inner_text()
+        (tmp_path / "tourney.js").write_text(good)
+        expect(notice).to_be_hidden(timeout=WAIT)
+    finally:
+        proc.stop()

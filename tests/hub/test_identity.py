@@ -252,22 +252,6 @@ def test_a_hub_that_forgot_a_key_is_sent_it_again(tmp_path, start_hub):
     sender.stop()
 
 
-def test_the_hubs_log_counts_a_repeated_line_instead_of_writing_it_again():
-    from adjudicator.hub.quiet import QuietLog
-
-    now, lines = [0.0], []
-    log = QuietLog(lines.append, every=60.0, clock=lambda: now[0])
-    for _ in range(1000):
-        log.note("refused /api/rows from 10.0.0.9: bad")
-    log.note("refused /api/rows from 10.0.0.8: bad")
-    now[0] = 61.0
-    log.note("refused /api/rows from 10.0.0.9: bad")
-    assert [line.split(" ", 1)[1] for line in lines] == [
-        "hub: refused /api/rows from 10.0.0.9: bad",
-        "hub: refused /api/rows from 10.0.0.8: bad",
-        "hub: refused /api/rows from 10.0.0.9: bad (and 999 more like it in the last minute)"]
-
-
 def test_first_contact_binds_before_the_first_row(tmp_path, make_lexicon, start_hub):
     """A station heard before it records anything owns its journal id and name from its first
     message: someone who reads them off the network cannot post rows there first."""

@@ -75,11 +75,22 @@ def test_tshs_file_is_read_when_it_changes_and_never_written(tmp_path):
     with open(path, "w") as f:
         f.write("newt = " + json.dumps(changed) + ";\n")
     os.utime(path, ns=(before[1] + 10**9, before[1] + 10**9))
+    assert names.refresh() and not names.refresh()  # read once per change
     assert names.at("21") == "" and names.at("31") == "B: Ola, Fe - Po, Gu"
+    assert names.warning() is None
+    text = "newt = " + json.dumps(changed) + ";\n"
     with open(path, "w") as f:
-        f.write("half a file")  # tsh caught mid-write: the last good reading stays
+        f.write(text[:len(text) // 2])  # tsh caught mid-write: the last good reading stays
     os.utime(path, ns=(before[1] + 2 * 10**9, before[1] + 2 * 10**9))
-    assert names.at("31") == "B: Ola, Fe - Po, Gu" and "not tsh's tourney.js" in names.problem
+    assert names.refresh()
+    assert names.at("31") == "B: Ola, Fe - Po, Gu"
+    warning = names.warning()
+    assert "not tsh's tourney.js" in warning["problem"] and "cut short" in warning["problem"]
+    assert warning["names_kept"] and warning["since"]
+    with open(path, "w") as f:
+        f.write(text)
+    os.utime(path, ns=(before[1] + 3 * 10**9, before[1] + 3 * 10**9))
+    assert names.refresh() and names.warning() is None
 
 
 def test_an_event_folder_is_read_through_its_html_folder(tmp_path):

@@ -274,11 +274,12 @@ def test_a_flood_of_bad_frames_writes_a_few_lines_not_megabytes(start_server):
 
     run(scenario())
     deadline = time.monotonic() + 10  # the lines reach this process through a pipe
-    while server.output.count("bad frame", mark) < 20 and time.monotonic() < deadline:
+    while server.output.count("bad frame", mark) < 1 and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(0.5)
     written = server.output[mark:]
-    assert written.count("bad frame") == 20 and len(written.splitlines()) <= 25, written
+    # the same complaint 500 times: written once (then counted, said every 30 s: net/logs.py)
+    assert written.count("bad frame") == 1 and len(written.splitlines()) <= 5, written
     no_traceback(server)
 
 

@@ -1,9 +1,12 @@
 """Connections that hold a slot without asking for anything: closed after a timeout, and the
-oldest of them closed first when the server is at its connection cap, so a phone always gets in."""
+oldest of them closed first when the server is at its connection cap, so a real client (a phone,
+a station, the director) always gets in; and the file limit raised so the cap can be reached.
+Shared by the phone server and the hub."""
 
 from __future__ import annotations
 
 import asyncio
+import resource
 from collections import OrderedDict
 
 from aiohttp import web
@@ -56,3 +59,15 @@ class ConnectionGuard:
             transport.abort()
             return True
         return False
+
+
+def raise_file_limit(wanted: int) -> int:
+    """Allow WANTED open files when the system lets us (clients are sockets); the soft limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):
+            pass
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]

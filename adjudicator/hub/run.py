@@ -1,0 +1,95 @@
+"""Running the hub: listen, cap and time out connections, log in one line, until cancelled.
+
+Held against a hostile or merely crowded venue network as `adjudicator serve` is (net/guard.py,
+net/logs.py): the file limit raised as far as the system lets, at most MAX_CONNECTIONS at once
+(fewer when the file limit is low), a connection that has not sent its whole request head within
+FIRST_REQUEST seconds closed (the oldest such one first when the cap is reached, so a station or
+the director always gets in), an idle keep-alive connection closed after IDLE seconds, a request
+body still trickling in after BODY seconds cut, and every repeated complaint said once with a
+count instead of a traceback each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from aiohttp import web
+
+from ..errors import AdjudicatorError
+from ..net.guard import ConnectionGuard, raise_file_limit
+from ..net.logs import OneLineLog, loop_exception_handler, route_library_logs
+from .server import Hub
+
+MAX_CONNECTIONS = 600  # stations, the director's pages and their event streams
+SPARE_FILES = 200  # files kept for the journal, tsh's file, and accepting in bursts
+FIRST_REQUEST = 10.0  # seconds a new connection has to send its request head
+IDLE = 10.0  # seconds an idle keep-alive connection is kept
+BODY = 20.0  # seconds a request body may take to arrive
+BACKLOG = 128
+
+
+def connection_cap(wanted: int = MAX_CONNECTIONS) -> int:
+    """WANTED connections, or fewer when the open-file limit cannot be raised that far."""
+    soft = raise_file_limit(wanted + SPARE_FILES + BACKLOG)
+    return max(16, min(wanted, soft - SPARE_FILES - BACKLOG))
+
+
+def slow_body_guard(log, seconds: float = BODY):
+    """Middleware: a request whose body is still arriving after SECONDS is cut (its handler,
+    waiting for it, is cancelled); one that has arrived is never cut, however long it takes."""
+    @web.middleware
+    async def guard(request: web.Request, handler):
+        if not request.body_exists:
+            return await handler(request)
+
+        def cut() -> None:
+            if not request.content.is_eof() and request.transport is not None:
+                log("a request body was still arriving after "
+                    f"{seconds:.0f} s: its connection was closed")
+                request.transport.abort()
+        timer = asyncio.get_running_loop().call_later(seconds, cut)
+        try:
+            return await handler(request)
+        finally:
+            timer.cancel()
+    return guard
+
+
+async def serve(journal_path: str, host: str, port: int, ready=None, tsh: str = "",
+                log: OneLineLog | None = None, max_connections: int = MAX_CONNECTIONS,
+                first_request: float = FIRST_REQUEST, idle: float = IDLE, body: float = BODY
+                ) -> None:
+    """Serve until cancelled; READY(hub, bound port) is called once listening. TSH: tsh's
+    tourney.js, for the players' names at each table. LOG: one-line messages (stderr); the
+    caps and timeouts are the module's unless given (tests)."""
+    log = log or OneLineLog(sys.stderr)
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(loop_exception_handler(log))
+    route_library_logs(log)
+    cap = connection_cap(max_connections)
+    hub = Hub(journal_path, tsh=tsh)
+    hub.log = log
+    app = hub.make_app()
+    app.middlewares.append(slow_body_guard(log, body))
+    runner = web.AppRunner(app, access_log=None, handler_cancellation=True,
+                           shutdown_timeout=1.0, keepalive_timeout=idle, handle_signals=False,
+                           lingering_time=0)  # a body not read (no token): the connection closed
+    await runner.setup()
+    ConnectionGuard(runner.server, cap, first_request, log)
+    site = web.TCPSite(runner, host, port, backlog=BACKLOG)
+    try:
+        try:
+            await site.start()
+        except OSError as e:
+            raise AdjudicatorError(f"cannot listen on {host}:{port}: {e.strerror or e} "
+                                   "(another program there? try another --port)") from None
+        bound = runner.addresses[0][1] if runner.addresses else port
+        if ready is not None:
+            ready(hub, bound)
+        while True:
+            await asyncio.sleep(1.0)
+            log.flush()  # a complaint repeated in the last 30 s: said once, with its count
+    finally:
+        await runner.cleanup()
+        hub.close()
