@@ -24,6 +24,7 @@ TIMER_LABELS = {"entry_idle": "Unfinished entry cleared after",
                 "verdict_clear": "Verdict cleared after",
                 "director_idle": "Director mode closes, untouched, after"}
 RECENT = 30
+NARROW = 80  # columns: below this, the buttons are stacked
 COLUMNS = ("#", "Time", "Words", "Verdict", "Recheck of", "Flags", "Print", "Station", "Mode")
 CUT_FIRST = ("Words", "Flags")  # cut, in this order, to make the columns before Station fit
 SCROLL_OFF = ("Station", "Mode")  # last: what a narrow screen scrolls to
@@ -121,6 +122,7 @@ class DirectorScreen(Screen):
         yield Static(IDLE_STATUS, id="director-status", classes="empty")
 
     def on_mount(self) -> None:
+        self.set_class(self.app.size.width < NARROW, "narrow")
         table = self.query_one("#recent", DataTable)
         table.add_columns(*COLUMNS)
         try:
@@ -136,6 +138,9 @@ class DirectorScreen(Screen):
         for row in fit_columns(cells, self.size.width - 4):  # the form's padding, scroll bar
             table.add_row(*row)
         self.query_one("#f-station", Input).focus()
+
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.width < NARROW, "narrow")
 
     def _lexicon_options(self, current: str, blank_label: str) -> list[tuple[str, str]]:
         options = [(blank_label, "")]

@@ -181,6 +181,12 @@ async def test_director_labels_are_never_cut(station, size):
         app.screen.query_one("#f-reprint").scroll_visible(animate=False)
         await pilot.pause()
         assert "on the saved printer)" in drawn(app)
+        for label in app.screen.query("Label"):  # each as tall as its wrapped text
+            width = label.content_size.width
+            needed = label.get_content_height(app.size, app.size, width)
+            assert label.content_size.height >= needed, str(label.render())
+        for button in app.screen.query("Button"):
+            assert button.region.right <= size[0], button.id  # none off the right edge
 
 
 @pytest.mark.parametrize("size", SIZES + [(40, 20)])
