@@ -139,8 +139,8 @@ class RunnerScreen(LockedScreen):
                          f"Challenge rule: {station.config.challenge_rule.label}", id="lexicon")
             # the small screen's one line: the list's name, and its warning when it has one
             # (README: every screen says ENABLE is not a tournament word list; issue 21)
-            short = Static(f"Lexicon: {identity.warning or identity.name + ' · ' + identity.status}",
-                           id="lexicon-short")
+            said = identity.warning or f"{identity.name} · {identity.status}"
+            short = Static(f"Lexicon: {said}", id="lexicon-short")
             short.set_class(bool(identity.warning), "warning")
             yield short
             printer = station.config.printer
