@@ -105,6 +105,7 @@ async def test_every_director_screen_says_the_list(station, size):
         await pilot.press("f12")
         await pilot.pause()
         assert type(app.screen).__name__ == "PinModal"
+        assert app.screen.styles.background.a < 1  # the station shows through, dimmed
         says_the_list(app)  # the PIN box over the station
         await pilot.press("escape")
         await pilot.pause()
