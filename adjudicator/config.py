@@ -257,9 +257,16 @@ def _put(table, data: dict[str, Any], defaults: dict[str, Any]) -> None:
         elif key in table:
             old = table[key]
             if (old.unwrap() if hasattr(old, "unwrap") else old) != value:
-                table[key] = value
+                table[key] = _as_written(value)
         elif value != default:
-            table[key] = value
+            table[key] = _as_written(value)
+
+
+def _as_written(value: Any) -> Any:
+    """A whole number of seconds is written as a person writes it: 20, not 20.0 (issue 21)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def to_toml_dict(cfg: Config) -> dict[str, Any]:

@@ -21,15 +21,20 @@ REPO = Path(__file__).resolve().parent.parent
 SNAPSHOTS = REPO / "tests" / "kiosk" / "__snapshots__" / "test_kiosk_snapshots"
 OUT = REPO / "docs" / "img"
 
-# docs/img name: (snapshot file, what it shows)
+# docs/img name: the snapshot it is made from (the station judging with the embedded ENABLE list,
+# its real fingerprint; the challenges are examples)
 SCREENS = {
-    "station-ready.png": "test_ready[size0].svg",
-    "station-entry.png": "test_entry[size0].svg",
-    "station-verdict.png": "test_verdict_acceptable[size0].svg",
-    "station-unacceptable.png": "test_verdict_unacceptable[size0].svg",
-    "station-malformed.png": "test_malformed_entry_answered_in_place.svg",
-    "director-door.png": "test_director_door_without_pin.svg",
-    "runner-desk.png": "test_runner_desk.svg",
+    "station-ready.png": "test_ready[80x24].svg",
+    "station-entry.png": "test_entry[80x24].svg",
+    "station-verdict.png": "test_verdict_acceptable[80x24].svg",
+    "station-unacceptable.png": "test_verdict_unacceptable[80x24].svg",
+    "station-malformed.png": "test_malformed_long_entry[80x24].svg",
+    "station-phone.png": "test_verdict_acceptable[phone].svg",
+    "director-door.png": "test_director_door_without_pin[80x24].svg",
+    "director-mode.png": "test_director_recent_challenges[120x40].svg",
+    "director-refused.png": "test_director_settings_refused[80x24].svg",
+    "runner-desk.png": "test_runner_desk_unprinted[120x40].svg",
+    "runner-desk-small.png": "test_runner_desk_idle[80x24].svg",
 }
 
 
@@ -58,17 +63,26 @@ def screens(browser) -> None:
                OUT / name, "svg")
 
 
+SLIP_LEXICON = "CSW24"
+
+
 def sample_slip_bytes(columns: int = 42) -> bytes:
-    """The bytes of a typical challenge's slip (tiny list, fixed clock): what the printer gets."""
+    """The bytes of an example challenge's slip, as the encoder sends them to the printer.
+
+    The challenge (event, number, time, words, journal check) is an example; the list is CSW24
+    under its real fingerprint, from lexicons/known.toml (issue 21: the picture had made one up).
+    """
     from adjudicator.docket.encoder import encode_slip
     from adjudicator.docket.slip import Slip
+    from adjudicator.known import by_id
     from adjudicator.rules import ChallengeRule, consequence
 
+    known = by_id(SLIP_LEXICON)
     slip = Slip(event="Club Night", station="Table 1 station", number=17,
                 time="2026-11-21 14:32:05", words=("QUIXOTIC", "JO"), acceptable=True,
                 consequence=consequence(ChallengeRule.WORD5, True, 2),
-                lexicon_name="CSW24", short_fingerprint="5f2c0a9e81b4", table="12", round="4",
-                row_hash="a41f09c2")
+                lexicon_name=known.id, short_fingerprint=known.fingerprint[:12], table="12",
+                round="4", row_hash="a41f09c2")
     return encode_slip(slip, columns)
 
 

@@ -27,7 +27,42 @@ TIMER_LABELS = {"entry_idle": "Unfinished entry cleared after",
                 "verdict_clear": "Verdict cleared after",
                 "director_idle": "Director mode closes, untouched, after"}
 RECENT = 30
+NARROW = 80  # columns: below this, the buttons are stacked
+COLUMNS = ("#", "Time", "Words", "Verdict", "Recheck of", "Flags", "Print", "Station", "Mode")
+CUT_FIRST = ("Words", "Flags")  # cut, in this order, to make the columns before Station fit
+SCROLL_OFF = ("Station", "Mode")  # last: what a narrow screen scrolls to
+MIN_CUT = 8
 IDLE_STATUS = "TAB moves between the fields · ESCAPE goes back to the station"
+
+
+def fit_columns(rows: list[tuple[str, ...]], width: int) -> list[tuple[str, ...]]:
+    """ROWS with the words and the flags cut (the longer first, ending in …) so every column
+    fits WIDTH cells, else every column before Station: one long play no longer pushes Verdict,
+    Flags and Print off screen (issue 21); on a narrow screen Station and Mode, last, are what
+    scrolls off. Nothing is lost: the journal and its export hold every word and flag."""
+    cuts = [COLUMNS.index(c) for c in CUT_FIRST]
+    for shown in (len(COLUMNS), len(COLUMNS) - len(SCROLL_OFF)):
+        room = {i: max([len(COLUMNS[i])] + [len(r[i]) for r in rows]) for i in cuts}
+        full = {i: room[i] for i in cuts}
+        fixed = _width(rows, shown) - sum(full.values())
+        while fixed + sum(room.values()) > width:
+            i = max(cuts, key=lambda c: room[c])
+            if room[i] <= MIN_CUT:
+                break
+            room[i] -= 1
+        if fixed + sum(room.values()) <= width:
+            break
+    return [tuple(_cut(cell, room[i]) if i in room else cell for i, cell in enumerate(r))
+            for r in rows]
+
+
+def _cut(text: str, room: int) -> str:
+    return text if len(text) <= room else text[:room - 1] + "…"
+
+
+def _width(rows: list[tuple[str, ...]], shown: int) -> int:
+    """Cells taken by the first SHOWN columns (DataTable pads each cell by one either side)."""
+    return sum(max([len(COLUMNS[i])] + [len(r[i]) for r in rows]) + 2 for i in range(shown))
 
 
 class DirectorScreen(Screen):
@@ -39,6 +74,13 @@ class DirectorScreen(Screen):
     def compose(self) -> ComposeResult:
         station = self.app.station
         cfg = station.config
+        # Above the scrolling form, whatever its scroll position: every screen says which list
+        # judges, and when it is not fit for a tournament (README; issue 21).
+        identity = station.lexicon.identity
+        lexicon = Static(f"Lexicon: {identity.describe()}", id="lexicon")
+        lexicon.set_class(not identity.recognised, "unrecognised")
+        lexicon.set_class(bool(identity.warning), "not-tournament")
+        yield lexicon
         with VerticalScroll(id="director"):
             yield Static(f"DIRECTOR · {cfg.event} · {station.station_name}", id="director-title")
             yield Static(self._counter_text(), id="director-count")
@@ -83,21 +125,27 @@ class DirectorScreen(Screen):
         yield Static(IDLE_STATUS, id="director-status", classes="empty")
 
     def on_mount(self) -> None:
+        self.set_class(self.app.size.width < NARROW, "narrow")
         table = self.query_one("#recent", DataTable)
-        table.add_columns("#", "Time", "Station", "Mode", "Words", "Verdict", "Recheck of",
-                          "Flags", "Print")
+        table.add_columns(*COLUMNS)
         try:
             rows = self.app.station.recent(RECENT)
         except AdjudicatorError as e:
             self._status(f"Journal not readable: {e}")
             rows = []
-        for row in rows:  # as text, never markup, every control shown (a journal is merged in)
-            table.add_row(*(Text(visible(str(cell))) for cell in (
-                row.seq, row.time_local[11:19], row.station, row.mode, " ".join(row.words),
-                "ACCEPTABLE" if row.acceptable else "UNACCEPTABLE",
-                "" if row.recheck_of is None else f"#{row.recheck_of}", "; ".join(row.flags),
-                row.print_status or "")))
+        # every control shown as its picture (a journal is merged in from anywhere), one cell each
+        cells = [tuple(visible(str(cell)) for cell in (
+                     row.seq, row.time_local[11:19], " ".join(row.words),
+                     "ACCEPTABLE" if row.acceptable else "UNACCEPTABLE",
+                     "" if row.recheck_of is None else f"#{row.recheck_of}",
+                     "; ".join(row.flags), row.print_status or "", row.station, row.mode))
+                 for row in rows]
+        for row in fit_columns(cells, self.size.width - 4):  # the form's padding, scroll bar
+            table.add_row(*(Text(cell) for cell in row))  # as text, never markup
         self.query_one("#f-station", Input).focus()
+
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.width < NARROW, "narrow")
 
     def _lexicon_options(self, current: str, blank_label: str) -> list[tuple[str, str]]:
         options = [(blank_label, "")]
@@ -121,10 +169,12 @@ class DirectorScreen(Screen):
             return f"(not readable: {e})"
         return "\n".join(f"{hour}  {n}" for hour, n in hours[-24:]) or "(none yet)"
 
-    def _status(self, text: str) -> None:
+    def _status(self, text: str, *, error: bool = False) -> None:
+        """Every answer, good or bad, at the foot of the screen (docs/station.md)."""
         status = self.query_one("#director-status", Static)
         status.update(text or IDLE_STATUS)
         status.set_class(not text, "empty")
+        status.set_class(error, "error")
 
     # -- actions ----------------------------------------------------------------------------
 
@@ -157,7 +207,7 @@ class DirectorScreen(Screen):
             new = self.form_config()
             self.app.station.reconfigure(new)
         except AdjudicatorError as e:
-            self.app.show_error(f"{e}\n\nNothing was changed.")
+            self._status(f"NOT SAVED: {e}. Nothing was changed.", error=True)
             return
         identity = self.app.station.lexicon.identity
         self._status(f"Saved to {new.path}. Now judging with: {identity.describe()}")
@@ -166,7 +216,7 @@ class DirectorScreen(Screen):
         try:
             path = self.app.station.export_csv()
         except AdjudicatorError as e:
-            self.app.show_error(str(e))
+            self._status(f"NOT EXPORTED: {e}", error=True)
             return
         self._status(f"Journal exported to {path}")
 

@@ -136,8 +136,15 @@ class RunnerScreen(LockedScreen):
         with Vertical(id="runner-identity"):
             yield Static(f"RUNNER MODE · {station.config.event} · {station.station_name}",
                          id="station")
-            yield Static(f"Lexicon: {station.lexicon.identity.describe()} · "
+            identity = station.lexicon.identity
+            yield Static(f"Lexicon: {identity.describe()} · "
                          f"Challenge rule: {station.config.challenge_rule.label}", id="lexicon")
+            # the small screen's one line: the list's name, and its warning when it has one
+            # (README: every screen says ENABLE is not a tournament word list; issue 21)
+            said = identity.warning or f"{identity.name} · {identity.status}"
+            short = Static(f"Lexicon: {said}", id="lexicon-short")
+            short.set_class(bool(identity.warning), "warning")
+            yield short
             printer = station.config.printer
             yield Static(f"Printer: {printer.url}" if printer.enabled else
                          "No printer: mark each handwritten slip with a single tick or cross.",
