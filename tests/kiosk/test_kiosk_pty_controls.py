@@ -113,11 +113,17 @@ def test_a_paste_of_escape_sequences_draws_no_fake_verdict(kiosk):
     assert judged(journal) == 0  # malformed: never judged
 
 
-def test_every_control_class_pasted_is_shown_as_a_picture_and_refused_by_its_code(kiosk):
+# the classes in four groups, each at its own kiosk, so a parallel run spreads them
+GROUPS = [list(CONTROLS)[i::4] for i in range(4)]
+
+
+@pytest.mark.parametrize("names", GROUPS, ids=[f"group{i}" for i in range(len(GROUPS))])
+def test_every_control_class_pasted_is_shown_as_a_picture_and_refused_by_its_code(kiosk, names):
     app, journal = kiosk
     before = settle(app)
     border = box_row(before)[1].rindex(RIGHT)
-    for name, ch in CONTROLS.items():
+    for name in names:
+        ch = CONTROLS[name]
         shown = pasted(app, f"cat{visible(ch)}xu", 0.4).display
         screen = pasted(app, f"cat{ch}xu", 0.4)
         assert screen.display == shown, f"{name}: drawn as something else"
