@@ -23,7 +23,8 @@ SAMPLES = {  # file in formats/: (its text list, official id)
     "TWL06.dawg": ("TWL06.txt", "TWL06"),
     "NWL2018.kwg": ("NWL2018.txt", "NWL2018"),
 }
-FUZZ_CASES = int(os.environ.get("ADJUDICATOR_FUZZ_CASES", "6"))  # per sample; more when asked
+FUZZ_CASES = int(os.environ.get(
+    "ADJUDICATOR_FUZZ_CASES", "80" if os.environ.get("ADJUDICATOR_FULL") == "1" else "6"))  # per sample; more when asked
 
 
 def sample(name: str) -> str:

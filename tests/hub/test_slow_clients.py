@@ -17,7 +17,8 @@ import pytest
 
 from adjudicator.net.logs import OneLineLog
 
-TRICKLERS = 1100 if os.environ.get("ADJUDICATOR_HUB_SLOW_FULL") else 150
+TRICKLERS = 1100 if os.environ.get("ADJUDICATOR_HUB_SLOW_FULL") or os.environ.get(
+    "ADJUDICATOR_FULL") == "1" else 150
 
 
 class Trickler:

@@ -13,7 +13,8 @@ import urllib.request
 from adjudicator.hub import stream
 from adjudicator.hub.stream import Feed
 
-STREAMS = 1000 if os.environ.get("ADJUDICATOR_HUB_STREAMS_FULL") else 60
+STREAMS = 1000 if os.environ.get("ADJUDICATOR_HUB_STREAMS_FULL") or os.environ.get(
+    "ADJUDICATOR_FULL") == "1" else 60
 
 
 def board(stations, tables=(), latest=(), time="2026-11-22T14:00:00+00:00"):

@@ -25,7 +25,8 @@ from pty_driver import PtyApp, ready_station
 from adjudicator.entry import MAX_ENTRY_CHARS
 from adjudicator.journal import Journal
 
-SEQUENCES = int(os.environ.get("ADJUDICATOR_FUZZ_SEQUENCES", "600"))
+FULL = os.environ.get("ADJUDICATOR_FULL") == "1"  # every long test at its full count
+SEQUENCES = int(os.environ.get("ADJUDICATOR_FUZZ_SEQUENCES", "10000" if FULL else "600"))
 SEED = int(os.environ.get("ADJUDICATOR_FUZZ_SEED", str(random.randrange(2**32))))
 ROUND = 250  # sequences between two checks that "qi<TAB>" is judged right
 

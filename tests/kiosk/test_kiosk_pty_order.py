@@ -25,7 +25,8 @@ BURSTS = [
 ]
 # every burst, this many times each, under load; ADJUDICATOR_ORDER_ROUNDS for the full figure
 # (docs/station.md: 0 keys reordered over N bursts)
-ROUNDS = int(os.environ.get("ADJUDICATOR_ORDER_ROUNDS", "5"))
+FULL = os.environ.get("ADJUDICATOR_FULL") == "1"  # every long test at its full count
+ROUNDS = int(os.environ.get("ADJUDICATOR_ORDER_ROUNDS", "40" if FULL else "5"))
 RUNNER_ROUNDS = 10 * ROUNDS  # the desk's bursts are cheap: a 1-in-20 race needs many
 LOAD = 4  # busy processes: two per core on the 2-core machines this runs on
 
