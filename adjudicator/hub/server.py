@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 import sys
 from urllib.parse import unquote
 from concurrent.futures import ThreadPoolExecutor

@@ -6,7 +6,6 @@ import hmac
 import os
 import stat
 import secrets
-import tempfile
 
 from adjudicator.errors import AdjudicatorError
 
@@ -80,30 +79,16 @@ class TokenStore:
         self._write(self.ensure(), base)
 
     def _write(self, token: str, base: str | None) -> None:
-        from ..destination import destination
+        """The token (and the address) written whole or not at all, readable by this user only,
+        at a symlink's target, never onto a device or a pipe (destination.replacing)."""
+        from ..destination import replacing
 
         folder = os.path.dirname(self.path) or "."
         try:
             os.makedirs(folder, mode=0o700, exist_ok=True)
-            target = destination(self.path, "the token file")  # a symlink's target; not a device
-            folder = os.path.dirname(target)
-            fd, tmp = tempfile.mkstemp(prefix=".token-", dir=folder)
         except OSError as e:
             raise AdjudicatorError(f"cannot write the token file {self.path}: "
                                    f"{e.strerror or e}") from e
-        try:
-            with os.fdopen(fd, "w", encoding="ascii") as f:
-                f.write(token + "\n" + (base + "\n" if base else ""))
-                f.flush()
-                os.fsync(f.fileno())
-            os.chmod(tmp, 0o600)
-            os.replace(tmp, target)
-        except BaseException as e:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            if isinstance(e, OSError):
-                raise AdjudicatorError(f"cannot write the token file {self.path}: "
-                                       f"{e.strerror or e}") from e
-            raise
+        with replacing(self.path, "the token file", binary=False, prefix=".token-",
+                       mode=0o600) as f:
+            f.write(token + "\n" + (base + "\n" if base else ""))
