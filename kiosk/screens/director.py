@@ -86,6 +86,8 @@ class DirectorScreen(Screen):
             yield Static(self._counter_text(), id="director-count")
             yield Static(f"Config file: {cfg.path}", id="director-config")
             yield Static(f"Journal: {cfg.journal}", id="director-journal")
+            if cfg.hub:  # the link's state: what the hub refused, a sender started again
+                yield Static(self._hub_text(), id="director-hub")
             yield Static(f"Director mode closes by itself after {cfg.timers.director_idle:g} s "
                          "without a key or a touch (timers.director_idle).", id="director-idle")
             yield Label("Station name")
@@ -125,6 +127,7 @@ class DirectorScreen(Screen):
         yield Static(IDLE_STATUS, id="director-status", classes="empty")
 
     def on_mount(self) -> None:
+        self.set_interval(1.0, self._refresh_hub)  # a refusal shows while the director looks
         self.set_class(self.app.size.width < NARROW, "narrow")
         table = self.query_one("#recent", DataTable)
         table.add_columns(*COLUMNS)
@@ -154,6 +157,17 @@ class DirectorScreen(Screen):
         if current and current not in [value for _, value in options]:
             options.append((current, current))
         return options
+
+    def _hub_text(self) -> Text:
+        """The hub link in words (link/forward.py describe()); the hub's own words in it are
+        a peer's, so every control is shown as its picture and nothing is read as markup."""
+        link = getattr(self.app.station, "hub_link", None)
+        state = link.describe() if link is not None else "starting"
+        return Text(visible(f"Hub: {self.app.station.config.hub} · {state}"))
+
+    def _refresh_hub(self) -> None:
+        for hub in self.query("#director-hub"):
+            hub.update(self._hub_text())
 
     def _counter_text(self) -> str:
         count = self.app.station.judged_count()

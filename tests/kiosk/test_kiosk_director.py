@@ -387,3 +387,34 @@ async def test_save_writes_whole_seconds_as_whole_numbers(make_app, pinned):
     assert "verdict_hold = 2.5\n" in timers and "director_idle = 90\n" in timers
     assert ".0" not in timers
     assert load_config(pinned.path).timers.verdict_clear == 25
+
+
+async def test_director_mode_shows_the_hubs_refusal_as_text(make_app, pinned):
+    """Issue 20: a station whose rows the hub refuses shows it -- to the director, not the
+    players -- in the hub's words, no control in them ever written to the terminal."""
+    import sys
+    import time
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hub"))
+    from faulty_hub import FaultyHub
+
+    hub = FaultyHub("refused")  # 400 {"error": "no\x1b[31m such row"}
+    app = make_app(config=pinned.with_changes(hub=hub.url, hub_token="t"))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("q", "i", "tab")  # recorded: the sender is woken, and refused
+            await elapse(pilot, app, 0.3)
+            await pilot.press("space")
+            await pilot.pause()
+            await open_director(app, pilot)
+            line = ""
+            deadline = time.monotonic() + 20
+            while "refused" not in line and time.monotonic() < deadline:
+                await pilot.pause(0.2)
+                line = str(app.screen.query_one("#director-hub").render())
+            assert f"Hub: {hub.url} · refused by the hub: " in line, line
+            assert "[31m such row" in line and "\x1b" not in line  # the ESC never drawn
+    finally:
+        app.station.hub_link.stop()
+        hub.close()
