@@ -72,7 +72,7 @@ def p95(values):
 def test_fault_injection(tmp_path):
     """STATIONS x ROWS through a faulty link (every 5th connection: a lost request or answer, a
     reset, a request or answer cut short, a garbled answer or trickled bytes, in turn), 2 worker
-    kills (kill -9 mid-send) and 2 hub restarts; baseline: the same fleet with no fault at all.
+    kills (kill -9 mid-send) and 2 hub kills (-9), each restarted; baseline: the same fleet with no fault at all.
     No traceback anywhere, no sender thread dead."""
     (tmp_path / "faults").mkdir()
     (tmp_path / "clean").mkdir()

@@ -285,7 +285,7 @@ def run_faults(tmp: Path, stations: int = 8, rows: int = 40, workers: int = 2,
                     time.sleep(0.3)
                     victim.start()
                 else:
-                    hub.stop(kill=(k % 2 == 0))  # once kill -9, once Ctrl-C
+                    hub.stop(kill=True)  # kill -9 (issue 20: 2 hub kill -9 in the fault run)
                     stopped.append(hub)
                     time.sleep(1.0)
                     hub = HubProcess(tmp / "hub.toml", port=port)
