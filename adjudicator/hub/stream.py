@@ -141,10 +141,13 @@ class Feed:
     async def run(self) -> None:
         """Tell every page what changed, as it changes (a burst at once), and every TICK."""
         while True:
-            try:
-                await asyncio.wait_for(self._changed.wait(), TICK)
+            try:  # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow the
+                # cancel that ends the hub when the wait ends at the same moment, and the
+                # hub then never stops (seen under load: Ctrl-C, no exit)
+                async with asyncio.timeout(TICK):
+                    await self._changed.wait()
                 await asyncio.sleep(SETTLE)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             if self.streams:
                 self._publish()
@@ -158,11 +161,13 @@ class Feed:
         ends = loop.time() + self.lifetime
         try:
             while True:
-                message = await asyncio.wait_for(stream.queue.get(), max(0.0, ends - loop.time()))
+                async with asyncio.timeout(max(0.0, ends - loop.time())):
+                    message = await stream.queue.get()
                 if message is None:
                     return
-                await asyncio.wait_for(write(message), SEND_TIMEOUT)
-        except (ConnectionError, asyncio.TimeoutError, RuntimeError):
+                async with asyncio.timeout(SEND_TIMEOUT):
+                    await write(message)
+        except (ConnectionError, TimeoutError, RuntimeError):
             return
         finally:
             self.close(stream)
