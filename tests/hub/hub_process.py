@@ -19,6 +19,16 @@ def cli_env() -> dict:
     return env
 
 
+def _child_setup(then=None) -> None:
+    """In the child: Ctrl-C's default action. A test worker may hold SIGINT ignored (seen under
+    pytest-xdist with a terminal attached: SigIgn had SIGINT set), a child inherits that, and
+    Python then installs no KeyboardInterrupt: the hub would never hear the SIGINT a test
+    sends, as a background job in a shell does not."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if then is not None:
+        then()
+
+
 class HubProcess:
     def __init__(self, config: Path, port: int = 0, host: str = "127.0.0.1", stderr=None,
                  preexec_fn=None):
@@ -28,7 +38,7 @@ class HubProcess:
             [sys.executable, "-m", "adjudicator", "hub", "--host", host, "--port", str(port),
              "--config", str(config)], stdout=subprocess.PIPE,
             stderr=subprocess.PIPE if stderr is None else stderr, text=True, env=cli_env(),
-            preexec_fn=preexec_fn)
+            preexec_fn=lambda: _child_setup(preexec_fn))
         self.lines: list[str] = []
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
