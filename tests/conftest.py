@@ -22,6 +22,26 @@ def make_lexicon(tmp_path):
     return make
 
 
+@pytest.fixture
+def run():
+    """The CLI in-process: run("judge", "qi", input=...) -> click's Result (errors not caught)."""
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+
+    runner = CliRunner()
+    return lambda *args, input=None: runner.invoke(main, list(args), input=input,
+                                                   catch_exceptions=False)
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    """A four-word source list: QI ZA CAT XU (kiosk/ and test_verdict have a compiled `tiny`)."""
+    path = tmp_path / "tiny.txt"
+    path.write_text("QI\nZA\nCAT\nXU\n")
+    return str(path)
+
+
 @pytest.fixture(autouse=True)
 def _isolated_dirs(tmp_path, monkeypatch):
     """Keep caches, config and journals of every test inside its own tmp folder."""

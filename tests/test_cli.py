@@ -17,16 +17,6 @@ from adjudicator.entry import parse_entry
 TINY = frozenset(["QI", "ZA", "CAT", "XU"])
 
 
-@pytest.fixture
-def run():
-    runner = CliRunner()
-
-    def invoke(*args, input=None):
-        return runner.invoke(main, list(args), input=input, catch_exceptions=False)
-
-    return invoke
-
-
 @pytest.fixture(scope="module")
 def tiny_batch(tmp_path_factory):
     """A tiny list and a runner shared by a property test's examples."""

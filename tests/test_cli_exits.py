@@ -7,26 +7,11 @@ import sys
 
 import click
 import pytest
-from click.testing import CliRunner
 
 from adjudicator.cli import main
 from adjudicator.errors import EXIT_ENTRY, EXIT_IO, EXIT_LEXICON, EXIT_NOT_RECORDED
 
 ADJUDICATOR = [sys.executable, "-m", "adjudicator"]
-
-
-@pytest.fixture
-def tiny(tmp_path):
-    path = tmp_path / "tiny.txt"
-    path.write_text("QI\nZA\nCAT\nXU\n")
-    return str(path)
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner()
-    return lambda *args, input=None: runner.invoke(main, list(args), input=input,
-                                                   catch_exceptions=False)
 
 
 def one_error_line(result, code: int, says: str) -> None:

@@ -9,26 +9,10 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
 
-from adjudicator.cli import main
 from adjudicator.errors import EXIT_IO
 
 ADJUDICATOR = [sys.executable, "-m", "adjudicator"]
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner()
-    return lambda *args, input=None: runner.invoke(main, list(args), input=input,
-                                                   catch_exceptions=False)
-
-
-@pytest.fixture
-def tiny(tmp_path):
-    path = tmp_path / "tiny.txt"
-    path.write_text("QI\nZA\nCAT\nXU\n")
-    return str(path)
 
 
 @pytest.fixture

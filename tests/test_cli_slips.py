@@ -2,19 +2,11 @@
 person types it from the slip; a malformed line is named (file:line, what is wrong), exit 2."""
 
 import pytest
-from click.testing import CliRunner
 
-from adjudicator.cli import main
 from adjudicator.docket.encoder import encode_slip
 from adjudicator.errors import EXIT_ENTRY, EXIT_NOT_RECORDED
 from adjudicator.journal import Journal
 from adjudicator.printdesk import slip_from_row
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner()
-    return lambda *args: runner.invoke(main, list(args), catch_exceptions=False)
 
 
 @pytest.fixture

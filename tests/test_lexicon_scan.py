@@ -5,20 +5,12 @@ import shutil
 import sqlite3
 
 import pytest
-from click.testing import CliRunner
 
-from adjudicator.cli import main
 from adjudicator.readers import scan as scan_mod
 from graph_files import kwg_bytes, quackle_bytes, write_dwg_set, write_zyzzyva_db
 from realdata import real_list
 
 WORDS = ["QI", "ZA", "CAT", "CATS", "XU"]
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner()
-    return lambda *args: runner.invoke(main, list(args), catch_exceptions=False)
 
 
 @pytest.fixture

@@ -9,9 +9,7 @@ import random
 import shutil
 
 import pytest
-from click.testing import CliRunner
 
-from adjudicator.cli import main
 from adjudicator.errors import EXIT_LEXICON, LexiconError
 from adjudicator.lexicon import Lexicon, compile_sources
 from adjudicator.wordlist import read_source
@@ -29,12 +27,6 @@ FUZZ_CASES = int(os.environ.get(
 
 def sample(name: str) -> str:
     return real_list(os.path.join("formats", name))
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner()
-    return lambda *args: runner.invoke(main, list(args), catch_exceptions=False)
 
 
 def near_misses(words: list[str], rng: random.Random, count: int = 20000) -> set[str]:

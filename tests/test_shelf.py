@@ -3,21 +3,12 @@
 import os
 
 import pytest
-from click.testing import CliRunner
 
 from adjudicator import shelf
-from adjudicator.cli import main
 from adjudicator.config import Config
 from adjudicator.errors import EXIT_IO, EXIT_LEXICON
 from adjudicator.known import SHIPPED
 from adjudicator.station import load_lexicons
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner()
-    return lambda *args, input=None: runner.invoke(main, list(args), input=input,
-                                                   catch_exceptions=False)
 
 
 @pytest.fixture

@@ -9,18 +9,10 @@ import signal
 import subprocess
 import sys
 
-import pytest
 
 from adjudicator.cli import recorded
 from adjudicator.journal import Journal, verify
 from adjudicator.resolve import load_configured
-
-
-@pytest.fixture
-def tiny(tmp_path):
-    path = tmp_path / "tiny.txt"
-    path.write_text("QI\nZA\nCAT\nXU\n")
-    return str(path)
 
 
 def pipe_stdin(monkeypatch, data: bytes) -> None:
