@@ -8,7 +8,7 @@ import tomllib
 import pytest
 from kiosk_helpers import elapse, screen_name, text_of
 
-from adjudicator.config import load_config
+from adjudicator.config import load_config, save_config
 from adjudicator.pin import hash_pin
 from adjudicator.rules import ChallengeRule
 from adjudicator.pin_gate import LOCKOUT_SECONDS, NO_PIN
@@ -30,6 +30,17 @@ class FakeClock:
 @pytest.fixture
 def pinned(config):
     return config.with_changes(pin_hash=hash_pin(PIN))
+
+
+def write_by_hand(pinned, before: str, after: str) -> str:
+    """PINNED's file as a director writes it by hand: BEFORE, its PIN's hash line, AFTER."""
+    save_config(pinned)
+    with open(pinned.path, encoding="utf-8") as f:
+        pin_line = next(line for line in f if line.startswith("pin_hash"))
+    text = before + pin_line + after
+    with open(pinned.path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return text
 
 
 async def open_director(app, pilot, pin=PIN):
@@ -300,15 +311,8 @@ verdict_clear = 25   # seconds
 async def test_director_confirmations_are_on_screen_and_save_keeps_the_files_comments(
         make_app, pinned, size):
     """Issue 11: Save said so below the fold, and rewrote the file without its comments."""
-    from adjudicator.config import save_config
-
-    save_config(pinned)  # the PIN's hash into a file the director wrote by hand:
-    with open(pinned.path, encoding="utf-8") as f:
-        pin_line = next(line for line in f if line.startswith("pin_hash"))
     top, timers = COMMENTED.split("[timers]")
-    hand_written = top + pin_line + "[timers]" + timers
-    with open(pinned.path, "w", encoding="utf-8") as f:
-        f.write(hand_written)
+    hand_written = write_by_hand(pinned, top, "[timers]" + timers)
     app = make_app(config=load_config(pinned.path))
     async with app.run_test(size=size) as pilot:
         await open_director(app, pilot)
@@ -365,13 +369,7 @@ async def test_the_journal_view_and_the_fields_show_controls_as_pictures(make_ap
 
 async def test_save_writes_whole_seconds_as_whole_numbers(make_app, pinned):
     """Issue 21: Save settings rewrote `entry_idle = 20` as `20.0`; a half second stays 2.5."""
-    from adjudicator.config import save_config
-
-    save_config(pinned)
-    with open(pinned.path, encoding="utf-8") as f:
-        pin_line = next(line for line in f if line.startswith("pin_hash"))
-    with open(pinned.path, "w", encoding="utf-8") as f:
-        f.write(pin_line + "[timers]\nentry_idle = 20\nverdict_clear = 30\n")
+    write_by_hand(pinned, "", "[timers]\nentry_idle = 20\nverdict_clear = 30\n")
     app = make_app(config=load_config(pinned.path))
     async with app.run_test(size=SIZE) as pilot:
         await open_director(app, pilot)
