@@ -21,8 +21,7 @@ import pytest
 from benchutil import csw19_path, report
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "kiosk"))
-from pty_driver import REPO, PtyApp, child_env, kiosk_argv  # noqa: E402
-from test_kiosk_pty_paste import process_tree  # noqa: E402
+from pty_driver import REPO, PtyApp, child_env, kiosk_argv, process_tree  # noqa: E402
 
 BARE = [sys.executable, os.path.join(os.path.dirname(__file__), "bare_textual.py")]
 READY = b"press TAB."

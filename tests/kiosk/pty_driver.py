@@ -28,6 +28,16 @@ def child_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def hooked_env(tmp_path, hook: str) -> dict[str, str]:
+    """child_env with HOOK as the kiosk's sitecustomize.py (code run in every process it
+    starts, the forked kiosk included) and the lexicon cache in TMP_PATH."""
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(hook)
+    return child_env(ADJUDICATOR_CACHE=str(tmp_path / "cache"),
+                     PYTHONPATH=f"{hooks}{os.pathsep}{REPO}")
+
+
 class PtyApp:
     """One child on a pseudo-terminal of COLS x ROWS; everything it paints is kept in `screen`."""
 
@@ -142,3 +152,23 @@ def ready_station(tmp_path):
         yield app, journal
     finally:
         app.close()
+
+
+def process_tree(pid: int) -> list[int]:
+    """PID and every process below it (the supervised kiosk runs as a child)."""
+    pids, i = [pid], 0
+    while i < len(pids):
+        try:
+            with open(f"/proc/{pids[i]}/task/{pids[i]}/children") as f:
+                pids += [int(p) for p in f.read().split()]
+        except OSError:
+            pass
+        i += 1
+    return pids
+
+
+def kiosk_child(app: PtyApp) -> int:
+    """The pid of the kiosk the supervisor APP runs (its child)."""
+    children = process_tree(app.proc.pid)[1:]
+    assert children, "the kiosk runs as the supervisor's child"
+    return children[0]

@@ -17,8 +17,8 @@ import termios
 import time
 
 import pytest
-from pty_driver import REPO, PtyApp, child_env, kiosk_argv, station_config
-from test_kiosk_pty_paste import process_tree
+from pty_driver import (REPO, PtyApp, child_env, hooked_env, kiosk_argv, kiosk_child,
+                        station_config)
 
 ENTER = b"\x1b[?1049h"
 LEAVE = b"\x1b[?1049l"
@@ -52,11 +52,7 @@ def fresh_tty_mode() -> list:
 @pytest.fixture
 def kiosk(tmp_path):
     config, _ = station_config(tmp_path)
-    hooks = tmp_path / "hooks"
-    hooks.mkdir()
-    (hooks / "sitecustomize.py").write_text(QUIT_HOOK)
-    env = child_env(ADJUDICATOR_CACHE=str(tmp_path / "cache"),
-                    PYTHONPATH=f"{hooks}{os.pathsep}{REPO}")
+    env = hooked_env(tmp_path, QUIT_HOOK)
     app = PtyApp(kiosk_argv(config), env)
     try:
         app.read_until(b"press TAB.")
@@ -64,12 +60,6 @@ def kiosk(tmp_path):
         yield app
     finally:
         app.close()
-
-
-def kiosk_child(app: PtyApp) -> int:
-    children = process_tree(app.proc.pid)[1:]
-    assert children, "the kiosk runs as the supervisor's child"
-    return children[0]
 
 
 def ended(app: PtyApp, timeout: float = 30.0) -> tuple[int, bytes]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from pty_driver import PtyApp, child_env, kiosk_argv, station_config
+from pty_driver import PtyApp, child_env, kiosk_argv, process_tree, station_config
 
 from adjudicator.entry import MAX_ENTRY_CHARS
 from adjudicator.journal import Journal
@@ -19,19 +19,6 @@ from adjudicator.journal import Journal
 PASTE_START, PASTE_END = b"\x1b[200~", b"\x1b[201~"
 ENTRY_ERRORS = (b"No words entered", b"has 1 letter", b"is not a letter", b"Traceback")
 FLAT = 40 * 2**20  # bytes of resident memory a refused paste may add (the old kiosk: 2 GB)
-
-
-def process_tree(pid: int) -> list[int]:
-    """PID and every process below it (the supervised kiosk runs as a child)."""
-    pids, i = [pid], 0
-    while i < len(pids):
-        try:
-            with open(f"/proc/{pids[i]}/task/{pids[i]}/children") as f:
-                pids += [int(p) for p in f.read().split()]
-        except OSError:
-            pass
-        i += 1
-    return pids
 
 
 def resident_bytes(pid: int) -> int:

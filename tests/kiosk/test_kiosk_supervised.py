@@ -14,8 +14,8 @@ import subprocess
 import time
 
 import pytest
-from pty_driver import REPO, PtyApp, child_env, kiosk_argv, station_config
-from test_kiosk_pty_paste import process_tree
+from pty_driver import (REPO, PtyApp, child_env, hooked_env, kiosk_argv, kiosk_child,
+                        station_config)
 
 from adjudicator.errors import EXIT_LEXICON
 from adjudicator.journal import Journal
@@ -42,23 +42,13 @@ def station(tmp_path):
     config, journal = station_config(tmp_path)
     text = open(config).read().replace("[timers]", f'pin_hash = "{hash_pin("2468")}"\n[timers]')
     open(config, "w").write(text)
-    hooks = tmp_path / "hooks"
-    hooks.mkdir()
-    (hooks / "sitecustomize.py").write_text(CRASH_HOOK)
-    env = child_env(ADJUDICATOR_CACHE=str(tmp_path / "cache"),
-                    PYTHONPATH=f"{hooks}{os.pathsep}{REPO}")
+    env = hooked_env(tmp_path, CRASH_HOOK)
     app = PtyApp(kiosk_argv(config), env)
     try:
         app.read_until(b"press TAB.")
         yield app, journal
     finally:
         app.close()  # also when the kiosk never came up
-
-
-def kiosk_child(app: PtyApp) -> int:
-    children = process_tree(app.proc.pid)[1:]
-    assert children, "the kiosk runs as the supervisor's child"
-    return children[0]
 
 
 def restarts(journal_path: str, timeout: float = 30.0) -> list[tuple[str, str]]:
