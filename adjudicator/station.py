@@ -83,6 +83,8 @@ class TableCounts:
 class Station:
     """One station's service: config, lexicons, journal, session label; judges and records."""
 
+    hub_link = None  # the hub's sender (link/attach.py sets it when the config names a hub)
+
     def __init__(
         self,
         config: Config,
@@ -255,9 +257,8 @@ class Station:
         except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
             return None, _reason(e)
         self.table_counts.add(table)
-        link = getattr(self, "hub_link", None)  # the hub's sender (link/attach.py), if any
-        if link is not None:
-            link.wake()  # sent now, not at the next poll; a sender that ended starts again
+        if self.hub_link is not None:
+            self.hub_link.wake()  # sent now, not at the next poll; a sender that ended starts again
         return seq, ""
 
     def reconfigure(self, new: Config) -> None:

@@ -161,7 +161,7 @@ class DirectorScreen(Screen):
     def _hub_text(self) -> Text:
         """The hub link in words (link/forward.py describe()); the hub's own words in it are
         a peer's, so every control is shown as its picture and nothing is read as markup."""
-        link = getattr(self.app.station, "hub_link", None)
+        link = self.app.station.hub_link
         state = link.describe() if link is not None else "starting"
         return Text(visible(f"Hub: {self.app.station.config.hub} · {state}"))
 
