@@ -62,8 +62,9 @@ PRELOADED = ("adjudicator.resolve", "adjudicator.shelf", "ctypes", "faulthandler
 def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     """Start the locked kiosk full-screen, supervised; its exit code. Errors: AdjudicatorError.
 
-    This process supervises (adjudicator/supervise.py): it imports the kiosk once, then runs it
-    in a forked child, started again on Ready if it ever dies.
+    This process supervises (adjudicator/supervise.py): it runs the kiosk in a forked child,
+    started again on Ready if it ever dies; once the first child has painted it imports the
+    kiosk itself, so that each later child is forked with everything imported.
     """
     import os
 
@@ -90,10 +91,10 @@ def _config(config_path: str | None, mode: str | None):
 
 
 def preload_kiosk() -> None:
-    """In the supervisor, once: import what the kiosk needs before its first paint (Textual,
-    the kiosk app, its Ready screen and terminal driver, the lexicon and journal modules).
-    Every child forked from here has them already: no second interpreter imports them again
-    (issue 21), and a restarted child paints at once. Nothing is opened or started here."""
+    """In the supervisor, once, after the first child's first paint: import what the kiosk needs
+    before its first paint (Textual, the kiosk app, its Ready screen and terminal driver, the
+    lexicon and journal modules). Every later child forked from here has them already: a
+    restarted child paints at once (issue 21). Nothing is opened or started here."""
     import gc
     import importlib
 

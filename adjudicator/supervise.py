@@ -1,12 +1,15 @@
 """`adjudicator kiosk` runs its kiosk as a forked child, starts it again on Ready if it dies, and
 puts the terminal back however the kiosk ends.
 
-The supervisor imports what the kiosk needs once (launch.preload_kiosk), then forks each child
-from itself: no second interpreter starts and imports Textual again (issue 21: that made the
-cold start 1.3x a bare Textual app's), and a restarted child paints at once. Nothing
-that must not cross a fork is open in the supervisor when it forks: no thread runs in it, the
-journal (SQLite) is opened only by the child or briefly to note a restart, the lexicon is
-mapped only by the child.
+Each child is forked from the supervisor: no second interpreter starts (issue 21: that made the
+cold start 1.3x a bare Textual app's). The first child is forked before anything big is imported
+and imports the kiosk itself, so its cold start pays no copy-on-write faults (forked from a
+supervisor holding Textual, the child's first paint took 10 ms longer: each page it touched was
+copied). Once that child has painted, the supervisor imports what the kiosk needs
+(launch.preload_kiosk) while the players look at Ready: a restarted child is forked with it all
+imported and paints at once. Nothing that must not cross a fork is open in the supervisor when it
+forks: no thread runs in it, the journal (SQLite) is opened only by the child or briefly to note a
+restart, the lexicon is mapped only by the child.
 
 The child's error output goes to the kiosk log beside the journal (station_state.log_path):
 a traceback never reaches the players' screen. Each restart is noted in the journal
@@ -36,6 +39,7 @@ from .tty_restore import SavedTerminal
 CHILD_ENV = "ADJUDICATOR_KIOSK_CHILD"  # set in the child: run the app itself, unsupervised
 READY_FD_ENV = "ADJUDICATOR_KIOSK_READY_FD"  # the child writes one byte there on first paint
 LOG_ENV = "ADJUDICATOR_KIOSK_LOG"  # the child's error output (Textual paints on the terminal)
+SUPERVISOR_ENV = "ADJUDICATOR_KIOSK_SUPERVISOR"  # the supervisor's pid, in the child
 EXIT_CRASHED = 70  # the child's code when the app stopped on an error (EX_SOFTWARE)
 START_TRIES = 5  # children in a row that die before their first paint: a fault, not a crash
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
@@ -49,14 +53,18 @@ STOPPED = {  # why the kiosk ended, as said on stderr
 CLOSED = "the kiosk was closed from director mode"
 
 
-def _die_with_parent() -> None:
-    """In the child (Linux): killed with the supervisor, never left running on its own."""
+def _die_with_parent(supervisor: int) -> None:
+    """In the child (Linux), once it has painted: killed with its SUPERVISOR, never left running
+    on its own. Set after the first paint (ctypes is not imported before it); a supervisor gone
+    already by then is seen as a new parent, and the child ends."""
     try:
         import ctypes
 
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     except (OSError, AttributeError):
         pass
+    if os.getppid() != supervisor:
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def describe_exit(code: int) -> str:
@@ -109,7 +117,8 @@ class Supervisor:
     """Forks the kiosk child again and again until it ends normally (or cannot start).
 
     CHILD_MAIN runs the kiosk in a forked child and returns its exit code; PREPARE runs once,
-    before the first fork (the imports every child shares).
+    after the first child's first paint or else before the next fork (the imports every later
+    child shares).
     """
 
     def __init__(self, child_main: Callable[[], int], journal_path: str,
@@ -167,11 +176,11 @@ class Supervisor:
     def _supervise(self) -> tuple[int, str, int | None]:
         """(exit code, what to say, the log offset to show from when the kiosk refused to
         start: then it never took the screen, and its own message is in the log)."""
-        if self.prepare is not None:
-            self.prepare()
         failed_starts = 0
         why = ""
         while not self.stop_signal:
+            if self.restarts or failed_starts:
+                self._prepare()  # not done yet if the first child never painted
             code, ready, offset = self._run_child(restart_reason=why)
             stop = self.stop_signal or stop_signal_of(code)
             if stop:
@@ -202,6 +211,7 @@ class Supervisor:
         if threading.active_count() > 1:  # a fork copies no thread but their locks, held
             raise AdjudicatorError("cannot start the kiosk: the supervisor runs a thread")
         read_end, write_end = os.pipe()
+        supervisor = os.getpid()
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
             pid = os.fork()
@@ -211,7 +221,7 @@ class Supervisor:
             os.close(write_end)
             raise AdjudicatorError(f"cannot start the kiosk: {e.strerror}") from None
         if pid == 0:
-            self._child(read_end, write_end, mask)  # never returns
+            self._child(read_end, write_end, mask, supervisor)  # never returns
         self.child_pid = pid
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # one that came meanwhile: forwarded
         os.close(write_end)
@@ -221,12 +231,28 @@ class Supervisor:
             ready = os.read(read_end, 1) == b"R"  # or end of file: it ended before painting
         finally:
             os.close(read_end)
+        if ready:
+            self._prepare()  # while the players look at Ready: the next child paints at once
         _, status = os.waitpid(pid, 0)
         self.child_pid = 0
         signal.alarm(0)
         return os.waitstatus_to_exitcode(status), ready, offset
 
-    def _child(self, read_end: int, write_end: int, mask) -> None:
+    def _prepare(self) -> None:
+        """Run PREPARE once. Should it fail, later children import what they need themselves."""
+        prepare, self.prepare = self.prepare, None
+        if prepare is None:
+            return
+        try:
+            prepare()
+        except Exception as e:  # noqa: BLE001 - the kiosk runs on; the log says why
+            try:
+                with open(self.log, "a", encoding="utf-8") as log:
+                    print(f"adjudicator: kiosk restarts will start slower: {e!r}", file=log)
+            except OSError:
+                pass
+
+    def _child(self, read_end: int, write_end: int, mask, supervisor: int) -> None:
         """In the forked child: run the kiosk, then end this process with its code."""
         code = EXIT_CRASHED
         try:
@@ -234,8 +260,8 @@ class Supervisor:
                 signal.signal(sig, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             os.close(read_end)
-            _die_with_parent()
-            os.environ.update({CHILD_ENV: "1", READY_FD_ENV: str(write_end), LOG_ENV: self.log})
+            os.environ.update({CHILD_ENV: "1", READY_FD_ENV: str(write_end), LOG_ENV: self.log,
+                               SUPERVISOR_ENV: str(supervisor)})
             code = self.child_main()
         except AdjudicatorError as e:  # refused before the first paint: the log says why
             say(str(e))
@@ -283,8 +309,10 @@ def child_errors_to_log() -> None:
 
 
 def child_ready_callback():
-    """In the child: the function to call on first paint (tells the supervisor), or None."""
+    """In the child: the function to call on first paint (tells the supervisor, and from then
+    on dies with it), or None."""
     fd = os.environ.get(READY_FD_ENV)
+    supervisor = os.environ.get(SUPERVISOR_ENV, "")
     if not os.environ.get(CHILD_ENV) or not fd:
         return None
 
@@ -294,5 +322,7 @@ def child_ready_callback():
             os.close(int(fd))
         except (OSError, ValueError):
             pass
+        if supervisor.isdigit():
+            _die_with_parent(int(supervisor))
 
     return ready

@@ -107,3 +107,37 @@ def test_the_supervisor_imports_the_kiosk_once_and_runs_no_thread_when_it_forks(
         "print(sorted(os.listdir('/proc/self/fd')) == before)\n"
     )
     assert out.stdout.split() == ["1", "True", "True"], out.stderr
+
+
+def test_the_first_child_is_forked_before_the_imports_and_each_restart_after_them(tmp_path):
+    """Issue 21: the first kiosk child is forked before the supervisor imports the kiosk (a child
+    forked from a supervisor holding Textual copied every page it touched: 10 ms more to its
+    first paint); once it has painted the supervisor imports, and every restarted child is forked
+    with it done. A first child that never painted gets the imports done before the next fork.
+    The children here say whether the supervisor had prepared when they were forked."""
+    out = _run(
+        "import os, sys\n"
+        "from adjudicator.supervise import EXIT_CRASHED, Supervisor, child_ready_callback\n"
+        "prepared, plan = [], sys.argv[1:]\n"
+        "def child():\n"
+        "    step = plan[len(seen()) - 1]\n"
+        "    print(step, 'prepared' if prepared else 'bare', flush=True)\n"
+        "    if step == 'paints':\n"
+        "        child_ready_callback()()\n"
+        "    return 0 if step == 'last' else EXIT_CRASHED\n"
+        f"LOG = {str(tmp_path / 'children')!r}\n"
+        "def seen():\n"
+        "    return open(LOG).read().split() if os.path.exists(LOG) else []\n"
+        "def main():\n"
+        "    open(LOG, 'a').write('x ')\n"
+        "    return child()\n"
+        "for plan in (['paints', 'last'], ['dies', 'dies', 'last']):\n"
+        "    os.path.exists(LOG) and os.remove(LOG)\n"
+        "    prepared.clear()\n"
+        f"    code = Supervisor(main, {str(tmp_path / 'j.db')!r},\n"
+        "                      prepare=lambda: prepared.append(1)).run()\n"
+        "    print('exit', code, flush=True)\n"
+    )
+    assert out.stdout.split("\n") == [
+        "paints bare", "last prepared", "exit 0",
+        "dies bare", "dies prepared", "last prepared", "exit 0", ""], out.stderr

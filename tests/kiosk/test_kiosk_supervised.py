@@ -15,7 +15,7 @@ import time
 
 import pytest
 from pty_driver import (REPO, PtyApp, child_env, hooked_env, kiosk_argv, kiosk_child,
-                        station_config)
+                        process_tree, station_config)
 
 from adjudicator.errors import EXIT_LEXICON
 from adjudicator.journal import Journal
@@ -174,3 +174,58 @@ def test_a_restart_that_can_be_neither_journaled_nor_logged_is_not_an_error(tmp_
     blocker.write_text("")  # a file where the journal's folder should be: nothing goes there
     note_restart(str(blocker / "journal.db"), "killed by SIGKILL")
     assert blocker.read_text() == ""
+
+
+def _ended(pid: int, timeout: float = 15.0) -> bool:
+    """Whether process PID ends (gone, or a zombie nobody reaped yet) within TIMEOUT."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_kiosk_dies_with_its_supervisor(station):
+    """Killed with it (-9, nothing to pass the word on): never a second kiosk left running."""
+    app, _ = station
+    child = kiosk_child(app)
+    app.drain(0.3)
+    os.kill(app.proc.pid, signal.SIGKILL)
+    assert _ended(child)
+
+
+# The kiosk child waits for the test's go before it builds its screen.
+SLOW_PAINT_HOOK = '''
+import os, time
+from kiosk import app
+_mount = app.KioskApp.on_mount
+def on_mount(self):
+    while not os.path.exists(os.environ["TEST_GO"]):
+        time.sleep(0.02)
+    return _mount(self)
+app.KioskApp.on_mount = on_mount
+'''
+
+
+def test_a_kiosk_whose_supervisor_died_before_its_first_paint_ends_there(tmp_path):
+    """It learns to die with its supervisor only once it has painted (issue 21: no ctypes on
+    the way to the first paint); a supervisor already gone by then ends it at once."""
+    config, _ = station_config(tmp_path)
+    go = tmp_path / "go"
+    app = PtyApp(kiosk_argv(config), dict(hooked_env(tmp_path, SLOW_PAINT_HOOK), TEST_GO=str(go)))
+    try:
+        deadline = time.monotonic() + 30
+        while len(process_tree(app.proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        child = kiosk_child(app)
+        os.kill(app.proc.pid, signal.SIGKILL)
+        app.proc.wait(timeout=10)
+        go.write_text("")
+        assert _ended(child)
+    finally:
+        app.close()
