@@ -10,12 +10,12 @@ from typing import Any
 
 from .entry import describe_char
 from .errors import ConfigError
+from .modes import MODES
 from .rules import ChallengeRule
 from .visible import is_hidden
 
 CONFIG_ENV = "ADJUDICATOR_CONFIG"
 JOURNAL_ENV = "ADJUDICATOR_JOURNAL"
-MODES = ("station", "runner", "smart-device")
 # The longest any timer or timeout may be: a day. TOML reads nan, inf and 1e308 as numbers; no
 # timer can wait that long (asyncio and the protocol's deadlines need finite seconds).
 MAX_SECONDS = 86_400.0

@@ -16,7 +16,7 @@ def plain_kiosk_args(args: list[str]) -> dict[str, str | None] | None:
     Plain: each option once, as `--name value` or `--name=value`, with a value that is not empty
     and does not start with '-', and a mode click would accept. Nothing else is guessed at.
     """
-    from .config import MODES
+    from .modes import MODES  # not the config module: the first child is forked before it
 
     if not args or args[0] != "kiosk":
         return None
@@ -63,24 +63,26 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     """Start the locked kiosk full-screen, supervised; its exit code. Errors: AdjudicatorError.
 
     This process supervises (adjudicator/supervise.py): it runs the kiosk in a forked child,
-    started again on Ready if it ever dies; once the first child has painted it imports the
-    kiosk itself, so that each later child is forked with everything imported.
+    started again on Ready if it ever dies. The first child is forked at once and imports the
+    kiosk while this process reads the config; once it has painted, this process imports the
+    kiosk too, so that each later child is forked with everything imported.
     """
     import os
 
     from .supervise import CHILD_ENV, Supervisor
 
-    config = _config(config_path, mode)  # ConfigError (exit 6) names the key; nothing starts
     if os.environ.get(CHILD_ENV):  # the app itself, in this process, unsupervised
-        return run_app(config_path, mode, session, config)
-    from .destination import check_journal
+        return run_app(config_path, mode, session)
 
-    check_journal(config.journal)  # its folder not there: one line, exit 4, nothing starts
-    supervisor = Supervisor(
-        # the first child takes the config just read; a restarted one reads what is saved now
-        lambda: run_app(config_path, mode, session, None if supervisor.restarts else config),
-        config.journal, prepare=preload_kiosk)
-    return supervisor.run()
+    def admit() -> str:
+        config = _config(config_path, mode)  # ConfigError (exit 6) names the key
+        from .destination import check_journal
+
+        check_journal(config.journal)  # its folder not there: one line, exit 4
+        return config.journal  # a child refused here is killed before it shows anything
+
+    return Supervisor(lambda: run_app(config_path, mode, session), admit,
+                      prepare=preload_kiosk).run()
 
 
 def _config(config_path: str | None, mode: str | None):
@@ -116,26 +118,25 @@ def preload_kiosk() -> None:
         gc.enable()
 
 
-def run_app(config_path: str | None, mode: str | None, session: str, config=None) -> int:
+def run_app(config_path: str | None, mode: str | None, session: str) -> int:
     """The kiosk app itself, to its end (in the supervisor's child): its exit code.
 
-    Without CONFIG the config file is read (again): a restarted kiosk starts with what the
-    director saved. A stop signal (TERM, HUP, INT) ends the app as the director's Quit does,
-    with 128 + its number.
+    Each child reads the config file: a restarted kiosk starts with what the director saved.
+    A stop signal (TERM, HUP, INT) ends the app as the director's Quit does, with 128 + its
+    number.
     """
     import gc
 
-    from .supervise import EXIT_CRASHED, child_errors_to_log, child_ready_callback
+    from .supervise import EXIT_CRASHED, child_admitted, child_ready_callback
 
-    child_errors_to_log()
-    if config is None:
-        config = _config(config_path, mode)
     # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector
     # would walk them again and again before the first paint. The app collects once, after it.
     gc.disable()
     try:
         from kiosk.app import build_app  # Textual only here: the core never imports it
 
+        child_admitted()  # the supervisor has read the config meanwhile: errors to the log
+        config = _config(config_path, mode)  # ConfigError: exit 6
         app = build_app(config, session=session, defer_journal=True)  # LexiconError: exit 3
         app.on_first_paint = child_ready_callback()
         stopped_by = app.run_until_signalled()

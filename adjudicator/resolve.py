@@ -8,7 +8,6 @@ import os
 from .errors import FileAccessError, LexiconError
 from .known import SHIPPED
 from .lexicon import FORMAT_VERSION, Lexicon, compile_sources, is_compiled
-from .shelf import shelf_dir
 
 LEXICON_DIRS_ENV = "ADJUDICATOR_LEXICONS"
 CACHE_ENV = "ADJUDICATOR_CACHE"
@@ -26,6 +25,8 @@ def lexicon_dirs(extra: list[str] | None = None) -> list[str]:
     """Folders searched for lexicons by name: config folders first, then $ADJUDICATOR_LEXICONS,
     then the lexicon shelf (`adjudicator lexicon add`), so a shelved list needs no setting.
     The CLI, the kiosk and the phone server all find names here."""
+    from .shelf import shelf_dir  # only for a name: a kiosk on a file path paints without it
+
     env = [d for d in os.environ.get(LEXICON_DIRS_ENV, "").split(os.pathsep) if d]
     return list(extra or []) + env + [shelf_dir()]
 

@@ -5,9 +5,10 @@ Each child is forked from the supervisor: no second interpreter starts (issue 21
 cold start 1.3x a bare Textual app's). The first child is forked before anything big is imported
 and imports the kiosk itself, so its cold start pays no copy-on-write faults (forked from a
 supervisor holding Textual, the child's first paint took 10 ms longer: each page it touched was
-copied). Once that child has painted, the supervisor imports what the kiosk needs
-(launch.preload_kiosk) while the players look at Ready: a restarted child is forked with it all
-imported and paints at once. Nothing that must not cross a fork is open in the supervisor when it
+copied); meanwhile the supervisor reads and checks the config, and the child goes on to paint
+only once it has (a refused config: the child is killed, having shown nothing). Once that child
+has painted, the supervisor imports what the kiosk needs (launch.preload_kiosk) while the players
+look at Ready: a restarted child is forked with it all imported and paints at once. Nothing that must not cross a fork is open in the supervisor when it
 forks: no thread runs in it, the journal (SQLite) is opened only by the child or briefly to note a
 restart, the lexicon is mapped only by the child.
 
@@ -26,24 +27,28 @@ signal's number (130 for SIGINT, 129 for SIGHUP, 143 for SIGTERM). A child kille
 from __future__ import annotations
 
 import os
+import select
 import signal
 import sys
-import threading
 import time
-from typing import Callable
+from collections.abc import Callable  # not typing: nothing the child imports itself is imported
 
 from .errors import EXIT_IO, AdjudicatorError
-from .station_state import load_state, log_path, save_state, state_path
 from .tty_restore import SavedTerminal
 
 CHILD_ENV = "ADJUDICATOR_KIOSK_CHILD"  # set in the child: run the app itself, unsupervised
 READY_FD_ENV = "ADJUDICATOR_KIOSK_READY_FD"  # the child writes one byte there on first paint
 LOG_ENV = "ADJUDICATOR_KIOSK_LOG"  # the child's error output (Textual paints on the terminal)
 SUPERVISOR_ENV = "ADJUDICATOR_KIOSK_SUPERVISOR"  # the supervisor's pid, in the child
+ADMIT_FD_ENV = "ADJUDICATOR_KIOSK_ADMIT_FD"  # the first child reads its log's path there
 EXIT_CRASHED = 70  # the child's code when the app stopped on an error (EX_SOFTWARE)
 START_TRIES = 5  # children in a row that die before their first paint: a fault, not a crash
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 STOP_GRACE = 3  # seconds a child has to end its app after a stop signal, before SIGKILL
+PREPARE_AFTER = 0.5  # seconds from the first child's first paint to the supervisor's imports
+# Seconds the first child runs alone before the supervisor reads the config: read at once, the
+# two competed for the memory they shared just after the fork, and the child painted 3-4 ms later.
+ADMIT_AFTER = 0.01
 PR_SET_PDEATHSIG = 1
 STOPPED = {  # why the kiosk ended, as said on stderr
     signal.SIGINT: "interrupted (SIGINT): the kiosk is closed",
@@ -95,6 +100,8 @@ def say(message: str) -> None:
 
 def note_restart(journal_path: str, why: str) -> None:
     """The restart in the journal (and the log when the journal cannot take it)."""
+    from .station_state import load_state, log_path, save_state, state_path
+
     state = state_path(journal_path)
     director = load_state(state).get("director_open")
     detail = why + ("; the director's screen was open: locked again" if director else "")
@@ -116,17 +123,19 @@ def note_restart(journal_path: str, why: str) -> None:
 class Supervisor:
     """Forks the kiosk child again and again until it ends normally (or cannot start).
 
-    CHILD_MAIN runs the kiosk in a forked child and returns its exit code; PREPARE runs once,
-    after the first child's first paint or else before the next fork (the imports every later
-    child shares).
+    CHILD_MAIN runs the kiosk in a forked child and returns its exit code. ADMIT reads and
+    checks the config, in here, while the first child imports the kiosk: it returns the journal's
+    path, or raises AdjudicatorError, and then the child is killed before it shows anything.
+    PREPARE runs once, after the first child's first paint or else before the next fork (the
+    imports every later child shares).
     """
 
-    def __init__(self, child_main: Callable[[], int], journal_path: str,
+    def __init__(self, child_main: Callable[[], int], admit: Callable[[], str],
                  prepare: Callable[[], None] | None = None):
         self.child_main = child_main
+        self.admit = admit
         self.prepare = prepare
-        self.journal_path = journal_path
-        self.log = log_path(journal_path)
+        self.journal_path = self.log = ""  # known once admitted
         self.child_pid = 0
         self.stop_signal = 0
         self.restarts = 0
@@ -161,7 +170,7 @@ class Supervisor:
                 self._signal_child(signal.SIGKILL)
                 os.waitpid(self.child_pid, 0)
                 self.child_pid = 0
-            if refused is None:
+            if refused is None and self.log:
                 self.terminal.restore()
             else:  # it never took the screen: a screen reset would only move the cursor
                 self.terminal.restore_mode()
@@ -203,40 +212,86 @@ class Supervisor:
 
     def _run_child(self, restart_reason: str) -> tuple[int, bool, int]:
         """One child, to its end: (exit code, whether it painted, log offset it began at)."""
-        try:
-            offset = os.path.getsize(self.log)
-        except OSError:
-            offset = 0
         self.terminal.restore_mode()  # a killed child's raw mode is not the terminal's own
-        if threading.active_count() > 1:  # a fork copies no thread but their locks, held
+        threading = sys.modules.get("threading")  # never imported: no thread was started
+        if threading and threading.active_count() > 1:  # a fork copies their locks, held
+            if not self.log:
+                self._admit(-1)  # a mistake in the config is named first
             raise AdjudicatorError("cannot start the kiosk: the supervisor runs a thread")
         read_end, write_end = os.pipe()
+        admit_read, admit_write = os.pipe() if not self.log else (-1, -1)
         supervisor = os.getpid()
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
             pid = os.fork()
         except OSError as e:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-            os.close(read_end)
-            os.close(write_end)
+            for fd in (read_end, write_end, admit_read, admit_write):
+                if fd >= 0:
+                    os.close(fd)
             raise AdjudicatorError(f"cannot start the kiosk: {e.strerror}") from None
         if pid == 0:
-            self._child(read_end, write_end, mask, supervisor)  # never returns
+            self._child(read_end, write_end, mask, supervisor, admit_read, admit_write)
         self.child_pid = pid
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # one that came meanwhile: forwarded
         os.close(write_end)
+        if admit_read >= 0:
+            os.close(admit_read)
+            time.sleep(ADMIT_AFTER)
+            try:
+                self._admit(admit_write)
+            except BaseException:  # refused: run() kills the child, which has shown nothing
+                os.close(read_end)
+                raise
+        try:
+            offset = os.path.getsize(self.log)
+        except OSError:
+            offset = 0
         try:
             if restart_reason:  # the new child is starting meanwhile: Ready comes first
                 note_restart(self.journal_path, restart_reason)
             ready = os.read(read_end, 1) == b"R"  # or end of file: it ended before painting
         finally:
             os.close(read_end)
-        if ready:
-            self._prepare()  # while the players look at Ready: the next child paints at once
+        if ready and self.prepare is not None:
+            # While the players look at Ready, once its paint is out and the child's own work
+            # after it is done (the journal opened, the fonts loaded): imported here, the next
+            # child paints at once. Done at once, it held up the first paint's last bytes.
+            self._wait_for_child(PREPARE_AFTER)
+            self._prepare()
         _, status = os.waitpid(pid, 0)
         self.child_pid = 0
         signal.alarm(0)
         return os.waitstatus_to_exitcode(status), ready, offset
+
+    def _wait_for_child(self, seconds: float) -> None:
+        """Until the child ends or SECONDS have passed (signals are handled meanwhile)."""
+        try:
+            pidfd = os.pidfd_open(self.child_pid)
+        except (AttributeError, OSError):  # not Linux 5.3 or later: the time only
+            time.sleep(seconds)
+            return
+        try:
+            select.select([pidfd], [], [], seconds)
+        finally:
+            os.close(pidfd)
+
+    def _admit(self, admit_write: int) -> None:
+        """While the first child imports the kiosk: the config read and checked here (ADMIT);
+        then the child is told where its log is, and goes on to its first paint."""
+        try:
+            from .station_state import log_path
+
+            self.journal_path = self.admit()
+            self.log = log_path(self.journal_path)
+            if admit_write >= 0:
+                try:
+                    os.write(admit_write, self.log.encode("utf-8", "surrogateescape"))
+                except OSError:  # it has ended already: its exit code says how
+                    pass
+        finally:
+            if admit_write >= 0:
+                os.close(admit_write)
 
     def _prepare(self) -> None:
         """Run PREPARE once. Should it fail, later children import what they need themselves."""
@@ -252,7 +307,8 @@ class Supervisor:
             except OSError:
                 pass
 
-    def _child(self, read_end: int, write_end: int, mask, supervisor: int) -> None:
+    def _child(self, read_end: int, write_end: int, mask, supervisor: int, admit_read: int,
+               admit_write: int) -> None:
         """In the forked child: run the kiosk, then end this process with its code."""
         code = EXIT_CRASHED
         try:
@@ -260,8 +316,13 @@ class Supervisor:
                 signal.signal(sig, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             os.close(read_end)
-            os.environ.update({CHILD_ENV: "1", READY_FD_ENV: str(write_end), LOG_ENV: self.log,
+            os.environ.update({CHILD_ENV: "1", READY_FD_ENV: str(write_end),
                                SUPERVISOR_ENV: str(supervisor)})
+            if admit_read >= 0:  # the first child: its log is named once the config is read
+                os.close(admit_write)
+                os.environ[ADMIT_FD_ENV] = str(admit_read)
+            else:
+                os.environ[LOG_ENV] = self.log
             code = self.child_main()
         except AdjudicatorError as e:  # refused before the first paint: the log says why
             say(str(e))
@@ -290,11 +351,20 @@ class Supervisor:
             pass
 
 
-def child_errors_to_log() -> None:
-    """In the child: Python's error output (tracebacks, messages) to the kiosk log.
+def child_admitted() -> None:
+    """In the child, with the kiosk imported: once the supervisor has read the config (the first
+    child waits for its word; a supervisor that refused it kills it meanwhile), Python's error
+    output (tracebacks, messages) goes to the kiosk log.
 
     Textual paints on sys.__stderr__, the terminal; only sys.stderr is moved.
     """
+    admit_fd = os.environ.pop(ADMIT_FD_ENV, "")
+    if admit_fd.isdigit():
+        with open(int(admit_fd), "rb") as admitted:
+            path = admitted.read()
+        if not path:  # no word and no kill: the supervisor itself is gone
+            raise SystemExit(EXIT_IO)
+        os.environ[LOG_ENV] = path.decode("utf-8", "surrogateescape")
     path = os.environ.get(LOG_ENV)
     if not os.environ.get(CHILD_ENV) or not path:
         return

@@ -110,34 +110,69 @@ def test_the_supervisor_imports_the_kiosk_once_and_runs_no_thread_when_it_forks(
 
 
 def test_the_first_child_is_forked_before_the_imports_and_each_restart_after_them(tmp_path):
-    """Issue 21: the first kiosk child is forked before the supervisor imports the kiosk (a child
-    forked from a supervisor holding Textual copied every page it touched: 10 ms more to its
-    first paint); once it has painted the supervisor imports, and every restarted child is forked
-    with it done. A first child that never painted gets the imports done before the next fork.
-    The children here say whether the supervisor had prepared when they were forked."""
+    """Issue 21: the first kiosk child is forked at once and imports the kiosk while the
+    supervisor reads the config (a child forked from a supervisor holding Textual copied every
+    page it touched: 10 ms more to its first paint); once it has painted the supervisor
+    imports, and every restarted child is forked with that done. A first child that never
+    painted gets the imports done before the next fork. The children here say whether the
+    supervisor had prepared when they were forked; the first one is already running when the
+    supervisor admits it, and goes on only once admitted."""
     out = _run(
-        "import os, sys\n"
-        "from adjudicator.supervise import EXIT_CRASHED, Supervisor, child_ready_callback\n"
-        "prepared, plan = [], sys.argv[1:]\n"
+        "import os, sys, time\n"
+        "from adjudicator.supervise import (EXIT_CRASHED, Supervisor, child_admitted,\n"
+        "                                   child_ready_callback)\n"
+        "prepared = []\n"
+        f"LOG = {str(tmp_path / 'children')!r}\n"
+        "def seen():\n"
+        "    return open(LOG).read().split() if os.path.exists(LOG) else []\n"
         "def child():\n"
+        "    open(LOG, 'a').write('started ')\n"
+        "    child_admitted()\n"
         "    step = plan[len(seen()) - 1]\n"
         "    print(step, 'prepared' if prepared else 'bare', flush=True)\n"
         "    if step == 'paints':\n"
         "        child_ready_callback()()\n"
         "    return 0 if step == 'last' else EXIT_CRASHED\n"
-        f"LOG = {str(tmp_path / 'children')!r}\n"
-        "def seen():\n"
-        "    return open(LOG).read().split() if os.path.exists(LOG) else []\n"
-        "def main():\n"
-        "    open(LOG, 'a').write('x ')\n"
-        "    return child()\n"
+        "def admit():\n"
+        "    deadline = time.monotonic() + 30\n"
+        "    while not seen() and time.monotonic() < deadline:\n"
+        "        time.sleep(0.01)\n"
+        "    print('admitted after the child started:', bool(seen()), flush=True)\n"
+        f"    return {str(tmp_path / 'j.db')!r}\n"
         "for plan in (['paints', 'last'], ['dies', 'dies', 'last']):\n"
         "    os.path.exists(LOG) and os.remove(LOG)\n"
         "    prepared.clear()\n"
-        f"    code = Supervisor(main, {str(tmp_path / 'j.db')!r},\n"
-        "                      prepare=lambda: prepared.append(1)).run()\n"
+        "    code = Supervisor(child, admit, prepare=lambda: prepared.append(1)).run()\n"
         "    print('exit', code, flush=True)\n"
     )
     assert out.stdout.split("\n") == [
-        "paints bare", "last prepared", "exit 0",
-        "dies bare", "dies prepared", "last prepared", "exit 0", ""], out.stderr
+        "admitted after the child started: True", "paints bare", "last prepared", "exit 0",
+        "admitted after the child started: True", "dies bare", "dies prepared",
+        "last prepared", "exit 0", ""], out.stderr
+
+
+def test_a_first_child_the_supervisor_refuses_is_killed_before_it_goes_on(tmp_path):
+    """A config the supervisor refuses (read while its first child imports): the child is
+    killed while it waits for its word, the error is the supervisor's, and the terminal's mode
+    is all it touches."""
+    out = _run(
+        "import os\n"
+        "from adjudicator.errors import ConfigError\n"
+        "from adjudicator.supervise import Supervisor, child_admitted\n"
+        f"MARK = {str(tmp_path / 'went-on')!r}\n"
+        "def child():\n"
+        "    child_admitted()\n"
+        "    open(MARK, 'w').close()\n"
+        "    return 0\n"
+        "def admit():\n"
+        "    raise ConfigError('station.toml: key mode: bogus')\n"
+        "try:\n"
+        "    Supervisor(child, admit).run()\n"
+        "except ConfigError as e:\n"
+        "    print('refused:', e, e.exit_code, flush=True)\n"
+        "print('children left:', os.listdir(f'/proc/{os.getpid()}/task/{os.getpid()}') and\n"
+        "      open(f'/proc/{os.getpid()}/task/{os.getpid()}/children').read().split())\n"
+        "print('went on:', os.path.exists(MARK))\n"
+    )
+    assert out.stdout.splitlines() == ["refused: station.toml: key mode: bogus 6",
+                                       "children left: []", "went on: False"], out.stderr
