@@ -8,9 +8,10 @@ supervisor holding Textual, the child's first paint took 10 ms longer: each page
 copied); meanwhile the supervisor reads and checks the config, and the child goes on to paint
 only once it has (a refused config: the child is killed, having shown nothing). Once that child
 has painted, the supervisor imports what the kiosk needs (launch.preload_kiosk) while the players
-look at Ready: a restarted child is forked with it all imported and paints at once. Nothing that must not cross a fork is open in the supervisor when it
-forks: no thread runs in it, the journal (SQLite) is opened only by the child or briefly to note a
-restart, the lexicon is mapped only by the child.
+look at Ready: a restarted child is forked with it all imported and paints at once. Nothing that
+must not cross a fork is open in the supervisor when it forks: no thread runs in it, the journal
+(SQLite) is opened only by the child or briefly to note a restart, the lexicon is mapped only by
+the child.
 
 The child's error output goes to the kiosk log beside the journal (station_state.log_path):
 a traceback never reaches the players' screen. Each restart is noted in the journal
@@ -258,7 +259,8 @@ class Supervisor:
             # after it is done (the journal opened, the fonts loaded): imported here, the next
             # child paints at once. Done at once, it held up the first paint's last bytes.
             self._wait_for_child(PREPARE_AFTER)
-            self._prepare()
+            if not self.stop_signal:  # not while the kiosk is being stopped
+                self._prepare()
         _, status = os.waitpid(pid, 0)
         self.child_pid = 0
         signal.alarm(0)
