@@ -54,7 +54,14 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
 
         read_tourney(cfg.tsh)  # a wrong path or file is said now, in one line (exit 6)
         click.echo(f"Players' names from tsh: {cfg.tsh} (read only, never written)")
-    asyncio.run(serve(cfg.journal, host, port, ready, cfg.tsh))
+    import signal
+
+    stopped_by = asyncio.run(serve(cfg.journal, host, port, ready, cfg.tsh))
+    if stopped_by == signal.SIGINT:  # Ctrl-C: 130 and one line, as `serve` (README)
+        raise KeyboardInterrupt
+    if stopped_by:  # a shutdown (SIGTERM) or a closed terminal (SIGHUP): exit 0, as `serve`
+        click.echo(f"adjudicator: stopped ({signal.Signals(stopped_by).name}): every "
+                   "connection closed, the hub's journal closed", err=True)
 
 
 def push(config_path: str | None) -> None:

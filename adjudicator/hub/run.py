@@ -1,4 +1,4 @@
-"""Running the hub: listen, cap and time out connections, log in one line, until cancelled.
+"""Running the hub: listen, cap and time out connections, log in one line, until stopped.
 
 Held against a hostile or merely crowded venue network as `adjudicator serve` is (net/guard.py,
 net/logs.py): the file limit raised as far as the system lets, at most MAX_CONNECTIONS at once
@@ -6,12 +6,14 @@ net/logs.py): the file limit raised as far as the system lets, at most MAX_CONNE
 FIRST_REQUEST seconds closed (the oldest such one first when the cap is reached, so a station or
 the director always gets in), an idle keep-alive connection closed after IDLE seconds, a request
 body still trickling in after BODY seconds cut, and every repeated complaint said once with a
-count instead of a traceback each.
+count instead of a traceback each. SIGTERM and SIGHUP (a shutdown, a closed terminal) stop it
+as Ctrl-C does: every connection closed, the journal closed, one line said.
 """
 
 from __future__ import annotations
 
 import asyncio
+import signal
 import sys
 
 from aiohttp import web
@@ -27,6 +29,7 @@ FIRST_REQUEST = 10.0  # seconds a new connection has to send its request head
 IDLE = 10.0  # seconds an idle keep-alive connection is kept
 BODY = 20.0  # seconds a request body may take to arrive
 BACKLOG = 128
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def connection_cap(wanted: int = MAX_CONNECTIONS) -> int:
@@ -59,10 +62,11 @@ def slow_body_guard(log, seconds: float = BODY):
 async def serve(journal_path: str, host: str, port: int, ready=None, tsh: str = "",
                 log: OneLineLog | None = None, max_connections: int = MAX_CONNECTIONS,
                 first_request: float = FIRST_REQUEST, idle: float = IDLE, body: float = BODY
-                ) -> None:
-    """Serve until cancelled; READY(hub, bound port) is called once listening. TSH: tsh's
-    tourney.js, for the players' names at each table. LOG: one-line messages (stderr); the
-    caps and timeouts are the module's unless given (tests)."""
+                ) -> int | None:
+    """Serve until cancelled or a stop signal (SIGINT, SIGTERM, SIGHUP), which it returns;
+    READY(hub, bound port) is called once listening. TSH: tsh's tourney.js, for the players'
+    names at each table. LOG: one-line messages (stderr); the caps and timeouts are the
+    module's unless given (tests)."""
     log = log or OneLineLog(sys.stderr)
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(loop_exception_handler(log))
@@ -85,11 +89,27 @@ async def serve(journal_path: str, host: str, port: int, ready=None, tsh: str = 
             raise AdjudicatorError(f"cannot listen on {host}:{port}: {e.strerror or e} "
                                    "(another program there? try another --port)") from None
         bound = runner.addresses[0][1] if runner.addresses else port
+        stop = asyncio.Event()
+        stopped_by: list[int] = []
+        for sig in STOP_SIGNALS:  # only in the main thread (a test may serve from another)
+            try:
+                loop.add_signal_handler(sig, lambda s=sig: (stopped_by.append(s), stop.set()))
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass
         if ready is not None:
             ready(hub, bound)
-        while True:
-            await asyncio.sleep(1.0)
+        while not stop.is_set():
+            try:
+                await asyncio.wait_for(stop.wait(), 1.0)
+            except asyncio.TimeoutError:
+                pass
             log.flush()  # a complaint repeated in the last 30 s: said once, with its count
+        return stopped_by[0]
     finally:
+        for sig in STOP_SIGNALS:
+            try:
+                loop.remove_signal_handler(sig)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass
         await runner.cleanup()
         hub.close()

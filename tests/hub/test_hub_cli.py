@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import urllib.error
@@ -107,3 +108,18 @@ def test_the_hub_stops_on_ctrl_c_with_one_line(tmp_path):
     proc.stop()
     wait_for(lambda: proc.errors)
     assert proc.errors == ["adjudicator: interrupted"]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_shutdown_or_hang_up_stops_the_hub_cleanly_with_one_line(tmp_path, sig):
+    """A shutdown (SIGTERM) or a closed terminal (SIGHUP) stops the hub as Ctrl-C does, with
+    exit 0 as `serve`: the journal closed (its WAL folded back in), one line said. Before, the
+    process died where it stood, silently."""
+    proc = HubProcess(tmp_path / "hub.toml")
+    proc.proc.send_signal(sig)
+    assert proc.proc.wait(20) == 0
+    proc.stop()
+    wait_for(lambda: proc.errors)
+    assert proc.errors == [f"adjudicator: stopped ({sig.name}): every connection closed, "
+                           "the hub's journal closed"]
+    assert not (tmp_path / "hub.db-wal").exists()
