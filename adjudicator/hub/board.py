@@ -20,6 +20,7 @@ SPLIT_WINDOW = 90.0  # seconds: the same table at two stations this close is a p
 CLOCK_SKEW = 60.0  # seconds a station's clock may differ from the hub's before it is named
 LATEST = 25  # challenges listed on the page
 TABLE_LATEST = 5  # challenges kept for each station and table
+FROM = "_from"  # a kept challenge's station (journal id): not shown, read by Board._shown
 WRONG_TOKEN_SHOWN = 60.0  # seconds a sender with a wrong hub_token stays on the page
 INTRUDER_SHOWN = 600.0  # seconds a refused request (a forgery, a key conflict) stays on the page
 MAX_INTRUDERS = 50  # refused requests kept on the page at once (more are counted)
@@ -249,7 +250,8 @@ class Board:
         entry = {"time": row["time_utc"], "station": name, "table": table,
                  "words": str(row["words"]), "verdict": "ACCEPTABLE" if row["acceptable"]
                  else "UNACCEPTABLE", "recheck": row.get("recheck_of") is not None,
-                 "flags": [_flag_words(f) for f in flags], "seq": row.get("seq")}
+                 "flags": [_flag_words(f) for f in flags], "seq": row.get("seq"),
+                 FROM: view.journal_id}
         self.latest.add(when, entry)
         t.recent.add(when, entry)
         if flags:
@@ -326,6 +328,16 @@ class Board:
         except Exception:  # noqa: BLE001 - tsh's file is another program's: never fail the page
             return ""
 
+    def _shown(self, entries: Newest) -> list[dict]:
+        """Challenges as the page shows them: each says whether its station is new (its key
+        not accepted by the director yet), so a newcomer's rows never pass for a known one's."""
+        shown = []
+        for entry in entries:
+            view = self.stations.get(entry[FROM])
+            shown.append({**{k: v for k, v in entry.items() if k != FROM},
+                          "new": bool(view is not None and view.new)})
+        return shown
+
     def majority_fingerprint(self) -> str | None:
         """The fingerprint most live stations judge with; None when they all agree."""
         prints = Counter(v.fingerprint for v in self.stations.values() if v.fingerprint)
@@ -353,7 +365,7 @@ class Board:
             })
         tables = [{"station": s, "table": t or "-", "challenges": v.challenges,
                    "acceptable": v.acceptable, "unacceptable": v.unacceptable, "last": v.last,
-                   "recent": list(v.recent), "players": self._players(t, v.round)}
+                   "recent": self._shown(v.recent), "players": self._players(t, v.round)}
                   for (s, t), v in sorted(self.tables.items(), key=_table_order)]
         alarms = [{"station": s["name"], "text": a} for s in stations for a in s["alarms"]]
         now = self.clock()
@@ -375,7 +387,7 @@ class Board:
         alarms += [{"station": e["station"], "text": f, "table": e["table"], "time": e["time"]}
                    for e in self.flagged for f in e["flags"]]
         return {"version": self.version, "time": self.wall().isoformat(timespec="seconds"),
-                "stations": stations, "tables": tables, "latest": list(self.latest),
+                "stations": stations, "tables": tables, "latest": self._shown(self.latest),
                 "alarms": alarms, "tsh": self.names_warning() if self.names_warning else None}
 
 

@@ -111,7 +111,7 @@ def test_a_challenge_on_the_page_is_its_words_and_one_verdict_nothing_per_word()
     board.add_rows("a", [row("Desk 1", "3", 0, acceptable=False)])
     [entry] = board.snapshot()["latest"]
     assert set(entry) == {"time", "station", "table", "words", "verdict", "recheck", "flags",
-                          "seq"}
+                          "seq", "new"}
     assert (entry["words"], entry["verdict"]) == ("QI ZA", "UNACCEPTABLE")
 
 

@@ -146,8 +146,9 @@ def test_a_tables_latest_challenges_are_one_click_away(browser, hub, tmp_path, m
 
 
 def test_a_new_station_is_accepted_on_the_page(browser, hub, tmp_path, make_lexicon):
-    """A station heard for the first time is "new" (its address and when it joined) until the
-    director presses Accept; the page posts with the director's key."""
+    """A station heard for the first time is "new" (its address and when it joined), and so is
+    each of its challenges in the list, until the director presses Accept; the page posts with
+    the director's key."""
     from playwright.sync_api import expect
 
     lex = make_lexicon(["QI"], name="CSW24")
@@ -159,9 +160,12 @@ def test_a_new_station_is_accepted_on_the_page(browser, hub, tmp_path, make_lexi
         page.goto(hub.director_url)
         alarms = page.locator("#alarms")
         alarms.get_by_text("Desk 8: new station (from 127.0.0.1, joined").wait_for(timeout=WAIT)
+        # its rows say so too, until it is accepted: never passed off as a known station's
+        expect(page.locator("#latest tr td").nth(1)).to_have_text("Desk 8 new: not accepted")
         page.locator("#stations button.accept").click()
         expect(alarms).not_to_contain_text("new station", timeout=WAIT)
         expect(page.locator("#stations button.accept")).to_have_count(0, timeout=WAIT)
+        expect(page.locator("#latest tr td").nth(1)).to_have_text("Desk 8", timeout=WAIT)
     finally:
         page.close()
         fwd.stop()
