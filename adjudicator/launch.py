@@ -69,7 +69,8 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     """
     import os
 
-    from .supervise import CHILD_ENV, Supervisor
+    from .supervise import Supervisor
+    from .supervised import CHILD_ENV
 
     if os.environ.get(CHILD_ENV):  # the app itself, in this process, unsupervised
         return run_app(config_path, mode, session)
@@ -127,7 +128,8 @@ def run_app(config_path: str | None, mode: str | None, session: str) -> int:
     """
     import gc
 
-    from .supervise import EXIT_CRASHED, child_admitted, child_ready_callback
+    from .supervise import EXIT_CRASHED
+    from .supervised import child_admitted, child_ready_callback
 
     # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector
     # would walk them again and again before the first paint. The app collects once, after it.

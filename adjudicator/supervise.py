@@ -35,13 +35,10 @@ import time
 from collections.abc import Callable  # not typing: nothing the child imports itself is imported
 
 from .errors import EXIT_IO, AdjudicatorError
+from .supervised import (ADMIT_FD_ENV, CHILD_ENV, LOG_ENV, READY_FD_ENV, SUPERVISOR_ENV,
+                         errors_said, hold_errors)
 from .tty_restore import SavedTerminal
 
-CHILD_ENV = "ADJUDICATOR_KIOSK_CHILD"  # set in the child: run the app itself, unsupervised
-READY_FD_ENV = "ADJUDICATOR_KIOSK_READY_FD"  # the child writes one byte there on first paint
-LOG_ENV = "ADJUDICATOR_KIOSK_LOG"  # the child's error output (Textual paints on the terminal)
-SUPERVISOR_ENV = "ADJUDICATOR_KIOSK_SUPERVISOR"  # the supervisor's pid, in the child
-ADMIT_FD_ENV = "ADJUDICATOR_KIOSK_ADMIT_FD"  # the first child reads its log's path there
 EXIT_CRASHED = 70  # the child's code when the app stopped on an error (EX_SOFTWARE)
 START_TRIES = 5  # children in a row that die before their first paint: a fault, not a crash
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
@@ -50,27 +47,12 @@ PREPARE_AFTER = 0.5  # seconds from the first child's first paint to the supervi
 # Seconds the first child runs alone before the supervisor reads the config: read at once, the
 # two competed for the memory they shared just after the fork, and the child painted 3-4 ms later.
 ADMIT_AFTER = 0.01
-PR_SET_PDEATHSIG = 1
 STOPPED = {  # why the kiosk ended, as said on stderr
     signal.SIGINT: "interrupted (SIGINT): the kiosk is closed",
     signal.SIGTERM: "stopped by SIGTERM: the kiosk is closed",
     signal.SIGHUP: "the terminal hung up (SIGHUP): the kiosk is closed",
 }
 CLOSED = "the kiosk was closed from director mode"
-
-
-def _die_with_parent(supervisor: int) -> None:
-    """In the child (Linux), once it has painted: killed with its SUPERVISOR, never left running
-    on its own. Set after the first paint (ctypes is not imported before it); a supervisor gone
-    already by then is seen as a new parent, and the child ends."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != supervisor:
-        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def describe_exit(code: int) -> str:
@@ -213,6 +195,7 @@ class Supervisor:
 
     def _run_child(self, restart_reason: str) -> tuple[int, bool, int]:
         """One child, to its end: (exit code, whether it painted, log offset it began at)."""
+        offset = _size(self.log)
         self.terminal.restore_mode()  # a killed child's raw mode is not the terminal's own
         threading = sys.modules.get("threading")  # never imported: no thread was started
         if threading and threading.active_count() > 1:  # a fork copies their locks, held
@@ -240,14 +223,10 @@ class Supervisor:
             os.close(admit_read)
             time.sleep(ADMIT_AFTER)
             try:
-                self._admit(admit_write)
+                offset = self._admit(admit_write)
             except BaseException:  # refused: run() kills the child, which has shown nothing
                 os.close(read_end)
                 raise
-        try:
-            offset = os.path.getsize(self.log)
-        except OSError:
-            offset = 0
         try:
             if restart_reason:  # the new child is starting meanwhile: Ready comes first
                 note_restart(self.journal_path, restart_reason)
@@ -278,14 +257,16 @@ class Supervisor:
         finally:
             os.close(pidfd)
 
-    def _admit(self, admit_write: int) -> None:
+    def _admit(self, admit_write: int) -> int:
         """While the first child imports the kiosk: the config read and checked here (ADMIT);
-        then the child is told where its log is, and goes on to its first paint."""
+        then the child is told where its log is, and goes on to its first paint. The log's size
+        before the child could write there."""
         try:
             from .station_state import log_path
 
             self.journal_path = self.admit()
             self.log = log_path(self.journal_path)
+            offset = _size(self.log)
             if admit_write >= 0:
                 try:
                     os.write(admit_write, self.log.encode("utf-8", "surrogateescape"))
@@ -294,6 +275,7 @@ class Supervisor:
         finally:
             if admit_write >= 0:
                 os.close(admit_write)
+        return offset
 
     def _prepare(self) -> None:
         """Run PREPARE once. Should it fail, later children import what they need themselves."""
@@ -325,6 +307,7 @@ class Supervisor:
                 os.environ[ADMIT_FD_ENV] = str(admit_read)
             else:
                 os.environ[LOG_ENV] = self.log
+            hold_errors()  # to the log (child_admitted), never to the players' terminal
             code = self.child_main()
         except AdjudicatorError as e:  # refused before the first paint: the log says why
             say(str(e))
@@ -336,6 +319,7 @@ class Supervisor:
 
             traceback.print_exc()
         finally:
+            errors_said()  # a child that ends before child_admitted: to the log too
             for stream in (sys.stdout, sys.stderr):
                 try:
                     stream.flush()
@@ -353,48 +337,8 @@ class Supervisor:
             pass
 
 
-def child_admitted() -> None:
-    """In the child, with the kiosk imported: once the supervisor has read the config (the first
-    child waits for its word; a supervisor that refused it kills it meanwhile), Python's error
-    output (tracebacks, messages) goes to the kiosk log.
-
-    Textual paints on sys.__stderr__, the terminal; only sys.stderr is moved.
-    """
-    admit_fd = os.environ.pop(ADMIT_FD_ENV, "")
-    if admit_fd.isdigit():
-        with open(int(admit_fd), "rb") as admitted:
-            path = admitted.read()
-        if not path:  # no word and no kill: the supervisor itself is gone
-            raise SystemExit(EXIT_IO)
-        os.environ[LOG_ENV] = path.decode("utf-8", "surrogateescape")
-    path = os.environ.get(LOG_ENV)
-    if not os.environ.get(CHILD_ENV) or not path:
-        return
+def _size(path: str) -> int:
     try:
-        log = open(path, "a", encoding="utf-8", errors="replace", buffering=1)
+        return os.path.getsize(path) if path else 0
     except OSError:
-        return
-    sys.stderr = log
-    import faulthandler
-
-    faulthandler.enable(file=log)
-
-
-def child_ready_callback():
-    """In the child: the function to call on first paint (tells the supervisor, and from then
-    on dies with it), or None."""
-    fd = os.environ.get(READY_FD_ENV)
-    supervisor = os.environ.get(SUPERVISOR_ENV, "")
-    if not os.environ.get(CHILD_ENV) or not fd:
-        return None
-
-    def ready() -> None:
-        try:
-            os.write(int(fd), b"R")
-            os.close(int(fd))
-        except (OSError, ValueError):
-            pass
-        if supervisor.isdigit():
-            _die_with_parent(int(supervisor))
-
-    return ready
+        return 0

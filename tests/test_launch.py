@@ -119,8 +119,8 @@ def test_the_first_child_is_forked_before_the_imports_and_each_restart_after_the
     supervisor admits it, and goes on only once admitted."""
     out = _run(
         "import os, sys, time\n"
-        "from adjudicator.supervise import (EXIT_CRASHED, Supervisor, child_admitted,\n"
-        "                                   child_ready_callback)\n"
+        "from adjudicator.supervise import EXIT_CRASHED, Supervisor\n"
+        "from adjudicator.supervised import child_admitted, child_ready_callback\n"
         "prepared = []\n"
         f"LOG = {str(tmp_path / 'children')!r}\n"
         "def seen():\n"
@@ -158,7 +158,8 @@ def test_a_first_child_the_supervisor_refuses_is_killed_before_it_goes_on(tmp_pa
     out = _run(
         "import os\n"
         "from adjudicator.errors import ConfigError\n"
-        "from adjudicator.supervise import Supervisor, child_admitted\n"
+        "from adjudicator.supervise import Supervisor\n"
+        "from adjudicator.supervised import child_admitted\n"
         f"MARK = {str(tmp_path / 'went-on')!r}\n"
         "def child():\n"
         "    child_admitted()\n"
@@ -176,3 +177,25 @@ def test_a_first_child_the_supervisor_refuses_is_killed_before_it_goes_on(tmp_pa
     )
     assert out.stdout.splitlines() == ["refused: station.toml: key mode: bogus 6",
                                        "children left: []", "went on: False"], out.stderr
+
+
+def test_a_child_that_dies_before_it_is_admitted_says_why_in_the_log_not_on_the_terminal(
+        tmp_path):
+    """A broken install (the kiosk's import fails) in the first child, before the supervisor
+    has named the log, and in each child started again: every traceback is in the log, none on
+    the terminal, where the supervisor says one line after its tries."""
+    journal = tmp_path / "j.db"
+    out = _run(
+        "from adjudicator.supervise import Supervisor\n"
+        "from adjudicator.supervised import child_admitted\n"
+        "def child():\n"
+        "    raise ImportError('test: a broken install')\n"
+        "    child_admitted()\n"
+        f"print(Supervisor(child, lambda: {str(journal)!r}).run())\n"
+    )
+    log = (tmp_path / "j.db.kiosk.log").read_text()
+    assert log.count("ImportError: test: a broken install") == 5
+    assert "Traceback" not in out.stderr and "ImportError" not in out.stderr
+    assert out.stderr.startswith("adjudicator: the kiosk could not start (stopped on an error, 5 "
+                                 "times in a row)"), out.stderr
+    assert out.stdout.split() == ["4"]
