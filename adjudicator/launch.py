@@ -63,9 +63,9 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     """Start the locked kiosk full-screen, supervised; its exit code. Errors: AdjudicatorError.
 
     This process supervises (adjudicator/supervise.py): it runs the kiosk in a forked child,
-    started again on Ready if it ever dies. The first child is forked at once and imports the
-    kiosk while this process reads the config; once it has painted, this process imports the
-    kiosk too, so that each later child is forked with everything imported.
+    started again on Ready if it ever dies. The first child is forked at once, reads the config
+    and imports the kiosk; once it has painted, this process imports the kiosk too, so that each
+    later child is forked with everything imported.
     """
     import os
 
@@ -75,15 +75,17 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     if os.environ.get(CHILD_ENV):  # the app itself, in this process, unsupervised
         return run_app(config_path, mode, session)
 
-    def admit() -> str:
-        config = _config(config_path, mode)  # ConfigError (exit 6) names the key
-        from .destination import check_journal
+    return Supervisor(lambda: run_app(config_path, mode, session),
+                      lambda: _checked_config(config_path, mode), prepare=preload_kiosk).run()
 
-        check_journal(config.journal)  # its folder not there: one line, exit 4
-        return config.journal  # a child refused here is killed before it shows anything
 
-    return Supervisor(lambda: run_app(config_path, mode, session), admit,
-                      prepare=preload_kiosk).run()
+def _checked_config(config_path: str | None, mode: str | None):
+    """The config, read and its journal's folder checked; nothing is started or shown yet."""
+    from .destination import check_journal
+
+    config = _config(config_path, mode)  # ConfigError (exit 6) names the key
+    check_journal(config.journal)  # its folder not there (a drive not mounted): exit 4
+    return config
 
 
 def _config(config_path: str | None, mode: str | None):
@@ -129,16 +131,16 @@ def run_app(config_path: str | None, mode: str | None, session: str) -> int:
     import gc
 
     from .supervise import EXIT_CRASHED
-    from .supervised import child_admitted, child_ready_callback
+    from .supervised import child_ready_callback, child_started
 
     # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector
     # would walk them again and again before the first paint. The app collects once, after it.
     gc.disable()
     try:
+        config = _checked_config(config_path, mode)  # refused: said before anything is shown
+        child_started(config.journal)  # the supervisor learns it; error output to the kiosk log
         from kiosk.app import build_app  # Textual only here: the core never imports it
 
-        child_admitted()  # the supervisor has read the config meanwhile: errors to the log
-        config = _config(config_path, mode)  # ConfigError: exit 6
         app = build_app(config, session=session, defer_journal=True)  # LexiconError: exit 3
         app.on_first_paint = child_ready_callback()
         stopped_by = app.run_until_signalled()

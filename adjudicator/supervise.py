@@ -5,13 +5,14 @@ Each child is forked from the supervisor: no second interpreter starts (issue 21
 cold start 1.3x a bare Textual app's). The first child is forked before anything big is imported
 and imports the kiosk itself, so its cold start pays no copy-on-write faults (forked from a
 supervisor holding Textual, the child's first paint took 10 ms longer: each page it touched was
-copied); meanwhile the supervisor reads and checks the config, and the child goes on to paint
-only once it has (a refused config: the child is killed, having shown nothing). Once that child
-has painted, the supervisor imports what the kiosk needs (launch.preload_kiosk) while the players
-look at Ready: a restarted child is forked with it all imported and paints at once. Nothing that
-must not cross a fork is open in the supervisor when it forks: no thread runs in it, the journal
-(SQLite) is opened only by the child or briefly to note a restart, the lexicon is mapped only by
-the child.
+copied). The child reads the config and tells the supervisor its journal, and so where its log
+is (adjudicator/supervised.py); the supervisor reads nothing meanwhile (reading the config
+too, in parallel, made the cold start 1.24x a bare app's on a busy machine, against 1.09x).
+Once that child has painted, the supervisor imports what the kiosk needs
+(launch.preload_kiosk) while the players look at Ready: a restarted child is forked with it all
+imported and paints at once. Nothing that must not cross a fork is open in the supervisor when
+it forks: no thread runs in it, the journal (SQLite) is opened only by the child or briefly to
+note a restart, the lexicon is mapped only by the child.
 
 The child's error output goes to the kiosk log beside the journal (station_state.log_path):
 a traceback never reaches the players' screen. Each restart is noted in the journal
@@ -35,8 +36,8 @@ import time
 from collections.abc import Callable  # not typing: nothing the child imports itself is imported
 
 from .errors import EXIT_IO, AdjudicatorError
-from .supervised import (ADMIT_FD_ENV, CHILD_ENV, LOG_ENV, READY_FD_ENV, SUPERVISOR_ENV,
-                         errors_said, hold_errors)
+from .supervised import (CHILD_ENV, READY, REPORT_FD_ENV, SUPERVISOR_ENV, Reports, errors_said,
+                         hold_errors)
 from .tty_restore import SavedTerminal
 
 EXIT_CRASHED = 70  # the child's code when the app stopped on an error (EX_SOFTWARE)
@@ -44,9 +45,6 @@ START_TRIES = 5  # children in a row that die before their first paint: a fault,
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 STOP_GRACE = 3  # seconds a child has to end its app after a stop signal, before SIGKILL
 PREPARE_AFTER = 0.5  # seconds from the first child's first paint to the supervisor's imports
-# Seconds the first child runs alone before the supervisor reads the config: read at once, the
-# two competed for the memory they shared just after the fork, and the child painted 3-4 ms later.
-ADMIT_AFTER = 0.01
 STOPPED = {  # why the kiosk ended, as said on stderr
     signal.SIGINT: "interrupted (SIGINT): the kiosk is closed",
     signal.SIGTERM: "stopped by SIGTERM: the kiosk is closed",
@@ -106,19 +104,19 @@ def note_restart(journal_path: str, why: str) -> None:
 class Supervisor:
     """Forks the kiosk child again and again until it ends normally (or cannot start).
 
-    CHILD_MAIN runs the kiosk in a forked child and returns its exit code. ADMIT reads and
-    checks the config, in here, while the first child imports the kiosk: it returns the journal's
-    path, or raises AdjudicatorError, and then the child is killed before it shows anything.
-    PREPARE runs once, after the first child's first paint or else before the next fork (the
-    imports every later child shares).
+    CHILD_MAIN runs the kiosk in a forked child and returns its exit code; the child reads the
+    config and tells the supervisor its journal (supervised.child_started). CHECK reads the
+    config in here only when no child can be forked (a thread runs), so that its mistake is
+    named first. PREPARE runs once, after the first child's first paint or else before the
+    next fork (the imports every later child shares).
     """
 
-    def __init__(self, child_main: Callable[[], int], admit: Callable[[], str],
+    def __init__(self, child_main: Callable[[], int], check: Callable[[], None] | None = None,
                  prepare: Callable[[], None] | None = None):
         self.child_main = child_main
-        self.admit = admit
+        self.check = check
         self.prepare = prepare
-        self.journal_path = self.log = ""  # known once admitted
+        self.journal_path = self.log = ""  # known once a child has read the config
         self.child_pid = 0
         self.stop_signal = 0
         self.restarts = 0
@@ -159,21 +157,24 @@ class Supervisor:
                 self.terminal.restore_mode()
             for sig, handler in handlers.items():
                 signal.signal(sig, handler)
-        if refused is not None:
+        if isinstance(refused, str):  # what it said before it knew its log
+            _write_err(refused)
+        elif refused is not None:
             self._show_log_from(refused)
         if message:
             say(message)
         return code
 
-    def _supervise(self) -> tuple[int, str, int | None]:
-        """(exit code, what to say, the log offset to show from when the kiosk refused to
-        start: then it never took the screen, and its own message is in the log)."""
+    def _supervise(self) -> tuple[int, str, int | str | None]:
+        """(exit code, what to say, what the kiosk said when it refused to start: the log offset
+        to show from, or its own words when it ended before it knew its log; then it never
+        took the screen)."""
         failed_starts = 0
         why = ""
         while not self.stop_signal:
             if self.restarts or failed_starts:
                 self._prepare()  # not done yet if the first child never painted
-            code, ready, offset = self._run_child(restart_reason=why)
+            code, ready, said = self._run_child(restart_reason=why)
             stop = self.stop_signal or stop_signal_of(code)
             if stop:
                 return 128 + stop, STOPPED[stop], None
@@ -182,10 +183,12 @@ class Supervisor:
             if not ready:
                 failed_starts += 1
                 if 2 <= code < EXIT_CRASHED:  # refused (config, lexicon, journal): it said why
-                    return code, "", offset
+                    return code, "", said
                 if failed_starts >= START_TRIES:
+                    where = f"see {self.log}" if self.log else "its last words are above"
                     return EXIT_IO, (f"the kiosk could not start ({describe_exit(code)}, "
-                                     f"{failed_starts} times in a row); see {self.log}"), None
+                                     f"{failed_starts} times in a row); {where}"), (
+                                         None if self.log else said)
                 time.sleep(0.2)
             else:
                 failed_starts = 0
@@ -193,44 +196,42 @@ class Supervisor:
             self.restarts += 1
         return 128 + self.stop_signal, STOPPED[self.stop_signal], None
 
-    def _run_child(self, restart_reason: str) -> tuple[int, bool, int]:
-        """One child, to its end: (exit code, whether it painted, log offset it began at)."""
+    def _run_child(self, restart_reason: str) -> tuple[int, bool, int | str]:
+        """One child, to its end: (exit code, whether it painted, the log offset it began at or,
+        when it ended before it knew its log, what it said)."""
         offset = _size(self.log)
         self.terminal.restore_mode()  # a killed child's raw mode is not the terminal's own
         threading = sys.modules.get("threading")  # never imported: no thread was started
         if threading and threading.active_count() > 1:  # a fork copies their locks, held
-            if not self.log:
-                self._admit(-1)  # a mistake in the config is named first
+            if self.check is not None and not self.log:
+                self.check()  # a mistake in the config is named first
             raise AdjudicatorError("cannot start the kiosk: the supervisor runs a thread")
         read_end, write_end = os.pipe()
-        admit_read, admit_write = os.pipe() if not self.log else (-1, -1)
         supervisor = os.getpid()
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
             pid = os.fork()
         except OSError as e:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-            for fd in (read_end, write_end, admit_read, admit_write):
-                if fd >= 0:
-                    os.close(fd)
+            os.close(read_end)
+            os.close(write_end)
             raise AdjudicatorError(f"cannot start the kiosk: {e.strerror}") from None
         if pid == 0:
-            self._child(read_end, write_end, mask, supervisor, admit_read, admit_write)
+            self._child(read_end, write_end, mask, supervisor)  # never returns
         self.child_pid = pid
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # one that came meanwhile: forwarded
         os.close(write_end)
-        if admit_read >= 0:
-            os.close(admit_read)
-            time.sleep(ADMIT_AFTER)
-            try:
-                offset = self._admit(admit_write)
-            except BaseException:  # refused: run() kills the child, which has shown nothing
-                os.close(read_end)
-                raise
         try:
             if restart_reason:  # the new child is starting meanwhile: Ready comes first
                 note_restart(self.journal_path, restart_reason)
-            ready = os.read(read_end, 1) == b"R"  # or end of file: it ended before painting
+            reports = Reports(read_end)
+            journal = reports.next()  # the child has read the config, or ended (None)
+            if journal is not None:  # the log's size before the child could write there
+                from .station_state import log_path
+
+                offset, self.journal_path = journal
+                self.log = log_path(self.journal_path)
+            ready = journal is not None and reports.next() == READY
         finally:
             os.close(read_end)
         if ready and self.prepare is not None:
@@ -243,7 +244,8 @@ class Supervisor:
         _, status = os.waitpid(pid, 0)
         self.child_pid = 0
         signal.alarm(0)
-        return os.waitstatus_to_exitcode(status), ready, offset
+        refusal = reports.said or (offset if journal is not None else "")
+        return os.waitstatus_to_exitcode(status), ready, refusal
 
     def _wait_for_child(self, seconds: float) -> None:
         """Until the child ends or SECONDS have passed (signals are handled meanwhile)."""
@@ -256,26 +258,6 @@ class Supervisor:
             select.select([pidfd], [], [], seconds)
         finally:
             os.close(pidfd)
-
-    def _admit(self, admit_write: int) -> int:
-        """While the first child imports the kiosk: the config read and checked here (ADMIT);
-        then the child is told where its log is, and goes on to its first paint. The log's size
-        before the child could write there."""
-        try:
-            from .station_state import log_path
-
-            self.journal_path = self.admit()
-            self.log = log_path(self.journal_path)
-            offset = _size(self.log)
-            if admit_write >= 0:
-                try:
-                    os.write(admit_write, self.log.encode("utf-8", "surrogateescape"))
-                except OSError:  # it has ended already: its exit code says how
-                    pass
-        finally:
-            if admit_write >= 0:
-                os.close(admit_write)
-        return offset
 
     def _prepare(self) -> None:
         """Run PREPARE once. Should it fail, later children import what they need themselves."""
@@ -291,8 +273,7 @@ class Supervisor:
             except OSError:
                 pass
 
-    def _child(self, read_end: int, write_end: int, mask, supervisor: int, admit_read: int,
-               admit_write: int) -> None:
+    def _child(self, read_end: int, write_end: int, mask, supervisor: int) -> None:
         """In the forked child: run the kiosk, then end this process with its code."""
         code = EXIT_CRASHED
         try:
@@ -300,16 +281,11 @@ class Supervisor:
                 signal.signal(sig, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             os.close(read_end)
-            os.environ.update({CHILD_ENV: "1", READY_FD_ENV: str(write_end),
+            os.environ.update({CHILD_ENV: "1", REPORT_FD_ENV: str(write_end),
                                SUPERVISOR_ENV: str(supervisor)})
-            if admit_read >= 0:  # the first child: its log is named once the config is read
-                os.close(admit_write)
-                os.environ[ADMIT_FD_ENV] = str(admit_read)
-            else:
-                os.environ[LOG_ENV] = self.log
-            hold_errors()  # to the log (child_admitted), never to the players' terminal
+            hold_errors()  # to the log (child_started), never to the players' terminal
             code = self.child_main()
-        except AdjudicatorError as e:  # refused before the first paint: the log says why
+        except AdjudicatorError as e:  # refused before the first paint: it says why
             say(str(e))
             code = e.exit_code
         except SystemExit as e:
@@ -319,7 +295,7 @@ class Supervisor:
 
             traceback.print_exc()
         finally:
-            errors_said()  # a child that ends before child_admitted: to the log too
+            errors_said()  # a child that ends before child_started: to the supervisor
             for stream in (sys.stdout, sys.stderr):
                 try:
                     stream.flush()
@@ -332,9 +308,17 @@ class Supervisor:
         try:
             with open(self.log, "rb") as f:
                 f.seek(offset)
-                sys.stderr.write(f.read().decode("utf-8", "replace"))
+                _write_err(f.read().decode("utf-8", "replace"))
         except OSError:
             pass
+
+
+def _write_err(text: str) -> None:
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def _size(path: str) -> int:

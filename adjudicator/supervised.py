@@ -1,6 +1,6 @@
-"""The kiosk child's side of `adjudicator kiosk`'s supervision (adjudicator/supervise.py): what it
-is told through its environment, its wait for the supervisor's word, its error output kept off
-the players' screen, its first-paint signal, and its death with the supervisor."""
+"""The kiosk child's side of `adjudicator kiosk`'s supervision (adjudicator/supervise.py): its
+reports to the supervisor (its journal, its first paint, its last words), its error output kept
+off the players' screen, and its death with the supervisor."""
 
 from __future__ import annotations
 
@@ -9,43 +9,43 @@ import os
 import signal
 import sys
 
-from .errors import EXIT_IO
-
 CHILD_ENV = "ADJUDICATOR_KIOSK_CHILD"  # set in the child: run the app itself, unsupervised
-READY_FD_ENV = "ADJUDICATOR_KIOSK_READY_FD"  # the child writes one byte there on first paint
-LOG_ENV = "ADJUDICATOR_KIOSK_LOG"  # the child's error output (Textual paints on the terminal)
+REPORT_FD_ENV = "ADJUDICATOR_KIOSK_REPORT_FD"  # the child's reports to its supervisor
 SUPERVISOR_ENV = "ADJUDICATOR_KIOSK_SUPERVISOR"  # the supervisor's pid, in the child
-ADMIT_FD_ENV = "ADJUDICATOR_KIOSK_ADMIT_FD"  # the first child reads its log's path there
 PR_SET_PDEATHSIG = 1
+# The reports, in this order: J<log size> <journal path>\n once the config is read, R on the
+# first paint; or E<what it said> when it ends before it knew its log.
+JOURNAL, READY, SAID = b"J", b"R", b"E"
 
 
 def hold_errors() -> None:
-    """In the child, until child_admitted: what Python says (a traceback of a broken install,
-    say) is kept, then written to the log; never to the players' terminal."""
+    """In the child, until child_started: what Python says (a refusal, a broken install's
+    traceback) is kept, for the log or the supervisor; never written to the players' terminal."""
     sys.stderr = io.StringIO()
 
 
-def child_admitted() -> None:
-    """In the child, with the kiosk imported: once the supervisor has read the config (the first
-    child waits for its word; a supervisor that refused it kills it meanwhile), Python's error
-    output (tracebacks, messages), and what was held until now, goes to the kiosk log.
+def child_started(journal_path: str) -> None:
+    """In the child, with its config read: the supervisor is told its journal; Python's error
+    output (tracebacks, messages), and what was held until now, goes to the kiosk log beside it.
+    Unsupervised (no supervisor to tell), nothing is done.
 
     Textual paints on sys.__stderr__, the terminal; only sys.stderr is moved.
     """
-    admit_fd = os.environ.pop(ADMIT_FD_ENV, "")
-    if admit_fd.isdigit():
-        with open(int(admit_fd), "rb") as admitted:
-            path = admitted.read()
-        if not path:  # no word and no kill: the supervisor itself is gone
-            raise SystemExit(EXIT_IO)
-        os.environ[LOG_ENV] = path.decode("utf-8", "surrogateescape")
-    path = os.environ.get(LOG_ENV)
-    if not os.environ.get(CHILD_ENV) or not path:
+    from .station_state import log_path
+
+    fd = os.environ.get(REPORT_FD_ENV, "")
+    if not os.environ.get(CHILD_ENV) or not fd.isdigit():
         return
+    path = log_path(journal_path)
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        size = 0
+    _report(fd, JOURNAL + f"{size} {journal_path}\n".encode("utf-8", "surrogateescape"))
     try:
         log = open(path, "a", encoding="utf-8", errors="replace", buffering=1)
     except OSError:
-        return
+        return  # held still: the supervisor is given it if the kiosk cannot start
     held = sys.stderr.getvalue() if isinstance(sys.stderr, io.StringIO) else ""
     log.write(held)
     sys.stderr = log
@@ -55,34 +55,68 @@ def child_admitted() -> None:
 
 
 def errors_said() -> None:
-    """In a child ending before child_admitted: what it held, to the log (for a first child,
-    once the supervisor names it; when it refused the config it kills the child meanwhile)."""
+    """In a child ending while its output is held (before child_started): what it said, to the
+    supervisor, which shows it once the terminal is its own again."""
     if not isinstance(sys.stderr, io.StringIO):
         return
-    try:
-        child_admitted()
-    except BaseException:  # noqa: BLE001, S110 - ending anyway; the exit code tells the rest
-        pass
+    said = sys.stderr.getvalue()
+    fd = os.environ.get(REPORT_FD_ENV, "")
+    if said and fd.isdigit():
+        _report(fd, SAID + said.encode("utf-8", "replace"))
 
 
 def child_ready_callback():
     """In the child: the function to call on first paint (tells the supervisor, and from then
     on dies with it), or None."""
-    fd = os.environ.get(READY_FD_ENV)
+    fd = os.environ.get(REPORT_FD_ENV, "")
     supervisor = os.environ.get(SUPERVISOR_ENV, "")
-    if not os.environ.get(CHILD_ENV) or not fd:
+    if not os.environ.get(CHILD_ENV) or not fd.isdigit():
         return None
 
     def ready() -> None:
+        _report(fd, READY)
         try:
-            os.write(int(fd), b"R")
             os.close(int(fd))
-        except (OSError, ValueError):
+        except OSError:
             pass
         if supervisor.isdigit():
             _die_with_parent(int(supervisor))
 
     return ready
+
+
+class Reports:
+    """In the supervisor: a child's reports, read from READ_END as they come."""
+
+    def __init__(self, read_end: int):
+        self.fd, self.buffer, self.said = read_end, b"", ""
+
+    def next(self):
+        """(log size, journal path), READY, or None at the end (then `said` holds its words)."""
+        while True:
+            if self.buffer.startswith(READY):
+                self.buffer = self.buffer[1:]
+                return READY
+            if self.buffer.startswith(JOURNAL) and b"\n" in self.buffer:
+                line, self.buffer = self.buffer[1:].split(b"\n", 1)
+                size, _, path = line.decode("utf-8", "surrogateescape").partition(" ")
+                return (int(size) if size.isdigit() else 0), path
+            try:
+                chunk = os.read(self.fd, 65536)
+            except InterruptedError:  # pragma: no cover - PEP 475 retries
+                continue
+            if not chunk:
+                if self.buffer.startswith(SAID):
+                    self.said = self.buffer[1:].decode("utf-8", "replace")
+                return None
+            self.buffer += chunk
+
+
+def _report(fd: str, data: bytes) -> None:
+    try:
+        os.write(int(fd), data)
+    except OSError:  # the supervisor is gone: the child is being killed with it
+        pass
 
 
 def _die_with_parent(supervisor: int) -> None:

@@ -110,92 +110,85 @@ def test_the_supervisor_imports_the_kiosk_once_and_runs_no_thread_when_it_forks(
 
 
 def test_the_first_child_is_forked_before_the_imports_and_each_restart_after_them(tmp_path):
-    """Issue 21: the first kiosk child is forked at once and imports the kiosk while the
-    supervisor reads the config (a child forked from a supervisor holding Textual copied every
-    page it touched: 10 ms more to its first paint); once it has painted the supervisor
-    imports, and every restarted child is forked with that done. A first child that never
-    painted gets the imports done before the next fork. The children here say whether the
-    supervisor had prepared when they were forked; the first one is already running when the
-    supervisor admits it, and goes on only once admitted."""
+    """Issue 21: the first kiosk child is forked at once, reads the config and imports the kiosk
+    itself (a child forked from a supervisor holding Textual copied every page it touched: 10
+    ms more to its first paint), and tells the supervisor its journal; the supervisor reads no
+    config meanwhile. Once it has painted the supervisor imports, and every restarted child is
+    forked with that done; a first child that never painted gets it done before the next
+    fork. The children here say whether the supervisor had prepared when they were forked."""
+    journal = tmp_path / "j.db"
     out = _run(
-        "import os, sys, time\n"
+        "import os, sys\n"
         "from adjudicator.supervise import EXIT_CRASHED, Supervisor\n"
-        "from adjudicator.supervised import child_admitted, child_ready_callback\n"
+        "from adjudicator.supervised import child_ready_callback, child_started\n"
         "prepared = []\n"
         f"LOG = {str(tmp_path / 'children')!r}\n"
         "def seen():\n"
         "    return open(LOG).read().split() if os.path.exists(LOG) else []\n"
         "def child():\n"
         "    open(LOG, 'a').write('started ')\n"
-        "    child_admitted()\n"
+        f"    child_started({str(journal)!r})\n"
         "    step = plan[len(seen()) - 1]\n"
         "    print(step, 'prepared' if prepared else 'bare', flush=True)\n"
         "    if step == 'paints':\n"
         "        child_ready_callback()()\n"
         "    return 0 if step == 'last' else EXIT_CRASHED\n"
-        "def admit():\n"
-        "    deadline = time.monotonic() + 30\n"
-        "    while not seen() and time.monotonic() < deadline:\n"
-        "        time.sleep(0.01)\n"
-        "    print('admitted after the child started:', bool(seen()), flush=True)\n"
-        f"    return {str(tmp_path / 'j.db')!r}\n"
         "for plan in (['paints', 'last'], ['dies', 'dies', 'last']):\n"
         "    os.path.exists(LOG) and os.remove(LOG)\n"
         "    prepared.clear()\n"
-        "    code = Supervisor(child, admit, prepare=lambda: prepared.append(1)).run()\n"
-        "    print('exit', code, flush=True)\n"
+        "    supervisor = Supervisor(child, lambda: print('the supervisor read the config'),\n"
+        "                            prepare=lambda: prepared.append(1))\n"
+        "    print('exit', supervisor.run(), supervisor.journal_path == "
+        f"{str(journal)!r}, flush=True)\n"
     )
     assert out.stdout.split("\n") == [
-        "admitted after the child started: True", "paints bare", "last prepared", "exit 0",
-        "admitted after the child started: True", "dies bare", "dies prepared",
-        "last prepared", "exit 0", ""], out.stderr
+        "paints bare", "last prepared", "exit 0 True",
+        "dies bare", "dies prepared", "last prepared", "exit 0 True", ""], out.stderr
 
 
-def test_a_first_child_the_supervisor_refuses_is_killed_before_it_goes_on(tmp_path):
-    """A config the supervisor refuses (read while its first child imports): the child is
-    killed while it waits for its word, the error is the supervisor's, and the terminal's mode
-    is all it touches."""
+def test_a_config_the_first_child_refuses_is_said_by_the_supervisor_and_nothing_else(tmp_path):
+    """The first child reads the config before it shows anything; a mistake in it is one line,
+    said by the supervisor once the terminal is its own, with the child's exit code; the child
+    goes no further."""
     out = _run(
         "import os\n"
         "from adjudicator.errors import ConfigError\n"
         "from adjudicator.supervise import Supervisor\n"
-        "from adjudicator.supervised import child_admitted\n"
         f"MARK = {str(tmp_path / 'went-on')!r}\n"
         "def child():\n"
-        "    child_admitted()\n"
-        "    open(MARK, 'w').close()\n"
-        "    return 0\n"
-        "def admit():\n"
         "    raise ConfigError('station.toml: key mode: bogus')\n"
-        "try:\n"
-        "    Supervisor(child, admit).run()\n"
-        "except ConfigError as e:\n"
-        "    print('refused:', e, e.exit_code, flush=True)\n"
-        "print('children left:', os.listdir(f'/proc/{os.getpid()}/task/{os.getpid()}') and\n"
-        "      open(f'/proc/{os.getpid()}/task/{os.getpid()}/children').read().split())\n"
+        "    open(MARK, 'w').close()\n"
+        "print('exit', Supervisor(child).run(), flush=True)\n"
+        "print('children left:', open(f'/proc/{os.getpid()}/task/{os.getpid()}/children')"
+        ".read().split())\n"
         "print('went on:', os.path.exists(MARK))\n"
     )
-    assert out.stdout.splitlines() == ["refused: station.toml: key mode: bogus 6",
-                                       "children left: []", "went on: False"], out.stderr
+    assert out.stdout.splitlines() == ["exit 6", "children left: []", "went on: False"]
+    assert out.stderr == "adjudicator: station.toml: key mode: bogus\n"
 
 
-def test_a_child_that_dies_before_it_is_admitted_says_why_in_the_log_not_on_the_terminal(
-        tmp_path):
-    """A broken install (the kiosk's import fails) in the first child, before the supervisor
-    has named the log, and in each child started again: every traceback is in the log, none on
-    the terminal, where the supervisor says one line after its tries."""
+def test_a_child_that_dies_says_why_in_the_log_and_never_on_the_terminal(tmp_path):
+    """A broken install (the kiosk's import fails) once the child has read its config: every
+    child's traceback is in the log, none on the terminal, where the supervisor says one line
+    after its tries. One that dies before it knew its log (the config module itself broken)
+    has its last words shown once, by the supervisor, after its tries."""
     journal = tmp_path / "j.db"
     out = _run(
         "from adjudicator.supervise import Supervisor\n"
-        "from adjudicator.supervised import child_admitted\n"
+        "from adjudicator.supervised import child_started\n"
         "def child():\n"
+        f"    child_started({str(journal)!r})\n"
         "    raise ImportError('test: a broken install')\n"
-        "    child_admitted()\n"
-        f"print(Supervisor(child, lambda: {str(journal)!r}).run())\n"
+        "def early():\n"
+        "    raise ImportError('test: broken before the config')\n"
+        "print(Supervisor(child).run(), Supervisor(early).run())\n"
     )
     log = (tmp_path / "j.db.kiosk.log").read_text()
     assert log.count("ImportError: test: a broken install") == 5
-    assert "Traceback" not in out.stderr and "ImportError" not in out.stderr
-    assert out.stderr.startswith("adjudicator: the kiosk could not start (stopped on an error, 5 "
-                                 "times in a row)"), out.stderr
-    assert out.stdout.split() == ["4"]
+    assert "a broken install" not in out.stderr
+    first, rest = out.stderr.split("\n", 1)
+    assert first.startswith("adjudicator: the kiosk could not start (stopped on an error, 5 "
+                            "times in a row); see " + str(journal) + ".kiosk.log"), out.stderr
+    assert rest.count("ImportError: test: broken before the config") == 1
+    assert rest.rstrip().endswith("5 times in a row); its last words are above")
+    assert out.stdout.split() == ["4", "4"]
