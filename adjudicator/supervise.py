@@ -199,7 +199,6 @@ class Supervisor:
     def _run_child(self, restart_reason: str) -> tuple[int, bool, int | str]:
         """One child, to its end: (exit code, whether it painted, the log offset it began at or,
         when it ended before it knew its log, what it said)."""
-        offset = _size(self.log)
         self.terminal.restore_mode()  # a killed child's raw mode is not the terminal's own
         threading = sys.modules.get("threading")  # never imported: no thread was started
         if threading and threading.active_count() > 1:  # a fork copies their locks, held
@@ -225,11 +224,11 @@ class Supervisor:
             if restart_reason:  # the new child is starting meanwhile: Ready comes first
                 note_restart(self.journal_path, restart_reason)
             reports = Reports(read_end)
-            journal = reports.next()  # the child has read the config, or ended (None)
-            if journal is not None:  # the log's size before the child could write there
+            journal = reports.next()  # (the log's size before the child wrote there, journal)
+            if journal is not None:  # the child has read the config (None: it ended first)
                 from .station_state import log_path
 
-                offset, self.journal_path = journal
+                self.journal_path = journal[1]
                 self.log = log_path(self.journal_path)
             ready = journal is not None and reports.next() == READY
         finally:
@@ -244,7 +243,7 @@ class Supervisor:
         _, status = os.waitpid(pid, 0)
         self.child_pid = 0
         signal.alarm(0)
-        refusal = reports.said or (offset if journal is not None else "")
+        refusal = reports.said or (journal[0] if journal is not None else "")
         return os.waitstatus_to_exitcode(status), ready, refusal
 
     def _wait_for_child(self, seconds: float) -> None:
@@ -320,9 +319,3 @@ def _write_err(text: str) -> None:
     except (OSError, ValueError):
         pass
 
-
-def _size(path: str) -> int:
-    try:
-        return os.path.getsize(path) if path else 0
-    except OSError:
-        return 0

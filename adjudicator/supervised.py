@@ -101,10 +101,7 @@ class Reports:
                 line, self.buffer = self.buffer[1:].split(b"\n", 1)
                 size, _, path = line.decode("utf-8", "surrogateescape").partition(" ")
                 return (int(size) if size.isdigit() else 0), path
-            try:
-                chunk = os.read(self.fd, 65536)
-            except InterruptedError:  # pragma: no cover - PEP 475 retries
-                continue
+            chunk = os.read(self.fd, 65536)
             if not chunk:
                 if self.buffer.startswith(SAID):
                     self.said = self.buffer[1:].decode("utf-8", "replace")

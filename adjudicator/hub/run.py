@@ -13,7 +13,6 @@ as Ctrl-C does: every connection closed, the journal closed, one line said.
 from __future__ import annotations
 
 import asyncio
-import signal
 import sys
 
 from aiohttp import web
@@ -21,6 +20,7 @@ from aiohttp import web
 from ..errors import AdjudicatorError
 from ..net.guard import ConnectionGuard, raise_file_limit
 from ..net.logs import OneLineLog, loop_exception_handler, route_library_logs
+from ..net.stopping import on_stop_signals
 from .server import Hub
 
 MAX_CONNECTIONS = 600  # stations, the director's pages and their event streams
@@ -29,7 +29,6 @@ FIRST_REQUEST = 10.0  # seconds a new connection has to send its request head
 IDLE = 10.0  # seconds an idle keep-alive connection is kept
 BODY = 20.0  # seconds a request body may take to arrive
 BACKLOG = 128
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def connection_cap(wanted: int = MAX_CONNECTIONS) -> int:
@@ -82,6 +81,8 @@ async def serve(journal_path: str, host: str, port: int, ready=None, tsh: str = 
     await runner.setup()
     ConnectionGuard(runner.server, cap, first_request, log)
     site = web.TCPSite(runner, host, port, backlog=BACKLOG)
+    stopped = loop.create_future()  # the stop signal's number
+    undo_signals = on_stop_signals(loop, lambda s: stopped.done() or stopped.set_result(s))
     try:
         try:
             await site.start()
@@ -89,27 +90,13 @@ async def serve(journal_path: str, host: str, port: int, ready=None, tsh: str = 
             raise AdjudicatorError(f"cannot listen on {host}:{port}: {e.strerror or e} "
                                    "(another program there? try another --port)") from None
         bound = runner.addresses[0][1] if runner.addresses else port
-        stop = asyncio.Event()
-        stopped_by: list[int] = []
-        for sig in STOP_SIGNALS:  # only in the main thread (a test may serve from another)
-            try:
-                loop.add_signal_handler(sig, lambda s=sig: (stopped_by.append(s), stop.set()))
-            except (NotImplementedError, RuntimeError, ValueError):
-                pass
         if ready is not None:
             ready(hub, bound)
-        while not stop.is_set():
-            try:
-                await asyncio.wait_for(stop.wait(), 1.0)
-            except asyncio.TimeoutError:
-                pass
+        while not stopped.done():
+            await asyncio.wait([stopped], timeout=1.0)
             log.flush()  # a complaint repeated in the last 30 s: said once, with its count
-        return stopped_by[0]
+        return stopped.result()
     finally:
-        for sig in STOP_SIGNALS:
-            try:
-                loop.remove_signal_handler(sig)
-            except (NotImplementedError, RuntimeError, ValueError):
-                pass
+        undo_signals()
         await runner.cleanup()
         hub.close()

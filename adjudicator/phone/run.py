@@ -4,7 +4,6 @@ cleanly on SIGTERM, SIGHUP or SIGINT (no process is ever started, so none is lef
 from __future__ import annotations
 
 import asyncio
-import signal
 import sys
 from typing import TextIO
 
@@ -14,9 +13,8 @@ from adjudicator.errors import AdjudicatorError
 from adjudicator.net.announce import base_url, print_url, token_url
 from adjudicator.net.guard import ConnectionGuard, raise_file_limit
 from adjudicator.net.logs import loop_exception_handler, route_library_logs
+from adjudicator.net.stopping import on_stop_signals
 from .server import PhoneApp
-
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class PhoneServer:
@@ -59,11 +57,7 @@ class PhoneServer:
         self.bound_port = site.port
         self.base = base_url(self.host, self.bound_port)
         self.app.tokens.record_base(self.base)
-        for sig in STOP_SIGNALS:
-            try:
-                loop.add_signal_handler(sig, self._stop, sig, stop)
-            except (NotImplementedError, RuntimeError, ValueError):
-                pass
+        undo_signals = on_stop_signals(loop, lambda sig: self._stop(sig, stop))
         self._announce(self.app.tokens.current(), "Smart-device word judge: open this on a "
                        "phone or tablet, or scan the code:")
         if self.host in ("127.0.0.1", "localhost", "::1"):
@@ -76,11 +70,7 @@ class PhoneServer:
             await stop.wait()
         finally:
             watcher.cancel()
-            for sig in STOP_SIGNALS:
-                try:
-                    loop.remove_signal_handler(sig)
-                except (NotImplementedError, RuntimeError, ValueError):
-                    pass
+            undo_signals()
             await runner.cleanup()
             self.app.close()
             if self.on_stop is not None:
