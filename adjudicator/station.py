@@ -18,6 +18,7 @@ from adjudicator.entry import check_entry_length, parse_entry
 from adjudicator.errors import AdjudicatorError
 from adjudicator.lexicon import Lexicon
 from adjudicator.rules import consequence_under
+from adjudicator.tables import check_table
 from adjudicator.verdict import Verdict, adjudicate
 
 NOT_RECORDED = "NOT RECORDED: call the director"
@@ -184,8 +185,10 @@ class Station:
         """Adjudicate and record BEFORE the caller shows anything; a failed record hides nothing.
 
         Every word is looked up, always (adjudicator.verdict): neither the result nor its timing
-        says which word failed (WESPA 3.11.2(a)(viii)).
+        says which word failed (WESPA 3.11.2(a)(viii)). A TABLE or ROUND that is not one
+        (tables.py: "²", "0") is a TableError before anything is judged or recorded.
         """
+        table, round = check_table(table), check_table(round, "round")
         verdict = adjudicate(self.lexicon, words)
         agrees = None
         if is_recheck and self.secondary is not None:
@@ -208,6 +211,7 @@ class Station:
                     round: str = "") -> list[Outcome]:
         """Judge several entries and record them in ONE transaction (a batch), all before any is
         shown; when that transaction fails, every outcome carries the problem, none a number."""
+        table, round = check_table(table), check_table(round, "round")
         verdicts = [adjudicate(self.lexicon, words) for words in entries]
         seqs: list[int | None] = [None] * len(verdicts)
         problem = ""

@@ -32,6 +32,7 @@ MAX_TEXT = 500  # characters of a name, a time, a fingerprint...
 MAX_LONG = 20_000  # characters of a row's words or flags
 HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 JOURNAL_ID = re.compile(r"[0-9A-Za-z_-]{1,64}\Z")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 # What each row column holds, exactly as stored in SQLite and hashed (journal/chain.py).
 TEXT, OPT_TEXT, INT, OPT_INT, FLAG, OPT_FLAG, HASH = (
@@ -65,6 +66,8 @@ def _text(value, where: str, limit: int = MAX_TEXT, empty: bool = True) -> str:
         raise WireError(f"{where} must be text, not {_kind(value)}")
     if len(value) > limit:
         raise WireError(f"{where} is longer than {limit} characters")
+    if _SURROGATE.search(value):  # JSON's "\\ud800" alone: no journal can store it as text
+        raise WireError(f"{where} holds a lone surrogate (not text a journal can hold)")
     if not empty and not value.strip():
         raise WireError(f"{where} is empty")
     return value
@@ -111,7 +114,7 @@ def check_row(row, where: str = "row") -> dict:
         raise WireError(f"{where}: recheck_of must be an earlier row")
     try:
         flags = json.loads(row["flags"])
-    except ValueError:
+    except (ValueError, RecursionError):  # "[[[[...": nested deeper than Python reads
         flags = None
     if not isinstance(flags, list) or not all(type(f) is str for f in flags):  # noqa: E721
         raise WireError(f"{where}: flags must be a JSON list of text")

@@ -9,6 +9,7 @@ import click
 from ..entry import is_plain, parse_entry
 from ..errors import EXIT_ENTRY
 from ..resolve import load_configured
+from ..tables import check_table
 from ..verdict import adjudicate, lookup
 from .streams import (ACCEPTABLE, MAX_LINE_CHARS, UNACCEPTABLE, Entries, close_source,
                       open_source)
@@ -27,8 +28,9 @@ from .streams import (ACCEPTABLE, MAX_LINE_CHARS, UNACCEPTABLE, Entries, close_s
 @click.option("--config", "config_path", metavar="PATH", help="Record as the station this config "
               "describes (its journal, name, mode, rule and lexicon), and forward to its hub.")
 @click.option("--station", metavar="NAME", help="Station name for --journal (default: host name).")
-@click.option("--table", metavar="T", help="Table number for --journal.")
-@click.option("--round", "round_", metavar="R", help="Round for --journal.")
+@click.option("--table", metavar="T", help="Table for --journal: a number from 1 to 9999 "
+              "(digits 0-9) or a short name (A3).")
+@click.option("--round", "round_", metavar="R", help="Round for --journal (as --table).")
 @click.option("--recheck-of", "recheck_of", type=int, metavar="N",
               help="For --journal: this is a recheck of challenge N (WESPA 3.10.9).")
 def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
@@ -57,6 +59,7 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
     if batch is not None and recheck_of is not None:
         raise click.UsageError("--recheck-of names one challenge: give WORDS, not --batch")
     entry = parse_entry(" ".join(words)) if batch is None else None  # EntryError: exit 2 first
+    table, round_ = check_table(table), check_table(round_, "round")  # "²": exit 2, as entries
     if config_path:
         from .recorded import judge_with_config
 

@@ -15,11 +15,17 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from ..tables import group_key, shown
+from ..visible import visible
+from .tables import TableBook
+
 SILENT_AFTER = 15.0  # seconds without a heartbeat before a station is "silent"
 SPLIT_WINDOW = 90.0  # seconds: the same table at two stations this close is a possible split
 CLOCK_SKEW = 60.0  # seconds a station's clock may differ from the hub's before it is named
 LATEST = 25  # challenges listed on the page
-TABLE_LATEST = 5  # challenges kept for each station and table
+TABLE_LATEST = 5  # challenges kept for each table
+WORDS_SHOWN = 200  # characters of a challenge's words shown (8 words of 15 letters fit)
+FLAGS_SHOWN = 8  # flags shown per challenge (more are counted), each cut at WORDS_SHOWN
 FROM = "_from"  # a kept challenge's station (journal id): not shown, read by Board._shown
 WRONG_TOKEN_SHOWN = 60.0  # seconds a sender with a wrong hub_token stays on the page
 INTRUDER_SHOWN = 600.0  # seconds a refused request (a forgery, a key conflict) stays on the page
@@ -54,19 +60,6 @@ class StationView:
     joined: str = ""  # when (ISO UTC)
     challenges: int = 0
     tables: Counter = field(default_factory=Counter)
-
-
-@dataclass
-class TableView:
-    """Per station name and table: challenges and the two verdict counts."""
-
-    challenges: int = 0
-    acceptable: int = 0
-    unacceptable: int = 0
-    last: str = ""
-    round: str = ""  # the round of its latest challenge, when the station knew it
-    recent: Newest = field(default_factory=lambda: Newest(TABLE_LATEST))
-    last_when: datetime | None = None  # the time of its latest challenge
 
 
 class Newest:
@@ -104,7 +97,7 @@ class Board:
         self.clock, self.wall, self.silent_after = clock, wall, silent_after
         self.names, self.names_warning = names, names_warning
         self.stations: dict[str, StationView] = {}
-        self.tables: dict[tuple[str, str], TableView] = {}
+        self.tables = TableBook(lambda: Newest(TABLE_LATEST))  # hub/tables.py
         self.latest = Newest(LATEST)
         self.flagged = Newest(LATEST)
         self._last_at_table: dict[str, tuple[str, str, datetime]] = {}
@@ -220,7 +213,7 @@ class Board:
         self.version += 1
 
     def _add(self, view: StationView, row: Mapping) -> None:
-        name, table = str(row["station"]), str(row.get("game_table") or "")
+        name, table = str(row["station"]), group_key(row.get("game_table"))
         view.name = view.name or name
         view.mode = view.mode or str(row.get("mode") or "")
         when = _parse(row["time_utc"])
@@ -230,30 +223,21 @@ class Board:
             view.said_at = when or view.said_at
         view.challenges += 1
         view.acked = max(view.acked, int(row.get("origin_seq") or 0))
-        t = self.tables.setdefault((name, table), TableView())
-        t.challenges += 1
-        if row["acceptable"]:
-            t.acceptable += 1
-        else:
-            t.unacceptable += 1
-        if t.last_when is None or (when and when >= t.last_when):
-            t.last, t.last_when = row["time_utc"], when
-            t.round = str(row.get("round") or "")
         flags = list(_flags(row.get("flags")))
         if table and row.get("recheck_of") is None and SPLIT_FLAG not in flags:
             before = self._last_at_table.get(table)
             if (before is not None and before[0] != view.journal_id and when and before[2]
                     and abs((when - before[2]).total_seconds()) <= SPLIT_WINDOW):
-                flags.append(f"{SPLIT_FLAG} (table {table} at {before[1]} and {name})")
+                flags.append(f"{SPLIT_FLAG} (table {shown(table)} at {before[1]} and {name})")
         if table and when:
             self._last_at_table[table] = (view.journal_id, name, when)
-        entry = {"time": row["time_utc"], "station": name, "table": table,
-                 "words": str(row["words"]), "verdict": "ACCEPTABLE" if row["acceptable"]
-                 else "UNACCEPTABLE", "recheck": row.get("recheck_of") is not None,
-                 "flags": [_flag_words(f) for f in flags], "seq": row.get("seq"),
-                 FROM: view.journal_id}
+        entry = {"time": row["time_utc"], "station": visible(name), "table": shown(table),
+                 "words": shown(row["words"], WORDS_SHOWN), "verdict": "ACCEPTABLE"
+                 if row["acceptable"] else "UNACCEPTABLE",
+                 "recheck": row.get("recheck_of") is not None, "flags": _shown_flags(flags),
+                 "seq": row.get("seq"), FROM: view.journal_id}
         self.latest.add(when, entry)
-        t.recent.add(when, entry)
+        self.tables.add(view.journal_id, name, row, when, entry)
         if flags:
             self.flagged.add(when, entry)
 
@@ -338,6 +322,10 @@ class Board:
                           "new": bool(view is not None and view.new)})
         return shown
 
+    def _is_new(self, journal_id: str) -> bool:
+        view = self.stations.get(journal_id)
+        return bool(view is not None and view.new)
+
     def majority_fingerprint(self) -> str | None:
         """The fingerprint most live stations judge with; None when they all agree."""
         prints = Counter(v.fingerprint for v in self.stations.values() if v.fingerprint)
@@ -363,10 +351,7 @@ class Board:
                 "joined": view.joined,
                 "heard": None if view.heard is None else view.heard.isoformat(timespec="seconds"),
             })
-        tables = [{"station": s, "table": t or "-", "challenges": v.challenges,
-                   "acceptable": v.acceptable, "unacceptable": v.unacceptable, "last": v.last,
-                   "recent": self._shown(v.recent), "players": self._players(t, v.round)}
-                  for (s, t), v in sorted(self.tables.items(), key=_table_order)]
+        tables = self.tables.snapshot(self._shown, self._players, self._is_new)
         alarms = [{"station": s["name"], "text": a} for s in stations for a in s["alarms"]]
         now = self.clock()
         for address, (name, when) in list(self._wrong_token.items()):
@@ -400,11 +385,6 @@ def _local_hhmm(iso: str) -> str:
     return when.astimezone().strftime("%H:%M") if when else "?"
 
 
-def _table_order(item) -> tuple:
-    (station, table), _ = item
-    return (station, not table.isdigit(), int(table) if table.isdigit() else 0, table)
-
-
 def _flags(value) -> list[str]:
     import json
 
@@ -412,8 +392,16 @@ def _flags(value) -> list[str]:
         return [str(v) for v in value]
     try:
         return [str(v) for v in json.loads(value or "[]")]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         return ["flags unreadable"]
+
+
+def _shown_flags(flags: list[str]) -> list[str]:
+    """A challenge's flags as the page lists them: at most FLAGS_SHOWN, each cut, made visible."""
+    said = [shown(_flag_words(f), WORDS_SHOWN) for f in flags[:FLAGS_SHOWN]]
+    if len(flags) > FLAGS_SHOWN:
+        said.append(f"{len(flags) - FLAGS_SHOWN} more flags")
+    return said
 
 
 def _flag_words(flag: str) -> str:

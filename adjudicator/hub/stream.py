@@ -41,7 +41,7 @@ def _keyed(state: dict) -> dict:
     stations = {s["id"]: {k: v for k, v in s.items() if k != "seen"} for s in state["stations"]}
     tables = {}
     for t in state["tables"]:
-        key = f"{t['station']}\t{t['table']}"
+        key = str(t.get("key", f"{t.get('station')}\t{t.get('table')}"))  # board: its table
         tables[key] = {**t, "key": key}
     return {"stations": stations, "tables": tables,
             **{part: state.get(part) for part in WHOLE}}

@@ -7,6 +7,7 @@ import asyncio
 
 from adjudicator.errors import EntryError
 from adjudicator.protocol import Action, State
+from adjudicator.tables import TableError
 from .tables import MAX_TEXT, Device, clean_table
 
 
@@ -15,9 +16,16 @@ async def act(frame: dict, device: Device, *, timers, clock, judge_in) -> str:
     blocking call (the journal's commit) off the event loop: judge_in(fn, *args)."""
     kind = frame["t"]
     if kind == "table":
-        table, round_ = clean_table(frame.get("table")), frame.get("round", "").strip()
-        if table is None or (round_ and clean_table(round_) is None):
+        try:
+            table, round_ = clean_table(frame.get("table")), clean_table(frame.get("round"),
+                                                                           "round")
+        except TableError as e:
+            device.current, device.refused = None, str(e)  # said on the page's table chooser
             return "bad table or round"
+        if not table:
+            device.current, device.refused = None, "Type the table number."
+            return "no table"
+        device.refused = ""
         device.choose(table, round_, timers, clock)
         return ""
     if kind == "leave":

@@ -4,7 +4,6 @@ a page reload shows the same thing: it cannot hide a verdict or start a split lo
 from __future__ import annotations
 
 import hashlib
-import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -12,8 +11,8 @@ from dataclasses import dataclass, field
 
 from adjudicator.protocol import Protocol
 from adjudicator.station import Outcome, Station
+from adjudicator.tables import check_table
 
-TABLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 .\-]{0,15}$")
 MAX_TEXT = 400  # characters of typed entry kept (entry.py refuses longer plays anyway)
 TABLES_PER_DEVICE = 8  # a device that hops between tables keeps its last few
 
@@ -23,12 +22,10 @@ def device_label(device_id: str) -> str:
     return "phone-" + hashlib.sha256(device_id.encode()).hexdigest()[:6]
 
 
-def clean_table(text: object) -> str | None:
-    """A table or round name as typed ('12', 'A3'), or None when it is not one."""
-    if not isinstance(text, str):
-        return None
-    text = text.strip()
-    return text if TABLE_NAME.match(text) else None
+def clean_table(text: object, what: str = "table") -> str:
+    """A table or round as typed ('12', 'A3'), as the station records it (adjudicator/tables.py);
+    TableError, saying what a table is, when it is not one."""
+    return check_table(text, what)
 
 
 @dataclass
@@ -52,6 +49,7 @@ class Device:
     label: str
     station: Station
     current: str | None = None
+    refused: str = ""  # why the table it last chose is not one (shown on the table chooser)
     tables: OrderedDict = field(default_factory=OrderedDict)
     sockets: list = field(default_factory=list)
     seen: float = field(default_factory=time.monotonic)

@@ -27,7 +27,7 @@ def parse_frame(data: object) -> dict:
         raise BadFrame("not a text frame")
     try:
         frame = json.loads(data)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested too deep
         raise BadFrame("not JSON") from None
     if not isinstance(frame, dict) or frame.get("t") not in KINDS:
         raise BadFrame("unknown frame")
@@ -82,7 +82,7 @@ def outcome_payload(outcome: Outcome) -> dict:
 def state_payload(device: Device, here: TableState | None) -> dict:
     """What the page shows now: the table chooser, the entry, or the verdict."""
     if here is None:
-        return {"t": "state", "view": "table"}
+        return {"t": "state", "view": "table", "error": device.refused}
     protocol = here.protocol
     protocol.expire()
     if protocol.state is State.READY:

@@ -24,6 +24,7 @@ from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 
 from adjudicator.errors import EntryError
+from adjudicator.tables import TableError
 from adjudicator.marks import CHAR as MARK
 from adjudicator.printdesk import HAND_MARK
 from adjudicator.station import NOT_RECORDED, Outcome
@@ -288,12 +289,14 @@ class RunnerScreen(LockedScreen):
             outcome = self.app.station.submit(event.text, table=table, round=round_)
         except EntryError as e:
             self._say(str(e), error=True)  # answered in place, never judged
+            if isinstance(e, TableError):  # "0" (tables.py): the box to fix has the cursor
+                self._focus_box(f"#{e.what}")
             return
-        self._show(outcome, table, round_)
+        self._show(outcome, outcome.table, outcome.round)  # as recorded: "07" is table 7
         self.query_one("#entry", EntryInput).value = ""
         self.query_one("#table", NumberInput).value = ""  # the round stays: it rarely changes
         self._focus_box("#table")  # ready for the next slip at once
-        self._print(outcome, table, round_)
+        self._print(outcome, outcome.table, outcome.round)
 
     def _show(self, outcome: Outcome, table: str, round_: str) -> None:
         v = outcome.verdict

@@ -87,13 +87,16 @@ def test_station_flags_and_a_split_look_up_across_two_stations_are_alarms():
     ]
 
 
-def test_counts_per_station_and_table():
+def test_counts_per_table_with_the_stations_that_judged_there():
     board = Board(clock=Clock(), wall=lambda: T0)
     board.add_rows("a", [row("Desk 1", "3", 0), row("Desk 1", "3", 100, acceptable=False),
                          row("Desk 1", None, 200)])
-    tables = {(t["station"], t["table"]): (t["challenges"], t["acceptable"], t["unacceptable"])
+    board.add_rows("b", [row("Desk 2", "03", 300)])  # "03" is table 3 (adjudicator/tables.py)
+    tables = {t["table"]: (t["challenges"], t["acceptable"], t["unacceptable"],
+                           [(d["name"], d["challenges"]) for d in t["devices"]])
               for t in board.snapshot()["tables"]}
-    assert tables == {("Desk 1", "3"): (2, 1, 1), ("Desk 1", "-"): (1, 1, 0)}
+    assert tables == {"3": (3, 2, 1, [("Desk 1", 2), ("Desk 2", 1)]),
+                      "-": (1, 1, 0, [("Desk 1", 1)])}
 
 
 def test_an_empty_station_heard_under_a_new_journal_id_is_not_shown_twice():

@@ -56,8 +56,10 @@ def test_a_station_with_a_hub_forwards_rows_and_heartbeats(tmp_path, make_lexico
     assert hub.call(hub.hub.board.snapshot)["stations"][0]["alarms"] == []
     table = dict(snap["tables"][0])
     assert [e["words"] for e in table.pop("recent")] == ["QI QQ", "QI ZA"]
-    assert table == {"station": "Desk 1", "table": "12", "challenges": 2, "acceptable": 1,
-                     "unacceptable": 1, "last": table["last"], "players": ""}
+    assert table == {"key": "12", "table": "12", "whole": "12", "challenges": 2,
+                     "acceptable": 1, "unacceptable": 1, "last": table["last"], "players": "",
+                     "devices": [{"name": "Desk 1", "whole": "Desk 1", "challenges": 2,
+                                  "new": True}], "more_devices": 0}
     assert [e["verdict"] for e in snap["latest"]] == ["UNACCEPTABLE", "ACCEPTABLE"]
 
 

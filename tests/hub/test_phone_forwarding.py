@@ -43,7 +43,8 @@ def test_every_phones_row_reaches_the_hub(tmp_path, make_lexicon, start_hub):
     finally:
         phone.close()
     assert sorted(t["table"] for t in snap["tables"]) == ["3", "4"]
-    assert all(t["station"].startswith("Phones / phone-") for t in snap["tables"])
+    assert all(d["name"].startswith("Phones / phone-") for t in snap["tables"]
+               for d in t["devices"])
     [server] = snap["stations"]  # one journal: one station on the hub, however many phones
     assert (server["name"], server["lexicon"], server["challenges"]) == ("Phones", "TWL-TINY", 2)
     assert "silent" not in server["alarms"]

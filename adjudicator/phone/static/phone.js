@@ -51,7 +51,10 @@
     if (s.remaining !== null && s.remaining !== undefined) {
       timer = setTimeout(() => send({t: 'expire'}), s.remaining * 1000 + 60);
     }
-    if (s.view === 'table') { setView('table'); $('table').focus(); body.dataset.ready = '1'; return; }
+    if (s.view === 'table') {
+      $('table-error').textContent = s.error || '';  // a table the station refused, and why
+      setView('table'); $('table').focus(); body.dataset.ready = '1'; return;
+    }
     const count = s.count === null || s.count === undefined ? '' : ' · challenges here: ' + s.count;
     $('where').textContent = 'Table ' + s.table + (s.round ? ' · Round ' + s.round : '') + count;
     $('error').textContent = s.error || '';

@@ -1,0 +1,83 @@
+"""The director's Tables: one row per game table, the stations and devices that judged there inside it.
+
+A table is what adjudicator/tables.py says: "07" and "7" are table 7, whatever other text a
+station sent is a table of its own, shown as text after the numbers. Table 9 judged from two
+phones is one table with two devices listed, not two tables. A challenge records its table, not
+its division: where tsh's divisions share table numbers, the players' names (tsh.py) say which
+division's game sits there. A split look-up (the same table at two stations within a short
+time) stays an alarm on the board (board.py), whatever the grouping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from .. import tables
+from ..visible import visible
+
+MAX_DEVICES = 12  # stations and devices listed in one table's row (more are counted)
+NAME_SHOWN = 60  # characters of a station's name listed in a table's row (the whole on hover)
+
+
+@dataclass
+class TableGroup:
+    """One game table: challenges, the two verdict counts, who judged there."""
+
+    recent: object  # board.Newest: the table's latest challenges, newest first
+    challenges: int = 0
+    acceptable: int = 0
+    unacceptable: int = 0
+    last: str = ""  # the time of its latest challenge, as the row said it
+    last_when: datetime | None = None
+    round: str = ""  # the round of its latest challenge, when the station knew it
+    devices: dict = field(default_factory=dict)  # (journal id, station name) -> challenges
+
+
+class TableBook:
+    """Every table challenged at, grouped by table (tables.group_key)."""
+
+    def __init__(self, recent: Callable[[], object]):
+        """RECENT() -> an empty list of a table's latest challenges (board.Newest)."""
+        self.recent = recent
+        self.groups: dict[str, TableGroup] = {}
+
+    def add(self, journal_id: str, name: str, row, when: datetime | None, entry: dict) -> None:
+        """One challenge (hub journal ROW, judged WHEN, shown as ENTRY) at its table."""
+        key = tables.group_key(row.get("game_table"))
+        group = self.groups.get(key)
+        if group is None:
+            group = self.groups[key] = TableGroup(self.recent())
+        group.challenges += 1
+        if row["acceptable"]:
+            group.acceptable += 1
+        else:
+            group.unacceptable += 1
+        if group.last_when is None or (when and when >= group.last_when):
+            group.last, group.last_when = str(row["time_utc"]), when
+            group.round = str(row.get("round") or "")
+        device = (journal_id, name)
+        group.devices[device] = group.devices.get(device, 0) + 1
+        group.recent.add(when, entry)
+
+    def snapshot(self, shown: Callable[[Iterable], list], players: Callable[[str, str], str],
+                 is_new: Callable[[str], bool]) -> list[dict]:
+        """The tables as the page lists them, in table order (numbers first); SHOWN(recent) ->
+        the challenges as the page shows them, PLAYERS(table, round) -> tsh's names there,
+        IS_NEW(journal id) -> whether that station waits for the director's Accept."""
+        rows = []
+        for key in sorted(self.groups, key=tables.sort_key):
+            group = self.groups[key]
+            devices = sorted(group.devices.items(), key=lambda d: (d[0][1], d[0][0]))
+            rows.append({
+                "key": key, "table": tables.shown(key) or "-",
+                "whole": visible(key) if tables.number(key) is None else key,
+                "challenges": group.challenges, "acceptable": group.acceptable,
+                "unacceptable": group.unacceptable, "last": group.last,
+                "recent": shown(group.recent), "players": players(key, group.round),
+                "devices": [{"name": tables.shown(name, NAME_SHOWN), "whole": visible(name),
+                             "challenges": n, "new": is_new(journal_id)}
+                            for (journal_id, name), n in devices[:MAX_DEVICES]],
+                "more_devices": max(0, len(devices) - MAX_DEVICES)})
+        return rows
