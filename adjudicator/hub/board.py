@@ -228,7 +228,8 @@ class Board:
             before = self._last_at_table.get(table)
             if (before is not None and before[0] != view.journal_id and when and before[2]
                     and abs((when - before[2]).total_seconds()) <= SPLIT_WINDOW):
-                flags.append(f"{SPLIT_FLAG} (table {shown(table)} at {before[1]} and {name})")
+                flags.append(f"{SPLIT_FLAG} (table {shown(table)} at {shown(before[1])} and "
+                             f"{shown(name)})")
         if table and when:
             self._last_at_table[table] = (view.journal_id, name, when)
         entry = {"time": row["time_utc"], "station": visible(name), "table": shown(table),
@@ -369,8 +370,8 @@ class Board:
         if self.intruders_dropped:
             alarms.append({"station": "hub", "text": f"{self.intruders_dropped} more refused "
                            "requests (see the hub's log)"})
-        alarms += [{"station": e["station"], "text": f, "table": e["table"], "time": e["time"]}
-                   for e in self.flagged for f in e["flags"]]
+        alarms += [{"station": e["station"], "text": "; ".join(e["flags"]), "table": e["table"],
+                    "time": e["time"]} for e in self.flagged]  # one line a flagged challenge
         return {"version": self.version, "time": self.wall().isoformat(timespec="seconds"),
                 "stations": stations, "tables": tables, "latest": self._shown(self.latest),
                 "alarms": alarms, "tsh": self.names_warning() if self.names_warning else None}
