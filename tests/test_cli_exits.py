@@ -509,3 +509,22 @@ def test_serve_stopped_with_ctrl_c_exits_130_with_one_line_as_the_hub_does(tmp_p
             proc.kill()
     assert proc.returncode == 130
     assert err.splitlines() == ["adjudicator: interrupted"]
+
+
+@pytest.mark.parametrize("option, value", [("--table", "²"), ("--table", "0"),
+                                           ("--round", "١٢"), ("--table", " ")])
+def test_a_table_the_hub_would_not_sort_is_refused_at_the_command_line(run, tmp_path, tiny,
+                                                                       option, value):
+    """`judge --config station.toml --table ² dog` (an AZERTY keyboard's ² key): one line,
+    exit 2, nothing judged, nothing recorded, nothing sent (adjudicator/tables.py)."""
+    config = tmp_path / "station.toml"
+    config.write_text(f'station = "Desk 1"\njournal = "{tmp_path}/s.db"\nmode = "runner"\n'
+                      f'lexicon = "{tiny}"\n')
+    if value.strip():
+        one_error_line(run("judge", "--config", str(config), option, value, "dog"), EXIT_ENTRY,
+                       f"{value!r} is not a {option[2:]}: type a number from 1 to 9999")
+        one_error_line(run("judge", "--journal", str(tmp_path / "j.db"), option, value, "qi"),
+                       EXIT_ENTRY, "type a number from 1 to 9999")
+        assert not (tmp_path / "s.db").exists() and not (tmp_path / "j.db").exists()
+    else:  # a blank table is no table (the hub refuses a blank one: never sent so)
+        assert run("judge", "--config", str(config), option, value, "qi").exit_code in (0, 1)

@@ -248,3 +248,21 @@ def test_an_entry_longer_than_any_play_is_refused_unparsed_and_unrecorded(statio
     assert e.value.code == "entry-too-long"
     assert station.judged_count() == 0
     assert station.submit("qi").verdict.words == ("QI",)
+
+
+@pytest.mark.parametrize("table, round_", [("²", ""), ("１２", ""), ("0", ""), ("12", "٣"),
+                                           ("\x1b[2J", ""), ("x" * 600, "")])
+def test_a_table_or_round_that_is_not_one_is_refused_before_anything_is_judged(station, table,
+                                                                                 round_):
+    """What the hub would not sort or show as a table (adjudicator/tables.py) never leaves the
+    station: a TableError (exit 2, as a malformed entry), nothing judged, nothing recorded."""
+    from adjudicator.tables import TableError
+
+    with pytest.raises(TableError, match="is not a (table|round): type a number from 1 to 9999"):
+        station.submit("QI", table=table, round=round_)
+    with pytest.raises(TableError):
+        station.judge_group([("QI",)], table=table, round=round_)
+    assert station.journal.count() == 0
+    outcome = station.submit("QI", table=" 007 ", round="03")  # leading zeros: table 7
+    assert (outcome.table, outcome.round) == ("7", "3")
+    assert [(r.table, r.round) for r in station.journal.recent(5)] == [("7", "3")]

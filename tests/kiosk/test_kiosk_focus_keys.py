@@ -113,3 +113,21 @@ async def test_station_burst_right_after_the_entry_is_focused(make_app):
         await settle(pilot)
         assert screen_name(app) == "VerdictScreen"
         assert app.station.journal.get(1).words == ("QI", "ZA")
+
+
+async def test_runner_desk_refuses_a_table_that_is_not_one_and_puts_the_cursor_there(
+        runner_app):
+    """Table 0 (the box takes digits only: "0" and "0000" can be typed) is not a table
+    (adjudicator/tables.py): said in place, nothing judged, the cursor back in Table; "07" is
+    recorded as table 7."""
+    app = runner_app
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        burst(app, "0\r2\rqi\t")
+        await settle(pilot)
+        assert "'0' is not a table" in text_of(app, "#runner-message")
+        assert rows(app) == [] and app.focused.id == "table"
+        app.screen.query_one("#table").value = ""
+        burst(app, "07\r\r\t")
+        await settle(pilot)
+        assert rows(app) == [("7", "2", ("QI",), None)]

@@ -126,6 +126,24 @@ def test_a_malformed_entry_is_named_and_never_judged(server, new_device):
     assert journal_rows(server) == []
 
 
+def test_a_table_that_is_not_one_is_said_on_the_table_chooser(server, new_device):
+    """"²" (a French keyboard's key) is not a table (adjudicator/tables.py): the phone stays on
+    its table chooser saying what a table is; nothing is judged."""
+    page = new_device()
+    open_page(page, server)
+    page.tap("#table")
+    page.keyboard.type("²")
+    page.tap("button[type=submit] >> text=START")
+    page.wait_for_selector("#table-error:not(:empty)")
+    assert "'²' is not a table: type a number from 1 to 9999" in page.inner_text("#table-error")
+    assert page.evaluate("document.body.dataset.view") == "table"
+    page.fill("#table", "7")
+    page.tap("button[type=submit] >> text=START")
+    page.wait_for_selector("#words", state="visible")
+    assert page.inner_text("#table-error") == ""
+    assert journal_rows(server) == []
+
+
 @pytest.mark.parametrize("name, viewport", [
     ("phone landscape, keyboard open", {"width": 740, "height": 170}),
     ("small phone landscape, keyboard open", {"width": 568, "height": 150}),

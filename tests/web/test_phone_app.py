@@ -218,3 +218,34 @@ def test_a_judge_frame_too_long_is_refused_with_its_real_length(tmp_path):
         assert journal.recent(5) == []  # never judged
     finally:
         journal.close()
+
+
+def test_a_table_that_is_not_one_is_refused_on_the_phone_with_why(tmp_path):
+    """The phone's table "²" (or "١٢") is what the hub could not sort as a table: the table
+    chooser stays, saying what a table is (adjudicator/tables.py); "07" sits at table 7."""
+    config = make_config(tmp_path)
+    tokens = TokenStore(str(tmp_path / "event.token"))
+    token = tokens.ensure()
+    phone = build_phone_app(config, tokens=tokens, out=io.StringIO())
+
+    async def scenario():
+        async with TestClient(TestServer(phone.make_app())) as client:
+            client.session.cookie_jar.update_cookies({"adjudicator_token": token})
+            assert (await client.get("/")).status == 200
+            ws = await client.ws_connect("/ws")
+            frames = [json.loads((await ws.receive()).data) for _ in range(2)]  # hello, state
+            for table in ("²", "١٢", "07"):
+                await ws.send_str(json.dumps({"t": "table", "table": table, "round": "1"}))
+                frames.append(json.loads((await ws.receive()).data))
+            await ws.close()
+            return frames
+
+    try:
+        frames = asyncio.run(scenario())
+    finally:
+        phone.close()
+    states = [f for f in frames if f.get("t") == "state"][-3:]
+    assert [s["view"] for s in states[:2]] == ["table", "table"]
+    assert "'²' is not a table: type a number from 1 to 9999" in states[0]["error"]
+    assert "'١٢' is not a table" in states[1]["error"]
+    assert states[2]["table"] == "7" and states[2]["view"] != "table"
