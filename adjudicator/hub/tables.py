@@ -1,4 +1,4 @@
-"""The director's Tables: one row per game table, the stations and devices that judged there inside it.
+"""The director's Tables: one row per game table, with the stations and devices that judged there.
 
 A table is what adjudicator/tables.py says: "07" and "7" are table 7, whatever other text a
 station sent is a table of its own, shown as text after the numbers. Table 9 judged from two
