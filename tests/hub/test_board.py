@@ -135,3 +135,23 @@ def test_a_sender_with_a_wrong_token_is_named_for_a_minute():
         ("Desk 3", "wrong hub_token (from 10.0.0.5)")]
     clock.now += 61
     assert board.snapshot()["alarms"] == []
+
+
+def test_a_table_judged_from_two_phones_is_one_table_and_a_split_stays_an_alarm():
+    """Table 9 judged from two phones of one phone server (one journal, device-named rows) is
+    one table listing both devices; the same table at another station within 90 s is still a
+    possible split look-up; tables list in number order, then any other text (hub/tables.py)."""
+    board = Board(clock=Clock(), wall=lambda: T0)
+    board.add_rows("p", [row("Phones / phone-22d9d1", "9", 0),
+                         row("Phones / phone-508aa6", "9", 30, acceptable=False)])
+    board.add_rows("a", [row("Desk 1", "09", 60), row("Desk 1", "²", 70),
+                         row("Desk 1", "10", 80), row("Desk 1", "A3", 90)])
+    state = board.snapshot()
+    assert [t["table"] for t in state["tables"]] == ["9", "10", "A3", "²"]
+    nine = state["tables"][0]
+    assert (nine["challenges"], nine["acceptable"], nine["unacceptable"]) == (3, 2, 1)
+    assert [(d["name"], d["challenges"]) for d in nine["devices"]] == [
+        ("Desk 1", 1), ("Phones / phone-22d9d1", 1), ("Phones / phone-508aa6", 1)]
+    assert [c["words"] for c in nine["recent"]] == ["QI ZA"] * 3
+    assert [a["text"] for a in state["alarms"] if "time" in a] == [
+        "possible split look-up (table 9 at Phones / phone-508aa6 and Desk 1)"]
