@@ -104,6 +104,7 @@ class Feed:
         self._state: dict | None = None  # the last board sent
         self._last: dict | None = None  # _keyed() of it
         self._full: bytes | None = None  # the last board sent, whole, encoded
+        self.failures = 0  # looks at the board that failed (the feed went on)
 
     def changed(self) -> None:
         """The board changed: pages are told (soon, with what else changes meanwhile)."""
@@ -150,7 +151,10 @@ class Feed:
             except TimeoutError:
                 pass
             if self.streams:
-                self._publish()
+                try:
+                    self._publish()
+                except Exception:  # noqa: BLE001 - a board that cannot be drawn now must not
+                    self.failures += 1  # end the feed: every page would wait for good
             else:
                 self._changed.clear()
 

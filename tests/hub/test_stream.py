@@ -160,3 +160,29 @@ def test_a_page_is_asked_to_reconnect_after_its_lifetime_so_forgotten_pages_free
         assert written and json.loads(written[0][6:])["full"]
         assert not feed.streams and feed.open() is not None  # its slot is free again
     asyncio.run(go())
+
+
+def test_a_board_that_cannot_be_drawn_once_does_not_end_the_feed():
+    """A snapshot that fails (as a table "²" once did: int() of it) costs that look only: the
+    feed goes on and the pages get the next board, rather than waiting for good."""
+    calls = []
+
+    def snapshot():
+        calls.append(1)
+        if len(calls) == 2:
+            raise ValueError("invalid literal for int() with base 10: '²'")
+        return board([station(len(calls))])
+
+    async def go():
+        feed = Feed(snapshot)
+        page = feed.open()
+        task = asyncio.create_task(feed.run())
+        for _ in range(2):
+            feed.changed()
+            await asyncio.sleep(stream.SETTLE + 0.2)
+        task.cancel()
+        return feed, messages(page)
+
+    feed, sent = asyncio.run(go())
+    assert feed.failures == 1 and len(calls) >= 3
+    assert sent[0]["full"] and sent[-1]["stations"]["set"][0]["name"] == f"Desk {len(calls)}"
