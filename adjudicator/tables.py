@@ -24,6 +24,7 @@ MAX_NUMBER = 9999
 MAX_NAME = 16  # characters of a table's name ("Top table 2")
 NUMBER = re.compile(r"0*([1-9][0-9]{0,3})\Z")  # [0-9] is ASCII only (no \d: "²", "١")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 .\-]{0,%d}\Z" % (MAX_NAME - 1))
+DIVISION_TABLE = re.compile(r"([A-Za-z][A-Za-z .\-]*?)[ .\-]*0*([1-9][0-9]{0,3})\Z")  # "A3"
 SHOWN = 40  # characters of an odd table (or name) shown; the whole on hover
 BAD_TABLE = "table"  # EntryError code
 
@@ -72,16 +73,26 @@ def group_key(text) -> str:
     return str(n) if n is not None else text
 
 
+def division_table(text) -> tuple[str, int] | None:
+    """("A", 3) for a table named by its division and number ("A3", "B 12"), else None."""
+    found = DIVISION_TABLE.match(str(text).strip())
+    return (found.group(1), int(found.group(2))) if found else None
+
+
 def sort_key(text) -> tuple:
-    """A total order over any text: table numbers in numeric order, then other text (as text,
-    case aside), then no table."""
+    """A total order over any text: table numbers in numeric order, then named tables (a
+    division's tables together, in number order: A2, A10, B1), then any other text as text,
+    case aside; no table last. Every key is (int, str, int, str), so any two compare."""
     text = "" if text is None else str(text)
     n = number(text)
     if n is not None:
-        return (0, n, "", "")
+        return (0, "", n, "")
     if not text.strip():
-        return (2, 0, "", text)
-    return (1, 0, text.casefold(), text)
+        return (2, "", 0, text)
+    named = division_table(text)
+    if named is not None:
+        return (1, named[0].casefold(), named[1], text)
+    return (1, text.casefold(), 0, text)
 
 
 def shown(text, limit: int = SHOWN) -> str:

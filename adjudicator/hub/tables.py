@@ -3,8 +3,10 @@
 A table is what adjudicator/tables.py says: "07" and "7" are table 7, whatever other text a
 station sent is a table of its own, shown as text after the numbers. Table 9 judged from two
 phones is one table with two devices listed, not two tables. A challenge records its table, not
-its division: where tsh's divisions share table numbers, the players' names (tsh.py) say which
-division's game sits there. A split look-up (the same table at two stations within a short
+its division: where tsh's divisions share table numbers, the table's row shows each division's
+game there (tsh.py), unless the stations name the table with its division ("A3", "B3": two
+tables, A's and B's, each with its own division's game, a division's tables listed together).
+A split look-up (the same table at two stations within a short
 time) stays an alarm on the board (board.py), whatever the grouping.
 """
 
@@ -75,9 +77,22 @@ class TableBook:
                 "whole": visible(key) if tables.number(key) is None else key,
                 "challenges": group.challenges, "acceptable": group.acceptable,
                 "unacceptable": group.unacceptable, "last": group.last,
-                "recent": shown(group.recent), "players": players(key, group.round),
+                "recent": shown(group.recent),
+                "players": division_players(players, key, group.round),
                 "devices": [{"name": tables.shown(name, NAME_SHOWN), "whole": visible(name),
                              "challenges": n, "new": is_new(journal_id)}
                             for (journal_id, name), n in devices[:MAX_DEVICES]],
                 "more_devices": max(0, len(devices) - MAX_DEVICES)})
         return rows
+
+
+def division_players(players: Callable[[str, str], str], table: str, round_: str) -> str:
+    """PLAYERS(table, round) for TABLE; for a table named by its division ("A3"), the games
+    tsh has at table 3 in division A (tsh.py starts each with "A: " when there are several)."""
+    found = players(table, round_)
+    named = tables.division_table(table) if not found else None
+    if named is None:
+        return found
+    division = named[0].strip().upper() + ": "
+    games = players(str(named[1]), round_).split("; ")
+    return "; ".join(g for g in games if g.startswith(division))

@@ -160,3 +160,22 @@ def test_a_wrong_tsh_path_stops_the_hub_with_one_line(tmp_path):
                           text=True, env=cli_env(), timeout=60)
     assert done.returncode == 6 and done.stderr.count("\n") == 1
     assert "cannot read tsh's" in done.stderr
+
+
+def test_divisions_sharing_table_numbers_group_per_division_when_stations_name_it(tmp_path):
+    """Without tsh's `tables`, A's board 1 and B's board 1 are two tables numbered 1: typed as
+    "A1" and "B1" they are two tables on the page, each with its own division's game, a
+    division's tables together; typed "1", one table showing both games (hub/tables.py)."""
+    names = TshNames(write(tmp_path, tourney()))
+    board = Board(names=names.at)
+
+    def at(table, seq):
+        return {"station": "Desk 1", "game_table": table, "acceptable": 1, "round": "1",
+                "time_utc": f"2026-11-22T14:00:{seq:02d}+00:00", "words": "QI",
+                "flags": "[]", "recheck_of": None, "origin_seq": seq}
+    board.add_rows("j", [at("B1", 1), at("A2", 2), at("a1", 3), at("1", 4)])
+    players = {t["table"]: t["players"] for t in board.snapshot()["tables"]}
+    assert list(players) == ["1", "a1", "A2", "B1"]
+    assert players == {"1": "A: Smith, Ann - Jones, Bo; B: Ng, Ed - Ola, Fe",
+                       "a1": "A: Smith, Ann - Jones, Bo", "A2": "A: Lee, Cy - Kim, Di",
+                       "B1": "B: Ng, Ed - Ola, Fe"}
