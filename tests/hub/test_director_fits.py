@@ -110,6 +110,9 @@ def test_the_page_fits_every_screen_with_verdicts_and_flags_in_view(browser, hub
         before = name.bounding_box()["height"]
         name.focus()
         assert name.bounding_box()["height"] > before
+        page.wait_for_timeout(2500)  # the page is told something every second: still whole
+        focused = page.locator("#latest td.station .cut:focus")
+        assert focused.count() == 1 and focused.bounding_box()["height"] > before
     finally:
         page.close()
 
