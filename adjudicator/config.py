@@ -21,6 +21,21 @@ JOURNAL_ENV = "ADJUDICATOR_JOURNAL"
 MAX_SECONDS = 86_400.0
 FLOWS = ("none", "rtscts", "xonxoff")
 PAPERS = ("58mm", "80mm")
+MAX_STATION_NAME = 100  # characters: the hub takes 500, a phone's device label goes after it
+
+
+def station_name_problem(name: str) -> str:
+    """Why NAME cannot be a station's name ("" when it can): what the hub would refuse, or a
+    screen and slip could not draw (wire.py, visible.py). For a name given on a command line."""
+    if not name.strip():
+        return "is empty"
+    if len(name) > MAX_STATION_NAME:
+        return f"is longer than {MAX_STATION_NAME} characters"
+    hidden = next((ch for ch in name if is_hidden(ch)), None)
+    if hidden is not None:
+        return (f"holds {describe_char(hidden)}, a control or invisible character: use "
+                "letters, digits, spaces and punctuation")
+    return ""
 
 
 @dataclass(frozen=True)
@@ -144,7 +159,8 @@ def parse_config(data: dict[str, Any], where: str = "") -> Config:
     printer_table = r.table("printer")
     cfg = dict(
         event=r.text("event", "Club Night", shown=True),
-        station=r.text("station", "Station 1", nonempty=True, shown=True),
+        station=r.text("station", "Station 1", nonempty=True, shown=True,
+                       limit=MAX_STATION_NAME),
         mode=r.choice("mode", "station", MODES),
         lexicon=r.text("lexicon", ""),
         secondary_lexicon=r.text("secondary_lexicon", ""),
@@ -323,14 +339,18 @@ class _Reader:
             raise self._fail(key, "must be a table, e.g. [" + self.prefix + key + "]")
         return value
 
-    def text(self, key: str, default: str, nonempty: bool = False, shown: bool = False) -> str:
+    def text(self, key: str, default: str, nonempty: bool = False, shown: bool = False,
+             limit: int = 0) -> str:
         """SHOWN: a name drawn on every screen and slip, which holds no control or invisible
-        character (a terminal would act on an ESC in it; issue 21)."""
+        character (a terminal would act on an ESC in it; issue 21); LIMIT: at most that many
+        characters (0: any)."""
         value = self._get(key)
         if value is None:
             return default
         if not isinstance(value, str):
             raise self._fail(key, f"must be text in quotes, not {value!r}")
+        if limit and len(value) > limit:
+            raise self._fail(key, f"is longer than {limit} characters")
         if nonempty and not value.strip():
             raise self._fail(key, "must not be empty")
         hidden = next((ch for ch in value if is_hidden(ch)), None) if shown else None

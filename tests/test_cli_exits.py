@@ -528,3 +528,19 @@ def test_a_table_the_hub_would_not_sort_is_refused_at_the_command_line(run, tmp_
         assert not (tmp_path / "s.db").exists() and not (tmp_path / "j.db").exists()
     else:  # a blank table is no table (the hub refuses a blank one: never sent so)
         assert run("judge", "--config", str(config), option, value, "qi").exit_code in (0, 1)
+
+
+@pytest.mark.parametrize("name, says", [("x" * 101, "--station is longer than 100 characters"),
+                                        ("Desk\u200b1", "a control or invisible character"),
+                                        ("\udcff", "a control or invisible character")])
+def test_a_station_name_the_hub_would_refuse_is_refused_first(run, tmp_path, tiny, name, says):
+    """A name the hub would refuse (longer than it takes) or could not draw (a zero-width
+    space, a byte that is not UTF-8, as a shell passes it) would leave every row stuck at
+    the station: exit 2, nothing judged or recorded."""
+    result = run("judge", "--journal", str(tmp_path / "j.db"), "--station", name, "qi")
+    one_error_line(result, EXIT_ENTRY, says)
+    assert not (tmp_path / "j.db").exists()
+    config = tmp_path / "station.toml"
+    config.write_text(f'station = "{"x" * 101}"\njournal = "{tmp_path}/s.db"\n')
+    one_error_line(run("judge", "--config", str(config), "qi"), 6,
+                   "key station: is longer than 100 characters")

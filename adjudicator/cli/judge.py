@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from ..config import station_name_problem
 from ..entry import is_plain, parse_entry
 from ..errors import EXIT_ENTRY
 from ..resolve import load_configured
@@ -60,6 +61,8 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
         raise click.UsageError("--recheck-of names one challenge: give WORDS, not --batch")
     entry = parse_entry(" ".join(words)) if batch is None else None  # EntryError: exit 2 first
     table, round_ = check_table(table), check_table(round_, "round")  # "²": exit 2, as entries
+    if station is not None and station_name_problem(station):  # what the hub would refuse
+        raise click.UsageError(f"--station {station_name_problem(station)}")
     if config_path:
         from .recorded import judge_with_config
 
