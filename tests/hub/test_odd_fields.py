@@ -156,7 +156,11 @@ def test_a_hub_shows_any_field_a_station_sends_before_and_after_a_restart(start_
     desk = OddStation(hub.url, hub.hub.station_token)
     assert desk.send()[0] == 200
     desk.accept(f"{hub.url}/?key={key}")  # accepted: its rows count everywhere on the board
-    taken, refused = [], []
+    taken, refused, errors = [], [], []
+    page = browser.new_page(viewport={"width": 1024, "height": 800})  # open all along
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{hub.url}/?key={key}")
+    page.get_by_text("live", exact=True).wait_for(timeout=20_000)
 
     @settings(max_examples=EXAMPLES, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
@@ -172,8 +176,13 @@ def test_a_hub_shows_any_field_a_station_sends_before_and_after_a_restart(start_
         status, answer = desk.beat(**(_beat(text) if field == "beat" else {}))
         assert status in (200, 400), (status, answer)
         _answers(hub, key)
+        assert not errors, errors  # the open page drew every change so far
+        assert page.locator("#live").inner_text() == "live"
 
     sends()
+    page.wait_for_timeout(1500)  # the last change drawn too
+    assert not errors and page.locator("#latest tr").count() > 0, errors
+    page.close()
     for field, text in [("game_table", "²"), ("round", "²"), ("station", "\u202eDesk 1"),
                         ("words", "x" * 10_000), ("flag", "\x1b[2J" * 1000)]:
         assert desk.send(**_fields(field, text))[0] == 200, field  # shown, not refused
