@@ -19,7 +19,7 @@ from web_helpers import browser  # noqa: E402,F401 (the fixture)
 from adjudicator.journal.flags import RECHECKS_DIFFER, SPLIT_LOOKUP, UNKNOWN_RECHECK  # noqa: E402
 
 WAIT = 20_000  # ms
-WIDTHS = (360, 390, 1024, 1280, 1920)
+WIDTHS = (360, 390, 1024, 1280, 1500, 1800, 1920)  # two columns from 1800
 LONG_NAME = "Runner desk at the far end of the hall, beside the stage door (spare laptop)"
 
 
