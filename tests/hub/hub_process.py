@@ -90,3 +90,44 @@ def wait_for(predicate, timeout: float = 20.0):
             return value
         time.sleep(0.05)
     raise AssertionError("not within the time allowed")
+
+
+def accept_waiting(director_url: str) -> int:
+    """As the director pressing Accept for every station in the waiting panel (issue 26: a
+    station counts nowhere until then); how many were accepted."""
+    import json
+    import urllib.request
+
+    state_url = director_url.replace("/?key=", "/state?key=")
+    with urllib.request.urlopen(state_url, timeout=10) as r:
+        waiting = json.loads(r.read())["waiting"]
+    for station in waiting:
+        request = urllib.request.Request(
+            director_url.replace("/?key=", "/api/accept?key="), method="POST",
+            data=json.dumps({"station": station["key"]}).encode(),
+            headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(request, timeout=10).close()
+    return len(waiting)
+
+
+class AttentiveDirector:
+    """A thread pressing Accept for every waiting station of HUB every 0.2 s until stop()
+    (for tests of what accepted stations show; the waiting panel's own tests go without)."""
+
+    def __init__(self, hub: HubProcess):
+        import threading
+
+        self.hub, self._stop = hub, threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.2):
+            try:
+                accept_waiting(self.hub.director_url)
+            except Exception:  # noqa: BLE001 - the hub restarting, or stopped: next look
+                pass
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
