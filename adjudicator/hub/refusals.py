@@ -35,10 +35,10 @@ class Refusals:
     def wrong_token(self, address: str, station: str) -> None:
         now = self.clock()
         self._expire(now)
-        if address in self._wrong_token or len(self._wrong_token) < MAX_WRONG_TOKEN:
-            self._wrong_token[address] = (station, now)
-        else:
-            self.dropped += 1
+        if address not in self._wrong_token and len(self._wrong_token) >= MAX_WRONG_TOKEN:
+            oldest = min(self._wrong_token, key=lambda a: self._wrong_token[a][1])
+            del self._wrong_token[oldest]  # the alarm names the latest; the count stays
+        self._wrong_token[address] = (station, now)
 
     def refused(self, address: str, station: str, text: str, key: str = "",
                 kind: str = "") -> None:

@@ -20,6 +20,7 @@ from aiohttp import web
 from .. import wire
 from ..errors import AdjudicatorError
 from ..net.logs import OneLineLog
+from ..visible import visible
 from .board import Board
 from .identity import MAX_NEW_ROWS, Identities, Refusal
 from .ledger import Claimed, Full, HubJournal, Refused
@@ -107,7 +108,7 @@ class Hub:
             if (request.content_length or 0) > MAX_BODY:
                 return self._refused(request, 413, "a message longer than a station sends")
             return None
-        name = _printable(unquote(request.headers.get(wire.NAME, "")))[:60]
+        name = visible(unquote(request.headers.get(wire.NAME, ""))[:60])
         self.board.wrong_token(request.remote or "?", name)
         self._notify()
         self.log(f"wrong hub_token from {request.remote or '?'}")

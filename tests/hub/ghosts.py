@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from adjudicator import wire
 
@@ -48,6 +48,7 @@ class Ghost:
                        wire.SIGNATURE: wire.sign(self.key, path, data, stamp)}
             if stamp:
                 headers[wire.STAMP] = stamp
+            headers[wire.NAME] = quote(str(body.get("station") or "")[:60], safe="")
             self.last_request = (path, headers, data)
             status, answer = self.send_raw(path, headers, data)
             self.stamp = wire.stamp_of(answer) or self.stamp
