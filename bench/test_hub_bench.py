@@ -98,7 +98,7 @@ def test_adjudication_to_page(tmp_path):
     stations forwarding through their outbox (sender thread, 0.2 s poll) versus the same rows
     POSTed to the hub synchronously right after the commit (the network and page floor)."""
     lex = lexicon(tmp_path)
-    hub = HubProcess(tmp_path / "hub.toml")
+    hub = HubProcess(tmp_path / "hub.toml", accept_all=True)
     arrivals: dict[tuple[str, str], float] = {}
     stop = threading.Event()
 
@@ -175,7 +175,7 @@ def test_backlog_drain_and_visible(tmp_path):
     direct_s = time.monotonic() - began
     direct.close()
 
-    hub = HubProcess(tmp_path / "hub.toml", port=port)
+    hub = HubProcess(tmp_path / "hub.toml", port=port, accept_all=True)
     seen_backlog = []
     try:
         fwd.token = hub.token
@@ -203,7 +203,7 @@ def test_silent_and_mismatch_alarm_times(tmp_path):
     after its last heartbeat), and from a station's lexicon changing until "lexicon mismatch"
     (one heartbeat: 5 s)."""
     csw, nwl = lexicon(tmp_path, "CSW"), lexicon(tmp_path, "NWL", WORDS[:3])
-    hub = HubProcess(tmp_path / "hub.toml")
+    hub = HubProcess(tmp_path / "hub.toml", accept_all=True)
     status = {n: {"station": n, "lexicon": csw.name, "fingerprint": csw.fingerprint}
               for n in ("A", "B", "C")}
     fwds = []

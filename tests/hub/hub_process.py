@@ -31,9 +31,11 @@ def _child_setup(then=None) -> None:
 
 class HubProcess:
     def __init__(self, config: Path, port: int = 0, host: str = "127.0.0.1", stderr=None,
-                 preexec_fn=None):
+                 preexec_fn=None, accept_all: bool = False):
         """STDERR: a file for the hub's log (default: a pipe); PREEXEC_FN: run in the child
-        before the hub starts (e.g. a lower file limit)."""
+        before the hub starts (e.g. a lower file limit); ACCEPT_ALL: a director accepts every
+        new station as it appears (AttentiveDirector), until stop()."""
+        self.director = None
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "adjudicator", "hub", "--host", host, "--port", str(port),
              "--config", str(config)], stdout=subprocess.PIPE,
@@ -60,6 +62,8 @@ class HubProcess:
 
         if self.proc.stderr is not None:
             threading.Thread(target=self._read_errors, daemon=True).start()
+        if accept_all:
+            self.director = AttentiveDirector(self)
 
     def _read_errors(self) -> None:
         try:
@@ -69,6 +73,8 @@ class HubProcess:
             pass
 
     def stop(self, kill: bool = False) -> None:
+        if self.director is not None:
+            self.director.stop()
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL if kill else signal.SIGINT)
             try:
