@@ -334,9 +334,6 @@ class Board:
         if state not in PRINTER_FINE:
             state = state.removeprefix("printer ").strip()
             said.append(f"printer: {PRINTER_WORDS.get(state, state)}")
-        if view.new:
-            said.append(f"new station (from {view.address or '?'}, joined "
-                        f"{_local_hhmm(view.joined)}): accept it if it is yours")
         if view.refused:
             said.append(f"rows refused: {view.refused}")
         if view.sender:
@@ -406,12 +403,6 @@ class Board:
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-
-
-def _local_hhmm(iso: str) -> str:
-    """An ISO UTC time as the hub's local HH:MM (the hub runs on the director's laptop)."""
-    when = _parse(iso)
-    return when.astimezone().strftime("%H:%M") if when else "?"
 
 
 def _table_order(item) -> tuple:

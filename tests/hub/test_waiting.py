@@ -322,3 +322,23 @@ def test_a_station_without_a_stamp_signs_as_before():
     key = bytes([1]) * 32
     assert wire.sign(key, "/api/rows", b"{}", "") == wire.sign(key, "/api/rows", b"{}")
     assert wire.signed_by(key, "/api/rows", b"{}", wire.sign(key, "/api/rows", b"{}"))
+
+
+def test_a_squatters_row_never_counts_in_the_table_it_took(tmp_path, make_lexicon, start_hub):
+    """A key that took "Desk 3" first (one row, not accepted): the real Desk 3 is refused with
+    an alarm, the director accepts it in its place, and Desk 3's table counts its rows only."""
+    hub = start_hub(accept_new=False)
+    lex = make_lexicon(["QI", "ZA"])
+    jid, rows = journal_rows(tmp_path, lex, "squat.db", "Desk 3", n=1, table="3")
+    Ghost(hub.url, hub.hub.station_token, bytes([4]) * 32, "127.0.0.4").rows(jid, "Desk 3", rows)
+    journal_rows(tmp_path, lex, "desk3.db", "Desk 3", n=2, table="3")
+    real = Forwarder(str(tmp_path / "desk3.db"), hub.url, hub.hub.station_token)
+    with pytest.raises(Exception, match="belongs to another station's key"):
+        real.push()
+    [conflict] = [a for a in state(hub)["alarms"] if a.get("key")]
+    assert director(hub.url, hub.hub.director_token, "accept", conflict["key"]) == 200
+    assert real.push().acked == 2
+    real.stop()
+    snap = state(hub)
+    assert [(t["station"], t["challenges"]) for t in snap["tables"]] == [("Desk 3", 2)]
+    assert [w["rows"] for w in snap["waiting"]] == [1]  # the squatter still waits, counted nowhere
