@@ -212,6 +212,10 @@ def _owned(conn, key: StationKey, journal_id: str, names) -> None:
                         (journal_id, key.key_id)).fetchone()
     if held is not None:
         raise Claimed(f"station journal {journal_id} belongs to another station's key")
+    own = conn.execute("SELECT journal_id FROM hub_keys WHERE key_id = ?", (key.key_id,)
+                       ).fetchone()
+    if own is not None and own[0] and own[0] != journal_id:
+        raise Claimed("this station's key already sends another station journal")
     for name in names:
         held = conn.execute("SELECT key_id FROM hub_names WHERE name = ? AND key_id != ?",
                             (base_name(name), key.key_id)).fetchone()

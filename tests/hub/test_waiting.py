@@ -342,3 +342,29 @@ def test_a_squatters_row_never_counts_in_the_table_it_took(tmp_path, make_lexico
     snap = state(hub)
     assert [(t["station"], t["challenges"]) for t in snap["tables"]] == [("Desk 3", 2)]
     assert [w["rows"] for w in snap["waiting"]] == [1]  # the squatter still waits, counted nowhere
+
+
+def test_concurrent_first_batches_under_two_journals_bind_one(tmp_path, make_lexicon,
+                                                              start_hub):
+    """One key's first batches for two journals at once: the hub journal keeps one of them
+    (checked in the write: both pass the event loop's look before either is stored)."""
+    hub = start_hub(accept_new=False)
+    lex = make_lexicon(["QI", "ZA"])
+    sent = [journal_rows(tmp_path, lex, f"j{i}.db", "Twice", n=200) for i in range(2)]
+    results = []
+
+    def send(jid, rows):
+        one = Ghost(hub.url, hub.hub.station_token, bytes([12]) * 32)
+        try:
+            results.append(one.rows(jid, "Twice", rows)["acked"])
+        except NotTaken as e:
+            results.append(e.status)
+    for _ in range(3):
+        threads = [threading.Thread(target=send, args=s) for s in sent]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+    held = {r[0] for r in hub.hub.ledger.journal._query(
+        "SELECT DISTINCT origin_journal FROM challenges")}
+    assert len(held) == 1 and hub.hub.ledger.journal.count() == 200, results
