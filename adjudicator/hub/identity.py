@@ -59,11 +59,19 @@ class Refusal(Exception):
         self.key_id = ""  # the key that asked for it, once known (the director may accept it)
 
 
+# Cyrillic and Greek letters drawn like Latin ones ("Dеsk 1" with a Cyrillic е), as they fold
+# (casefold): each read as the Latin letter its capital (or itself) looks like
+LOOK_ALIKE = str.maketrans(dict(zip(
+    "авекмнорстхуіјѕԁһӏ" "αβεζηικμνορτυχ",
+    "abekmhopctxyijsdhl" "abezhikmnoptyx")))
+
+
 def fold(name: str) -> str:
     """NAME as a person reads it: compatibility forms folded (fullwidth, ligatures), invisible
-    characters left out, case and runs of spaces ignored. Two names that fold alike are one."""
+    characters left out, case and runs of spaces ignored, Cyrillic and Greek letters that look
+    Latin read as Latin. Two names that fold alike are one."""
     plain = "".join(c for c in unicodedata.normalize("NFKC", name) if not is_hidden(c))
-    return " ".join(plain.casefold().split())
+    return " ".join(plain.casefold().translate(LOOK_ALIKE).split())
 
 
 class Identities:

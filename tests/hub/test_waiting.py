@@ -104,7 +104,8 @@ def test_a_made_up_station_counts_nowhere_until_accepted_also_after_a_restart(
 
 
 @pytest.mark.parametrize("name", ["Desk 1\u200b", "desk 1", "Desk\u00a01", "\uff24esk 1",
-                                  "Desk 1\u202e"])
+                                  "Desk 1\u202e", "D\u0435sk 1", "DESK 1",
+                                  "D\u0395SK 1"])
 def test_a_name_that_only_looks_like_an_accepted_one_is_refused(tmp_path, make_lexicon,
                                                                  start_hub, name):
     hub = start_hub(accept_new=False)
