@@ -22,7 +22,7 @@ sys.path.insert(0, str(HERE.parent / "tests" / "hub"))
 
 from benchutil import report  # noqa: E402
 from fleet import WORDS, run_faults  # noqa: E402
-from hub_process import HubProcess  # noqa: E402
+from hub_process import HubProcess, accept_waiting  # noqa: E402
 
 from adjudicator.link.forward import Forwarder  # noqa: E402
 from adjudicator.journal import Journal  # noqa: E402
@@ -154,7 +154,7 @@ def test_adjudication_to_page(tmp_path):
 
 
 def test_backlog_drain_and_visible(tmp_path):
-    """500 rows recorded while the hub is down; seconds from the hub listening again until it
+    """500 rows recorded while the hub is down (the station accepted before); seconds from the hub listening again until it
     holds all 500 (the backlog shown meanwhile), versus inserting the same 500 rows straight
     into a hub journal in this process (the hub's own write cost)."""
     from adjudicator.hub.ledger import HubJournal
@@ -166,6 +166,12 @@ def test_backlog_drain_and_visible(tmp_path):
     journal = Journal.open(path, split_window=0)
     journal.forward()
     fwd = Forwarder(str(path), f"http://127.0.0.1:{port}", "not yet")
+    hub = HubProcess(tmp_path / "hub.toml", port=port)  # the station joins, is accepted
+    fwd.token = hub.token
+    fwd.beat()
+    accept_waiting(hub.director_url)
+    hub.stop()
+    fwd.acked = None
     for _ in range(500):
         journal.record(adjudicate(lex, ("QI",)), station="Late", mode="station")
     rows = outbox.pending(journal.conn, 0, 1000)
@@ -175,10 +181,9 @@ def test_backlog_drain_and_visible(tmp_path):
     direct_s = time.monotonic() - began
     direct.close()
 
-    hub = HubProcess(tmp_path / "hub.toml", port=port, accept_all=True)
+    hub = HubProcess(tmp_path / "hub.toml", port=port)  # back: the station is known
     seen_backlog = []
     try:
-        fwd.token = hub.token
         fwd.start()
         ready = time.monotonic()
 
