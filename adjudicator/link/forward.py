@@ -349,6 +349,8 @@ class Forwarder:
                 self.acked = None
                 if e.status == 401 and not self._sent_key:
                     pause = self.poll  # the hub asks for the key: sent with the next request
+                elif e.status == 429:
+                    pause = self.heartbeat_every  # no room yet: asked again at the beat's pace
                 else:
                     pause = min(max(pause * 2, 1.0), REFUSED_MAX)
             except Exception as e:  # noqa: BLE001 - every failure of the link is a retry
