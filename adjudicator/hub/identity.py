@@ -242,7 +242,7 @@ class Identities:
         names = {base_name(str(r["station"])) for r in rows}
         own = self.name_of(known.key_id)
         if len(names) > 1 or (own and names and names != {own}):
-            said = own or sorted(names)[0]
+            said = own or min(names)
             raise Refusal(409, f"a station sends under one name: this station's is {said!r}",
                           f"a station key sent rows under more than one name ({visible(said)!r})",
                           kind="a station key sent rows under more than one name")

@@ -88,7 +88,7 @@ class Refusals:
                 f"wrong hub_token (from {visible(address)}"
                 + (f", and {more} more sender{'s' if more > 1 else ''} in the last minute"
                    if more else "") + ")")})
-        for (_, _), (name, _, n, text, address) in self._intruders.items():
+        for name, _, n, text, address in self._intruders.values():
             said.append({"station": _shown(name or address), "text": _text(text, address, n),
                          "key": ""})
         if self.dropped:
