@@ -369,3 +369,37 @@ def test_concurrent_first_batches_under_two_journals_bind_one(tmp_path, make_lex
     held = {r[0] for r in hub.hub.ledger.journal._query(
         "SELECT DISTINCT origin_journal FROM challenges")}
     assert len(held) == 1 and hub.hub.ledger.journal.count() == 200, results
+
+
+def test_a_stored_station_that_made_room_stays_out_after_a_restart(tmp_path, make_lexicon,
+                                                                   start_hub, monkeypatch):
+    """Eight waiting stations from one address, each with a row, all quiet for a while: a ninth
+    from there takes the place of the first to join, whose rows then count nowhere, also after
+    a restart (kept as dropped in the hub journal); it may come back and wait again."""
+    hub = start_hub(accept_new=False)
+    lex = make_lexicon(["QI", "ZA"])
+    ghosts = []
+    for i in range(waiting.MAX_PER_ADDRESS):
+        jid, rows = journal_rows(tmp_path, lex, f"q{i}.db", f"Quiet {i}", n=1)
+        ghosts.append(Ghost(hub.url, hub.hub.station_token, bytes([40 + i]) * 32, "127.0.0.5"))
+        ghosts[-1].rows(jid, f"Quiet {i}", rows)
+    ids = hub.hub.identities
+    for i, key in enumerate(sorted(ids.keys.values(), key=lambda k: k.key_id)):
+        key.joined = f"2026-11-22T14:0{i}:00+00:00"  # one a minute: the first is the oldest
+    first = min(ids.keys.values(), key=lambda k: k.joined).name
+    now = ids.clock()
+    monkeypatch.setattr(ids, "clock", lambda: now + waiting.IDLE + 1)
+    jid, rows = journal_rows(tmp_path, lex, "ninth.db", "Ninth", n=1)
+    Ghost(hub.url, hub.hub.station_token, bytes([60]) * 32, "127.0.0.5").rows(jid, "Ninth", rows)
+    names = sorted(w["name"] for w in state(hub)["waiting"])
+    assert first not in names and "Ninth" in names and len(names) == waiting.MAX_PER_ADDRESS
+    path = hub.journal_path
+    hub.stop()
+    again = start_hub(path, accept_new=False)
+    assert sorted(w["name"] for w in state(again)["waiting"]) == names
+    assert again.hub.ledger.journal.count() == waiting.MAX_PER_ADDRESS + 1  # its row is kept
+    back = next(g for g in ghosts if wire.key_id(g.key) not in
+                {w["key"] for w in state(again)["waiting"]})
+    back.url, back.address, back.stamp = again.url, "127.0.0.6", ""
+    back.beat(again.hub.identities.dropped[wire.key_id(back.key)].journal_id, first)
+    assert wire.key_id(back.key) in {w["key"] for w in state(again)["waiting"]}
