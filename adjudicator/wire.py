@@ -10,6 +10,15 @@ Signing: a station signs each request body with its key (link/key.py): the hex H
 the request path, a newline, and the body bytes, in the SIGNATURE header, with the key's id in
 the KEY_ID header. The key itself travels once, in the body's `key` field, until the hub says it
 knows it (`"known": true` in its answer).
+
+Freshness (issue 26): every answer of the hub carries a `stamp`, the hub's clock in milliseconds
+with the hub's own MAC (hub/stamps.py). A station sends the latest stamp it was given, followed
+by "." and a number of its own that grows with each request, in the STAMP header, and the
+signature then covers it: the path, a newline, the stamp, a newline, the body. The hub takes a
+stamp only while it is young (its own clock: a station's may be wrong) and a signature only
+once, so a request read off the network and sent again is refused. A station without a stamp yet
+signs as before (a hub older than stamps never gives one); this hub answers it 401 with a stamp,
+and the station signs again.
 """
 
 from __future__ import annotations
@@ -26,6 +35,9 @@ from .journal.rows import MODES
 KEY_ID = "X-Adjudicator-Key"  # the station key's id (key_id(key))
 SIGNATURE = "X-Adjudicator-Signature"  # sign(key, path, body)
 NAME = "X-Adjudicator-Station"  # the station's name, URL-quoted: an alarm names it unread
+STAMP = "X-Adjudicator-Stamp"  # the hub's latest stamp and the station's count (signed)
+MAX_STAMP = 64  # characters of a stamp
+STAMP_FORM = re.compile(r"[0-9]{1,15}\.[0-9a-f]{16}\Z")  # as the hub gives it
 MAX_SEQ = 2**63 - 1  # SQLite's INTEGER
 MAX_BATCH = 1000  # rows in one request (the sender sends 200)
 MAX_TEXT = 500  # characters of a name, a time, a fingerprint...
@@ -199,13 +211,26 @@ def key_id(key: bytes) -> str:
     return hashlib.sha256(key).hexdigest()[:16]
 
 
-def sign(key: bytes, path: str, body: bytes) -> str:
-    return hmac.new(key, path.encode("ascii") + b"\n" + body, hashlib.sha256).hexdigest()
+def sign(key: bytes, path: str, body: bytes, stamp: str = "") -> str:
+    """The signature of a request: of PATH and BODY, and of STAMP when the station has one."""
+    said = path.encode("ascii") + b"\n"
+    if stamp:
+        said += stamp.encode("ascii", "replace") + b"\n"
+    return hmac.new(key, said + body, hashlib.sha256).hexdigest()
 
 
-def signed_by(key: bytes, path: str, body: bytes, signature: str | None) -> bool:
+def signed_by(key: bytes, path: str, body: bytes, signature: str | None,
+              stamp: str | None = None) -> bool:
+    """True when SIGNATURE is KEY's of PATH, BODY (and STAMP, which the hub requires)."""
     return bool(signature) and hmac.compare_digest(
-        sign(key, path, body).encode("ascii"), str(signature).encode("ascii", "replace"))
+        sign(key, path, body, stamp or "").encode("ascii"),
+        str(signature).encode("ascii", "replace"))
+
+
+def stamp_of(answer) -> str:
+    """The hub's stamp in an answer or a refusal ("" when it gave none, or not one of its)."""
+    stamp = answer.get("stamp") if isinstance(answer, dict) else None
+    return stamp if type(stamp) is str and STAMP_FORM.match(stamp) else ""  # noqa: E721
 
 
 def encode(body: Mapping) -> bytes:

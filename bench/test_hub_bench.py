@@ -22,7 +22,7 @@ sys.path.insert(0, str(HERE.parent / "tests" / "hub"))
 
 from benchutil import report  # noqa: E402
 from fleet import WORDS, run_faults  # noqa: E402
-from hub_process import HubProcess  # noqa: E402
+from hub_process import HubProcess, accept_waiting  # noqa: E402
 
 from adjudicator.link.forward import Forwarder  # noqa: E402
 from adjudicator.journal import Journal  # noqa: E402
@@ -98,7 +98,7 @@ def test_adjudication_to_page(tmp_path):
     stations forwarding through their outbox (sender thread, 0.2 s poll) versus the same rows
     POSTed to the hub synchronously right after the commit (the network and page floor)."""
     lex = lexicon(tmp_path)
-    hub = HubProcess(tmp_path / "hub.toml")
+    hub = HubProcess(tmp_path / "hub.toml", accept_all=True)
     arrivals: dict[tuple[str, str], float] = {}
     stop = threading.Event()
 
@@ -154,7 +154,7 @@ def test_adjudication_to_page(tmp_path):
 
 
 def test_backlog_drain_and_visible(tmp_path):
-    """500 rows recorded while the hub is down; seconds from the hub listening again until it
+    """500 rows recorded while the hub is down (the station accepted before); seconds from the hub listening again until it
     holds all 500 (the backlog shown meanwhile), versus inserting the same 500 rows straight
     into a hub journal in this process (the hub's own write cost)."""
     from adjudicator.hub.ledger import HubJournal
@@ -166,6 +166,12 @@ def test_backlog_drain_and_visible(tmp_path):
     journal = Journal.open(path, split_window=0)
     journal.forward()
     fwd = Forwarder(str(path), f"http://127.0.0.1:{port}", "not yet")
+    hub = HubProcess(tmp_path / "hub.toml", port=port)  # the station joins, is accepted
+    fwd.token = hub.token
+    fwd.beat()
+    accept_waiting(hub.director_url)
+    hub.stop()
+    fwd.acked = None
     for _ in range(500):
         journal.record(adjudicate(lex, ("QI",)), station="Late", mode="station")
     rows = outbox.pending(journal.conn, 0, 1000)
@@ -175,10 +181,9 @@ def test_backlog_drain_and_visible(tmp_path):
     direct_s = time.monotonic() - began
     direct.close()
 
-    hub = HubProcess(tmp_path / "hub.toml", port=port)
+    hub = HubProcess(tmp_path / "hub.toml", port=port)  # back: the station is known
     seen_backlog = []
     try:
-        fwd.token = hub.token
         fwd.start()
         ready = time.monotonic()
 
@@ -203,7 +208,7 @@ def test_silent_and_mismatch_alarm_times(tmp_path):
     after its last heartbeat), and from a station's lexicon changing until "lexicon mismatch"
     (one heartbeat: 5 s)."""
     csw, nwl = lexicon(tmp_path, "CSW"), lexicon(tmp_path, "NWL", WORDS[:3])
-    hub = HubProcess(tmp_path / "hub.toml")
+    hub = HubProcess(tmp_path / "hub.toml", accept_all=True)
     status = {n: {"station": n, "lexicon": csw.name, "fingerprint": csw.fingerprint}
               for n in ("A", "B", "C")}
     fwds = []

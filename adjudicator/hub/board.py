@@ -13,23 +13,24 @@ from bisect import insort
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from ..tables import group_key, shown
 from ..visible import visible
+from .refusals import Refusals
 from .tables import TableBook
+from .waiting import Waiting
 
 SILENT_AFTER = 15.0  # seconds without a heartbeat before a station is "silent"
 SPLIT_WINDOW = 90.0  # seconds: the same table at two stations this close is a possible split
 CLOCK_SKEW = 60.0  # seconds a station's clock may differ from the hub's before it is named
+CLOCK_AHEAD = timedelta(minutes=5)  # a row dated further ahead of the hub's clock is flagged
+CLOCK_AHEAD_FLAG = "clock ahead"
 LATEST = 25  # challenges listed on the page
 TABLE_LATEST = 5  # challenges kept for each table
 WORDS_SHOWN = 200  # characters of a challenge's words shown (8 words of 15 letters fit)
 FLAGS_SHOWN = 8  # flags shown per challenge (more are counted), each cut at WORDS_SHOWN
 FROM = "_from"  # a kept challenge's station (journal id): not shown, read by Board._shown
-WRONG_TOKEN_SHOWN = 60.0  # seconds a sender with a wrong hub_token stays on the page
-INTRUDER_SHOWN = 600.0  # seconds a refused request (a forgery, a key conflict) stays on the page
-MAX_INTRUDERS = 50  # refused requests kept on the page at once (more are counted)
 SPLIT_FLAG = "possible split look-up"
 RECHECK_FLAGS = ("rechecks differ: director to decide",)
 PRINTER_WORDS = {"paper out": "out of paper"}  # docket/status.py's phrase -> the page's
@@ -63,17 +64,18 @@ class StationView:
 
 
 class Newest:
-    """The N latest challenges in the time they were judged (not the order they arrived: a
-    station pushing old rows, or a hub rebuilding its board, puts them where they belong)."""
+    """The N latest challenges in the order the hub received them (its journal's seq): a row
+    dated in the future by a station's clock is never pinned on top (issue 26)."""
 
     def __init__(self, n: int):
         self.n = n
         self._items: list = []  # (time, arrival, entry), oldest first
         self._arrivals = 0
 
-    def add(self, when: datetime | None, entry: dict) -> None:
+    def add(self, order: int, entry: dict) -> None:
+        """ENTRY, received as the hub journal's row ORDER (rows without one: as they come)."""
         self._arrivals += 1
-        insort(self._items, (when or _EPOCH, self._arrivals, entry), key=lambda i: i[:2])
+        insort(self._items, (order, self._arrivals, entry), key=lambda i: i[:2])
         if len(self._items) > self.n:
             del self._items[0]
 
@@ -101,9 +103,8 @@ class Board:
         self.latest = Newest(LATEST)
         self.flagged = Newest(LATEST)
         self._last_at_table: dict[str, tuple[str, str, datetime]] = {}
-        self._wrong_token: dict[str, tuple[str, float]] = {}  # address -> (station, when)
-        self._intruders: dict[tuple[str, str], list] = {}  # (address, text) -> [name, when, n, key]
-        self.intruders_dropped = 0
+        self.refusals = Refusals(clock)  # refused requests as alarms (refusals.py)
+        self.waiting = Waiting(wall)  # stations the director has not accepted (waiting.py)
         self.version = 0
 
     def station(self, journal_id: str) -> StationView:
@@ -116,8 +117,14 @@ class Board:
         """Rows the hub has just added for station JOURNAL_ID (hub journal columns); KEY: the
         station's key (identity.StationKey) when known. LIVE: the station sent them now (it is
         heard now); else they come from the hub's journal at a restart, and the station was
-        last heard when its latest row was judged."""
+        last heard when its latest row was judged. A station the director has not accepted
+        counts nowhere: its rows go to the waiting panel only (waiting.py)."""
         rows = list(rows)
+        if key is not None and not key.accepted:
+            if getattr(key, "state", 0) >= 0:  # a rejected or dropped key's rows: ignored
+                self.waiting.rows(key, journal_id, rows, acked, live)
+            self.version += 1
+            return
         if journal_id not in self.stations and (rows or key is not None):
             self._forget_empty(str(rows[0]["station"]) if rows else "", journal_id, key)
         view = self.station(journal_id)
@@ -131,8 +138,8 @@ class Board:
         if live:
             view.last_beat, view.heard = self.clock(), self.wall()
         else:
-            latest = max((w for w in (_parse(r.get("time_utc")) for r in rows) if w),
-                         default=None)
+            latest = max((w for w in (_parse(r.get("time_utc")) for r in rows)
+                          if w and w <= self.wall() + CLOCK_AHEAD), default=None)
             if latest is not None:
                 ago = max(0.0, (self.wall() - latest).total_seconds())
                 heard = self.clock() - ago
@@ -157,43 +164,49 @@ class Board:
 
     def wrong_token(self, address: str, station: str) -> None:
         """A sender at ADDRESS used a wrong hub_token (shown for a minute after its last try)."""
-        if address in self._wrong_token or len(self._wrong_token) < 50:
-            self._wrong_token[address] = (station, self.clock())
-            self.version += 1
+        self.refusals.wrong_token(address, station)
+        self.version += 1
 
-    def intruder(self, address: str, station: str, text: str, key: str = "") -> None:
+    def intruder(self, address: str, station: str, text: str, key: str = "",
+                 kind: str = "") -> None:
         """A request the hub refused (a forgery, a key conflict, a message no station sends):
-        on the page for INTRUDER_SHOWN seconds after its last try, counted."""
-        now, where = self.clock(), (address, text)
-        for old, (_, when, _, _) in list(self._intruders.items()):
-            if now - when > INTRUDER_SHOWN:
-                del self._intruders[old]
-        if where in self._intruders:
-            seen = self._intruders[where]
-            seen[1], seen[2] = now, seen[2] + 1
-            seen[0], seen[3] = seen[0] or station, key or seen[3]
-        elif len(self._intruders) < MAX_INTRUDERS:
-            self._intruders[where] = [station, now, 1, key]
-        else:
-            self.intruders_dropped += 1
+        one alarm per sender and KIND, counted (refusals.py)."""
+        self.refusals.refused(address, station, text, key, kind)
         self.version += 1
 
     def forget(self, key_id: str) -> None:
-        """The hub forgot this key (it never sent a row): its station goes from the page."""
+        """The hub forgot this key (it never sent a row, or the waiting list needed its room):
+        its station goes from the page."""
+        if self.waiting.forget(key_id):
+            self.version += 1
         for journal_id, view in list(self.stations.items()):
             if view.key_id == key_id and view.challenges == 0:
                 del self.stations[journal_id]
                 self.version += 1
 
-    def accepted(self, key_id: str) -> None:
-        """The director accepted the station with this key: no longer new (and what it was
-        refused for, a name another key held, is settled)."""
+    def accepted(self, key_id: str, key=None) -> None:
+        """The director accepted the station with this key: it leaves the waiting panel (the
+        server then adds its rows), its last heartbeat is taken as heard when it came, and what
+        it was refused for is settled."""
+        entry = self.waiting.entries.pop(key_id, None)
+        if entry is not None and entry.beat is not None and key is not None:
+            self.heartbeat(entry.journal_id, entry.beat, key)
+            view = self.stations[entry.journal_id]
+            ago = max(0.0, (self.wall() - entry.heard).total_seconds())
+            view.last_beat, view.heard = self.clock() - ago, entry.heard
         for view in self.stations.values():
             if view.key_id == key_id:
                 view.new = False
-        for where, seen in list(self._intruders.items()):
-            if seen[3] == key_id:
-                del self._intruders[where]
+        self.refusals.settled(key_id)
+        self.version += 1
+
+    def rejected(self, key_id: str) -> None:
+        """The director rejected the station with this key: gone from the page."""
+        self.forget(key_id)
+        for journal_id, view in list(self.stations.items()):
+            if view.key_id == key_id:
+                del self.stations[journal_id]
+        self.refusals.settled(key_id)
         self.version += 1
 
     def _keyed(self, view: StationView, key) -> None:
@@ -204,6 +217,10 @@ class Board:
 
     def refuse(self, journal_id: str, station: str, why: str, key=None) -> None:
         """The hub would not take this station's rows (a chain that does not hold): said."""
+        if key is not None and not key.accepted:
+            self.intruder(key.address, station, f"rows refused: {why}"[:200],
+                          kind="rows refused")
+            return
         if journal_id not in self.stations and key is not None:
             self._forget_empty(station, journal_id, key)
         view = self.station(journal_id)
@@ -223,7 +240,10 @@ class Board:
             view.said_at = when or view.said_at
         view.challenges += 1
         view.acked = max(view.acked, int(row.get("origin_seq") or 0))
+        order = int(row.get("seq") or 0)  # when the hub received it (its journal's order)
         flags = list(_flags(row.get("flags")))
+        if when and when > self.wall() + CLOCK_AHEAD:
+            flags.append(CLOCK_AHEAD_FLAG)  # its station's clock: shown, never first in line
         if table and row.get("recheck_of") is None and SPLIT_FLAG not in flags:
             before = self._last_at_table.get(table)
             if (before is not None and before[0] != view.journal_id and when and before[2]
@@ -237,12 +257,17 @@ class Board:
                  if row["acceptable"] else "UNACCEPTABLE",
                  "recheck": row.get("recheck_of") is not None, "flags": _shown_flags(flags),
                  "seq": row.get("seq"), FROM: view.journal_id}
-        self.latest.add(when, entry)
-        self.tables.add(view.journal_id, name, row, when, entry)
+        self.latest.add(order, entry)
+        self.tables.add(view.journal_id, name, row, when, entry, order)
         if flags:
-            self.flagged.add(when, entry)
+            self.flagged.add(order, entry)
 
-    def heartbeat(self, journal_id: str, beat: Mapping, key=None) -> None:
+    def heartbeat(self, journal_id: str, beat: Mapping, key=None) -> int:
+        """A station's heartbeat; the rows the hub holds of it (the answer's acked)."""
+        if key is not None and not key.accepted:
+            acked = self.waiting.heartbeat(key, beat)
+            self.version += 1
+            return acked
         if journal_id not in self.stations:
             self._forget_empty(str(beat.get("station") or ""), journal_id, key)
         view = self.station(journal_id)
@@ -261,6 +286,7 @@ class Board:
         if station_time:
             view.skew = (station_time - self.wall()).total_seconds()
         self.version += 1
+        return view.acked
 
     def _forget_empty(self, name: str, journal_id: str, key=None) -> None:
         """A station heard under a new journal id forgets its old one if that never held a row
@@ -291,9 +317,6 @@ class Board:
         if state not in PRINTER_FINE:
             state = state.removeprefix("printer ").strip()
             said.append(f"printer: {PRINTER_WORDS.get(state, state)}")
-        if view.new:
-            said.append(f"new station (from {view.address or '?'}, joined "
-                        f"{_local_hhmm(view.joined)}): accept it if it is yours")
         if view.refused:
             said.append(f"rows refused: {view.refused}")
         if view.sender:
@@ -341,7 +364,7 @@ class Board:
         stations = []
         for view in sorted(self.stations.values(), key=lambda v: (v.name, v.journal_id)):
             stations.append({
-                "id": view.journal_id, "name": view.name or view.journal_id[:8],
+                "id": view.journal_id, "name": visible(view.name[:60] or view.journal_id[:8]),
                 "mode": view.mode, "challenges": view.challenges,
                 "lexicon": view.lexicon, "fingerprint": view.fingerprint[:12],
                 "printer": PRINTER_WORDS.get(view.printer, view.printer) or "none",
@@ -354,36 +377,18 @@ class Board:
             })
         tables = self.tables.snapshot(self._shown, self._players, self._is_new)
         alarms = [{"station": s["name"], "text": a} for s in stations for a in s["alarms"]]
-        now = self.clock()
-        for address, (name, when) in list(self._wrong_token.items()):
-            if now - when > WRONG_TOKEN_SHOWN:
-                del self._wrong_token[address]
-            else:
-                alarms.append({"station": name or address,
-                               "text": f"wrong hub_token (from {address})"})
-        for (address, text), (name, when, n, key) in list(self._intruders.items()):
-            if now - when > INTRUDER_SHOWN:
-                del self._intruders[(address, text)]
-            else:
-                alarms.append({"station": name or address, "text": f"refused: {text} (from "
-                               f"{address}{f', {n} times' if n > 1 else ''})", "key": key})
-        if self.intruders_dropped:
-            alarms.append({"station": "hub", "text": f"{self.intruders_dropped} more refused "
-                           "requests (see the hub's log)"})
+        alarms += self.refusals.alarms()
         alarms += [{"station": e["station"], "text": "; ".join(e["flags"]), "table": e["table"],
                     "time": e["time"]} for e in self.flagged]  # one line a flagged challenge
         return {"version": self.version, "time": self.wall().isoformat(timespec="seconds"),
                 "stations": stations, "tables": tables, "latest": self._shown(self.latest),
-                "alarms": alarms, "tsh": self.names_warning() if self.names_warning else None}
+                "alarms": alarms, "waiting": self.waiting.snapshot(),
+                "tsh": self.names_warning() if self.names_warning else None}
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
-def _local_hhmm(iso: str) -> str:
-    """An ISO UTC time as the hub's local HH:MM (the hub runs on the director's laptop)."""
-    when = _parse(iso)
-    return when.astimezone().strftime("%H:%M") if when else "?"
 
 
 def _flags(value) -> list[str]:

@@ -2,24 +2,30 @@
 
 A station sends its key once (wire.py, link/key.py); from then on each request is signed with it.
 The hub keeps every key that has sent a valid row in its journal (ledger.py: hub_keys), bound to
-one station journal and the station names its rows carry; a key that never sent a valid row is
-held in memory only, for a while, and at most MAX_NEW keys wait for the director at once. A new
-key is "new" on the page until the director accepts it. Another key claiming a bound journal id
-or station name is refused (the server turns that into an alarm).
+one station journal and one station name; a key that never sent a valid row is held in memory
+only, for a while. A key "waits" until the director accepts it (hub/waiting.py holds what the
+page shows of it and how many may wait); the director may instead reject it, and it is refused
+from then on. Another key claiming a bound journal id or station name is refused (the server
+turns that into an alarm), and so is a name that differs from an accepted station's only by
+invisible characters, width or case ("Desk 1" + U+200B, "desk 1").
 """
 
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from .. import wire
+from ..visible import is_hidden, visible
+from . import waiting as slots
 
-MAX_NEW = 64  # keys not accepted by the director yet, at most (beyond: refused, with an alarm)
+MAX_NEW = slots.MAX_WAITING  # keys not accepted by the director yet, at most
 MAX_NEW_ROWS = 500  # rows kept for a station not accepted yet (more once the director accepts)
 FORGET_AFTER = 600.0  # seconds a key that never sent a valid row is kept after its last request
+ACCEPTED, WAITING, REJECTED, DROPPED = 1, 0, -1, -2  # a key's state as hub_keys keeps it
 
 
 @dataclass
@@ -37,17 +43,35 @@ class StationKey:
     seen: float = field(default_factory=time.monotonic)
     claimed: tuple[str, str] = ("", "")  # (journal id, name) held in memory since first contact
     takes: str = ""  # a name another key holds that this one came with (the director decides)
+    state: int = WAITING  # ACCEPTED, WAITING, REJECTED or DROPPED (as hub_keys keeps it)
 
 
 class Refusal(Exception):
-    """A request the hub will not take: STATUS, the reason sent back, the alarm's text."""
+    """A request the hub will not take: STATUS, the reason sent back, the alarm's text; KIND
+    names the alarm for counting (one alarm per address or key and kind, however often)."""
 
     def __init__(self, status: int, why: str, alarm: str = "", register: bool = False,
-                 takes: str = ""):
+                 takes: str = "", kind: str = ""):
         super().__init__(why)
         self.status, self.why, self.alarm, self.register = status, why, alarm, register
         self.takes = takes  # the name another key holds, when that is the refusal
+        self.kind = kind or alarm
         self.key_id = ""  # the key that asked for it, once known (the director may accept it)
+
+
+# Cyrillic and Greek letters drawn like Latin ones ("Dеsk 1" with a Cyrillic е), as they fold
+# (casefold): each read as the Latin letter its capital (or itself) looks like
+LOOK_ALIKE = str.maketrans(dict(zip(
+    "авекмнорстхуіјѕԁһӏ" "αβεζηικμνορτυχ",
+    "abekmhopctxyijsdhl" "abezhikmnoptyx")))
+
+
+def fold(name: str) -> str:
+    """NAME as a person reads it: compatibility forms folded (fullwidth, ligatures), invisible
+    characters left out, case and runs of spaces ignored, Cyrillic and Greek letters that look
+    Latin read as Latin. Two names that fold alike are one."""
+    plain = "".join(c for c in unicodedata.normalize("NFKC", name) if not is_hidden(c))
+    return " ".join(plain.casefold().translate(LOOK_ALIKE).split())
 
 
 class Identities:
@@ -55,30 +79,47 @@ class Identities:
 
     def __init__(self, stored: list[StationKey], names: dict[str, str],
                  clock: Callable[[], float] = time.monotonic):
-        self.keys = {k.key_id: k for k in stored}
+        self.keys = {k.key_id: k for k in stored if k.state in (ACCEPTED, WAITING)}
+        self.rejected = {k.key_id: k for k in stored if k.state == REJECTED}
+        self.dropped = {k.key_id: k for k in stored if k.state == DROPPED}
         self.names = dict(names)  # station name -> key id (bound when its rows were stored)
         self.journals = {k.journal_id: k.key_id for k in stored if k.journal_id}
         self.claims: dict[tuple[str, str], str] = {}  # ("journal"|"name", it) -> key id
         self.clock = clock
+        self.accept_new = False  # tests of older behaviour: every key accepted at first contact
+        self.evicted: list[StationKey] = []  # keys dropped to make room (the server forgets them)
+        self._folds: dict[str, str] | None = None  # fold(name) -> an accepted station's name
 
     def waiting(self) -> int:
         return sum(1 for k in self.keys.values() if not k.accepted)
 
-    def identify(self, headers, path: str, body_bytes: bytes, body: dict, address: str
-                 ) -> StationKey:
-        """The key that signed this request; a Refusal when none did, or it may not say this."""
+    def identify(self, headers, path: str, body_bytes: bytes, body: dict, address: str,
+                 stamps=None) -> StationKey:
+        """The key that signed this request; a Refusal when none did, or it may not say this.
+        STAMPS (hub/stamps.py): the request must carry a fresh stamp of the hub's, signed."""
         key_id = str(headers.get(wire.KEY_ID, ""))[:40]
         signature = headers.get(wire.SIGNATURE)
-        known = self.keys.get(key_id)
+        known = self.keys.get(key_id) or self.rejected.get(key_id) or self.dropped.get(key_id)
         sent = body.get("key")
         if known is None and sent is None:
             raise Refusal(401, "the hub does not know this station's key: send it",
                           register=True)
         secret = known.secret if known is not None else bytes.fromhex(sent)
-        if wire.key_id(secret) != key_id or not wire.signed_by(secret, path, body_bytes,
-                                                               signature):
+        stamp = str(headers.get(wire.STAMP, ""))[:wire.MAX_STAMP]
+        if stamps is not None and not stamp:
+            raise Refusal(401, "sign the request with the hub's stamp (this answer has one)")
+        if wire.key_id(secret) != key_id or not wire.signed_by(
+                secret, path, body_bytes, signature, stamp if stamps is not None else None):
             raise Refusal(403, "the request is not signed by the station's key",
                           "a request not signed by its station's key")
+        if stamps is not None:
+            stamps.check(key_id, stamp, signature)  # a Refusal for a replay or a stale stamp
+        if known is not None and known.state == REJECTED:
+            refusal = Refusal(403, "the director rejected this station: ask the director",
+                              "a station the director rejected tried again")
+            raise refusal
+        if known is not None and known.state == DROPPED:
+            known = self._back(known, address)
         name = str(body.get("station") or "")
         try:
             self._check_claims(key_id, body["journal_id"], name)
@@ -95,21 +136,47 @@ class Identities:
         self._claim(known, body["journal_id"], base_name(name))
         return known
 
+    def _room(self, address: str) -> None:
+        """Make room for one more waiting key from ADDRESS (slots.py's rule), or refuse it."""
+        waiting = [k for k in self.keys.values() if not k.accepted]
+        gone = slots.make_room(waiting, address, self.clock())
+        if isinstance(gone, str):
+            raise Refusal(429, gone, f"a new station refused: {gone}", kind="waiting list full")
+        for key in gone:
+            self._drop(key)
+
+    def _drop(self, key: StationKey) -> None:
+        self._release(key)
+        del self.keys[key.key_id]
+        self._unname(key.key_id)
+        if key.stored:  # its rows stay in the hub journal, shown nowhere until it comes back
+            key.state = DROPPED
+            self.dropped[key.key_id] = key
+        self.evicted.append(key)
+
+    def _back(self, key: StationKey, address: str) -> StationKey:
+        """A key dropped from a full waiting list sends again: it waits again, if there is room."""
+        self._room(address)
+        del self.dropped[key.key_id]
+        key.state, key.seen = WAITING, self.clock()
+        self.keys[key.key_id] = key
+        return key
+
     def _new(self, key_id: str, secret: bytes, name: str, address: str) -> StationKey:
-        if self.waiting() >= MAX_NEW:
-            raise Refusal(429, f"{MAX_NEW} new stations already wait for the director to "
-                          "accept them", f"a new station refused: {MAX_NEW} already wait for "
-                          "the director")
+        if not self.accept_new:
+            self._room(address)
         known = self.keys[key_id] = StationKey(
             key_id, secret, name, address,
             datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        if self.accept_new:
+            known.accepted, known.state = True, ACCEPTED
         return known
 
     def _claim(self, known: StationKey, journal_id: str, name: str) -> None:
         """First contact binds: the journal id and name a key comes with are its own from now
         on (in memory, one of each per key, until its first row is stored and keeps them)."""
         journal_id = "" if known.journal_id else journal_id
-        name = "" if name in self.names else name
+        name = "" if name in self.names or self.name_of(known.key_id) else name
         if (journal_id, name) == known.claimed:
             return
         self._release(known)
@@ -124,6 +191,24 @@ class Identities:
                 del self.claims[(kind, claim)]
         known.claimed = ("", "")
 
+    def _unname(self, key_id: str) -> None:
+        for name, holder in list(self.names.items()):
+            if holder == key_id:
+                del self.names[name]
+        self._folds = None
+
+    def name_of(self, key_id: str) -> str:
+        """The one station name KEY_ID's rows are stored under ("" before its first row)."""
+        return next((n for n, k in self.names.items() if k == key_id), "")
+
+    def _look_alike(self, base: str) -> str:
+        """The accepted station's name BASE differs from only by what fold() ignores, or ""."""
+        if self._folds is None:
+            self._folds = {fold(n): n for n, k in self.names.items()
+                           if k in self.keys and self.keys[k].accepted}
+        other = self._folds.get(fold(base), "")
+        return "" if other == base else other
+
     def _check_claims(self, key_id: str, journal_id: str, *names: str) -> None:
         owner = self.journals.get(journal_id) or self.claims.get(("journal", journal_id))
         if owner is not None and owner != key_id:
@@ -132,7 +217,8 @@ class Identities:
         known = self.keys.get(key_id)
         if known is not None and known.journal_id and known.journal_id != journal_id:
             raise Refusal(409, "this station's key already sends another station journal",
-                          f"a station key sent a second journal ({journal_id[:8]})")
+                          f"a station key sent a second journal ({journal_id[:8]})",
+                          kind="a station key sent a second journal")
         for name in names:
             base = base_name(name)
             holder = self.names.get(base) or self.claims.get(("name", base))
@@ -140,14 +226,28 @@ class Identities:
                 refusal = Refusal(409, f"the station name {base!r} belongs to another "
                                   "station's key: give this station another name, or ask the "
                                   "director to accept it in its place",
-                                  f"another key claims the name {base!r}", takes=base)
+                                  f"another key claims the name {visible(base)!r}", takes=base)
                 refusal.key_id = key_id if key_id in self.keys else ""
                 raise refusal
+            other = self._look_alike(base) if base and holder is None else ""
+            if other:
+                raise Refusal(409, f"the station name {base!r} looks like {other!r}, another "
+                              "station's name: give this station a name of its own",
+                              f"a name that looks like {other!r}: {visible(base)!r}",
+                              kind=f"a name that looks like {other!r}")
 
     def check_rows(self, known: StationKey, journal_id: str, rows: list[dict]) -> None:
-        """Rows may be sent only for the key's own journal and under names no other key holds."""
+        """Rows may be sent only for the key's own journal, under the key's one name, which no
+        other key holds."""
+        names = {base_name(str(r["station"])) for r in rows}
+        own = self.name_of(known.key_id)
+        if len(names) > 1 or (own and names and names != {own}):
+            said = own or min(names)
+            raise Refusal(409, f"a station sends under one name: this station's is {said!r}",
+                          f"a station key sent rows under more than one name ({visible(said)!r})",
+                          kind="a station key sent rows under more than one name")
         try:
-            self._check_claims(known.key_id, journal_id, *{str(r["station"]) for r in rows})
+            self._check_claims(known.key_id, journal_id, *names)
         except Refusal as e:
             known.takes = e.takes or known.takes
             raise
@@ -159,16 +259,32 @@ class Identities:
         for name in names:
             if base_name(name):
                 self.names.setdefault(base_name(name), known.key_id)
+        self._folds = None
 
     def accept(self, key_id: str) -> StationKey | None:
         """The director vouches for KEY_ID; a name it asked for is then its own (the key that
         held it can no longer send under it)."""
         known = self.keys.get(key_id)
         if known is not None:
-            known.accepted = True
+            known.accepted, known.state = True, ACCEPTED
             if known.takes:
                 self.names[known.takes] = key_id
                 self.claims[("name", known.takes)] = key_id
+            self._folds = None
+        return known
+
+    def reject(self, key_id: str) -> StationKey | None:
+        """The director says KEY_ID is not one of the event's stations: it is refused from now
+        on, the names it held are free, its rows count nowhere (they stay in the hub journal)."""
+        known = self.keys.pop(key_id, None) or self.dropped.pop(key_id, None)
+        if known is None or known.accepted:
+            if known is not None:
+                self.keys[key_id] = known  # an accepted station is not rejected from the page
+            return None
+        self._release(known)
+        self._unname(key_id)
+        known.state, known.takes = REJECTED, ""
+        self.rejected[key_id] = known
         return known
 
     def forget_old(self) -> list[StationKey]:

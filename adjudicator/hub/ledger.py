@@ -26,7 +26,8 @@ HUB_SCHEMA = (
     "CREATE UNIQUE INDEX IF NOT EXISTS challenges_origin ON challenges "
     "(origin_journal, origin_seq)",
     "CREATE TABLE IF NOT EXISTS hub_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    # station keys (identity.py): each bound to one journal and the names its rows carry
+    # station keys (identity.py): each bound to one journal and the name its rows carry;
+    # accepted: 1 accepted, 0 waiting, -1 rejected, -2 dropped from a full waiting list
     "CREATE TABLE IF NOT EXISTS hub_keys (key_id TEXT PRIMARY KEY, secret TEXT NOT NULL, "
     "station TEXT NOT NULL, address TEXT NOT NULL, joined TEXT NOT NULL, "
     "accepted INTEGER NOT NULL, journal_id TEXT NOT NULL)",
@@ -46,6 +47,10 @@ class Refused(JournalError):
 
 class Claimed(Refused):
     """A batch for a journal or a station name another station's key holds."""
+
+
+class Full(Refused):
+    """A batch from a station the director has not accepted, which holds its most rows."""
 
 
 class HubJournal:
@@ -84,8 +89,8 @@ class HubJournal:
     def keys(self) -> tuple[list[StationKey], dict[str, str]]:
         """The station keys kept (every one that sent a valid row, or was accepted) and the
         station names bound to them."""
-        keys = [StationKey(k, bytes.fromhex(secret), name, address, joined, bool(accepted),
-                           journal_id, True)
+        keys = [StationKey(k, bytes.fromhex(secret), name, address, joined, accepted == 1,
+                           journal_id, True, state=accepted)
                 for k, secret, name, address, joined, accepted, journal_id in self.journal._query(
                     "SELECT key_id, secret, station, address, joined, accepted, journal_id "
                     "FROM hub_keys")]
@@ -101,13 +106,31 @@ class HubJournal:
                              (takes, key.key_id))
         self.journal._write(keep)
 
+    def set_state(self, key: StationKey) -> None:
+        """KEY rejected by the director or dropped from a full waiting list: kept so (its
+        journal stays its own, its rows count nowhere), its names free for others."""
+        def keep(conn) -> None:
+            _keep(conn, key, key.journal_id, ())
+            conn.execute("DELETE FROM hub_names WHERE key_id = ?", (key.key_id,))
+        self.journal._write(keep)
+
+    def rows_of(self, journal_id: str) -> list[dict]:
+        """Every held row of one station journal (a station the director has just accepted)."""
+        cols = ("seq", "origin_journal", "origin_seq") + ROW_FIELDS
+        return [dict(zip(cols, r)) for r in self.journal._query(
+            f"SELECT {', '.join(cols)} FROM challenges WHERE origin_journal = ? ORDER BY seq",
+            (journal_id,))]
+
     def accept(self, journal_id: str, rows: Iterable[Mapping], station: str = "",
-               key: StationKey | None = None) -> tuple[int, list[dict]]:
+               key: StationKey | None = None, limit: int | None = None
+               ) -> tuple[int, list[dict]]:
         """Insert the rows that follow what is held for JOURNAL_ID; (acked seq, rows added).
 
         Rows already held are skipped (a resend), rows after a gap are left for the resend;
         a row whose chain link is wrong is Refused, naming it. One transaction for the batch.
         STATION: the journal's own station name (its meta), which its row 1 chains from.
+        LIMIT: rows held at most for this journal (a station not accepted yet), checked in the
+        transaction, so concurrent batches cannot pass it together (Full when none fit).
         """
         journal_id = str(journal_id)
         if not journal_id:
@@ -125,6 +148,11 @@ class HubJournal:
                 seq = int(row["seq"])
                 if seq <= acked:
                     continue  # sent again after a lost answer: held once
+                if limit is not None and seq > limit:
+                    if not added:
+                        raise Full(f"a new station holds {limit} rows at most until the "
+                                   "director accepts it")
+                    break
                 if seq != acked + 1:
                     break  # a gap: the station resends from acked
                 _check_link(row, last_hash, journal_id, station)
@@ -170,7 +198,7 @@ def _keep(conn, key: StationKey, journal_id: str, names) -> None:
     conn.execute("INSERT OR REPLACE INTO hub_keys (key_id, secret, station, address, joined, "
                  "accepted, journal_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
                  (key.key_id, key.secret.hex(), key.name, key.address, key.joined,
-                  int(key.accepted), journal_id))
+                  1 if key.accepted else min(key.state, 0), journal_id))
     for name in names:
         if base_name(name):
             conn.execute("INSERT OR IGNORE INTO hub_names (name, key_id) VALUES (?, ?)",
@@ -184,12 +212,21 @@ def _owned(conn, key: StationKey, journal_id: str, names) -> None:
                         (journal_id, key.key_id)).fetchone()
     if held is not None:
         raise Claimed(f"station journal {journal_id} belongs to another station's key")
+    own = conn.execute("SELECT journal_id FROM hub_keys WHERE key_id = ?", (key.key_id,)
+                       ).fetchone()
+    if own is not None and own[0] and own[0] != journal_id:
+        raise Claimed("this station's key already sends another station journal")
     for name in names:
         held = conn.execute("SELECT key_id FROM hub_names WHERE name = ? AND key_id != ?",
                             (base_name(name), key.key_id)).fetchone()
         if held is not None:
             raise Claimed(f"the station name {base_name(name)!r} belongs to another station's "
                           "key: give this station another name")
+    own = {n for (n,) in conn.execute("SELECT name FROM hub_names WHERE key_id = ?",
+                                      (key.key_id,))}
+    if len({base_name(n) for n in names} | own) > 1 and not key.accepted:
+        raise Claimed(f"a station sends under one name: this station's is {sorted(own)[0]!r}"
+                      if own else "a station sends under one name")
 
 
 def _first(conn, journal_id: str, hash_: str) -> None:

@@ -20,9 +20,11 @@ from aiohttp import web
 from .. import wire
 from ..errors import AdjudicatorError
 from ..net.logs import OneLineLog
+from ..visible import visible
 from .board import Board
 from .identity import MAX_NEW_ROWS, Identities, Refusal
-from .ledger import Claimed, HubJournal, Refused
+from .ledger import Claimed, Full, HubJournal, Refused
+from .stamps import Stamps
 from .stream import TOO_MANY, Feed
 
 TSH_EVERY = 1.0  # seconds between looks at tsh's file
@@ -57,14 +59,18 @@ class Hub:
         self.board = board or Board(names=self.tsh and self.tsh.at,
                                     names_warning=self.tsh and self.tsh.warning)
         self.identities = Identities(*self.ledger.keys())
+        self.stamps = Stamps(self.director_token)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="hub-journal")
         self.feed = Feed(self.board.snapshot)
         self._tasks: list[asyncio.Task] = []
+        self._accepting: set[str] = set()  # keys whose rows accept_station adds to the board
         self._restore()
 
     def _restore(self) -> None:
         """The board after a restart: every row held, each station's acknowledged sequence."""
-        keys = {k.journal_id: k for k in self.identities.keys.values() if k.journal_id}
+        ids = self.identities
+        keys = {k.journal_id: k for group in (ids.keys, ids.rejected, ids.dropped)
+                for k in group.values() if k.journal_id}
         self.board.restore(self.ledger.all_rows(), self.ledger.acked(), keys)
 
     def close(self) -> None:
@@ -76,19 +82,24 @@ class Hub:
 
     # -- stations --------------------------------------------------------------------------
 
+    def _answer(self, body: dict, status: int = 200) -> web.Response:
+        """An answer to a station: with a fresh stamp to sign its next request with."""
+        return web.json_response({**body, "stamp": self.stamps.issue()}, status=status)
+
     def _refused(self, request: web.Request, status: int, why: str, alarm: str = "",
-                 name: str = "", key: str = "", **extra) -> web.Response:
-        """A station's request refused: one log line (repeats counted), the alarm on the page,
-        the reason in the answer (the station shows it)."""
+                 name: str = "", key: str = "", kind: str = "", **extra) -> web.Response:
+        """A station's request refused: one log line (repeats counted), the alarm on the page
+        (one per sender and kind, counted), the reason in the answer (the station shows it)."""
         address = request.remote or "?"
-        if extra.get("register"):  # the hub asks a station for its key: no one's fault
-            return web.json_response({"error": why, **extra}, status=status)
+        if extra.get("register") or (status == 401 and not alarm):
+            # the hub asks a station for its key, or to sign with its stamp: no one's fault
+            return self._answer({"error": why, **extra}, status)
         self.log(f"refused {request.path} from {address}"
-                       + (f" ({name})" if name else "") + f": {why}")
+                       + (f" ({_printable(name)})" if name else "") + f": {why}")
         if alarm:
-            self.board.intruder(address, name, alarm, key)
+            self.board.intruder(address, name, alarm, key, kind)
             self._notify()
-        return web.json_response({"error": why, **extra}, status=status)
+        return self._answer({"error": why, **extra}, status)
 
     def _station(self, request: web.Request) -> web.Response | None:
         """A refusal for a request without the station token (its body is never read)."""
@@ -97,7 +108,7 @@ class Hub:
             if (request.content_length or 0) > MAX_BODY:
                 return self._refused(request, 413, "a message longer than a station sends")
             return None
-        name = _printable(unquote(request.headers.get(wire.NAME, "")))[:60]
+        name = visible(unquote(request.headers.get(wire.NAME, ""))[:60])
         self.board.wrong_token(request.remote or "?", name)
         self._notify()
         self.log(f"wrong hub_token from {request.remote or '?'}")
@@ -113,21 +124,41 @@ class Hub:
         for gone in self.identities.forget_old():  # keys that never sent a row, long quiet
             self.board.forget(gone.key_id)
         data = await request.read()
+        try:
+            return await self._checked(request, data, check)
+        finally:
+            await self._evicted()
+
+    async def _evicted(self) -> None:
+        """Waiting stations dropped to make room (waiting.py): off the page, kept so."""
+        ids = self.identities
+        while ids.evicted:
+            gone = ids.evicted.pop()
+            self.board.forget(gone.key_id)
+            self.log(f"a waiting station made room for another: {_printable(gone.name)[:60]} "
+                     f"(from {gone.address})")
+            if gone.stored:
+                await asyncio.get_running_loop().run_in_executor(
+                    self._writer, self.ledger.set_state, gone)
+            self._notify()
+
+    async def _checked(self, request: web.Request, data: bytes, check):
         name = ""
         try:
             body = check(wire.decode(data))
             name = str(body.get("station") or "")[:60]
             key = self.identities.identify(request.headers, request.path, data, body,
-                                           request.remote or "?")
+                                           request.remote or "?", self.stamps)
             if isinstance(body.get("rows"), list):
                 self.identities.check_rows(key, body["journal_id"], body["rows"])
         except wire.WireError as e:
             return None, self._refused(request, 400, f"not a station's message: {e}",
-                                       f"a message no station sends ({e})"[:200], name)
+                                       f"a message no station sends ({e})"[:200], name,
+                                       kind="a message no station sends")
         except Refusal as e:
             extra = {"register": True} if e.register else {}
             return None, self._refused(request, e.status, e.why, e.alarm, name, e.key_id,
-                                       **extra)
+                                       e.kind, **extra)
         return (body, key), None
 
     async def rows(self, request: web.Request) -> web.Response:
@@ -135,19 +166,17 @@ class Hub:
         if refused is not None:
             return refused
         body, key = message
-        held = self.board.stations.get(body["journal_id"])
-        if (not key.accepted and held is not None and held.acked >= MAX_NEW_ROWS
-                and any(r["seq"] > held.acked for r in body["rows"])):
-            return self._refused(request, 429, f"a new station holds {MAX_NEW_ROWS} rows at "
-                                 "most until the director accepts it", f"a new station "
-                                 f"sends more than {MAX_NEW_ROWS} rows", key.name)
         loop = asyncio.get_running_loop()
-        try:
+        try:  # the cap for a waiting station is checked in the writer's transaction
             acked, added = await loop.run_in_executor(
                 self._writer, self.ledger.accept, body["journal_id"], body["rows"],
-                str(body.get("station") or ""), key)
+                str(body.get("station") or ""), key, None if key.accepted else MAX_NEW_ROWS)
+        except Full as e:  # no alarm: the waiting panel shows it holds its most rows
+            return self._answer({"error": str(e), "acked": self.board.waiting.acked(
+                key.key_id)}, 429)
         except Claimed as e:
-            return self._refused(request, 409, str(e), f"another key: {e}"[:200], key.name)
+            return self._refused(request, 409, str(e), f"another key: {e}"[:200], key.name,
+                                 kind="another key")
         except Refused as e:
             self.board.refuse(body["journal_id"], str(body.get("station") or ""), str(e),
                               key=key)
@@ -157,39 +186,69 @@ class Hub:
             return web.json_response({"error": str(e)}, status=503)
         if added:
             self.identities.stored(key, body["journal_id"], {r["station"] for r in added})
-        self.board.add_rows(body["journal_id"], added, acked, key=key)
+        if key.key_id not in self._accepting:  # else in the rows accept_station reads
+            self.board.add_rows(body["journal_id"], added, acked, key=key)
         self._notify()
-        return web.json_response({"acked": acked, "known": True})
+        return self._answer({"acked": acked, "known": True})
 
     async def heartbeat(self, request: web.Request) -> web.Response:
         message, refused = await self._message(request, wire.check_heartbeat)
         if refused is not None:
             return refused
         body, key = message
-        self.board.heartbeat(body["journal_id"], body, key=key)
+        acked = self.board.heartbeat(body["journal_id"], body, key=key)
         self._notify()
-        return web.json_response({"acked": self.board.station(body["journal_id"]).acked,
-                                  "known": True})
+        return self._answer({"acked": acked, "known": True})
 
-    async def accept_station(self, request: web.Request) -> web.Response:
-        """The director accepts a new station (POST with the director's key): no longer new."""
+    async def _said_key(self, request: web.Request) -> str | None:
+        """The station key id a director's POST names ({"station": key id}), or None."""
         self._director(request)
         try:
             said = wire.decode(await request.content.read(1024))
             key_id = said["station"] if isinstance(said, dict) else None
         except (wire.WireError, KeyError):
             key_id = None
-        known = self.identities.accept(key_id) if type(key_id) is str else None  # noqa: E721
+        return key_id if type(key_id) is str else None  # noqa: E721
+
+    async def accept_station(self, request: web.Request) -> web.Response:
+        """The director accepts a new station (POST with the director's key): its rows join
+        the board from the hub journal, and it counts from now on."""
+        key_id = await self._said_key(request)
+        known = self.identities.accept(key_id) if key_id else None
         if known is None:
             return web.json_response({"error": "no such new station"}, status=404,
                                      headers=HEADERS)
         known.stored = True  # the director vouched for it: kept, even before its first row
         takes, known.takes = known.takes, ""
-        await asyncio.get_running_loop().run_in_executor(self._writer, self.ledger.keep_key,
-                                                         known, takes)
-        self.board.accepted(known.key_id)
+        loop = asyncio.get_running_loop()
+        self._accepting.add(known.key_id)
+        try:
+            await loop.run_in_executor(self._writer, self.ledger.keep_key, known, takes)
+            rows = await loop.run_in_executor(self._writer, self.ledger.rows_of,
+                                              known.journal_id)
+            self.board.accepted(known.key_id, known)
+            if known.journal_id:
+                self.board.add_rows(known.journal_id, rows, key=known, live=False)
+        finally:
+            self._accepting.discard(known.key_id)
         self._notify()
         return web.json_response({"accepted": known.key_id}, headers=HEADERS)
+
+    async def reject_station(self, request: web.Request) -> web.Response:
+        """The director rejects a waiting station (POST with the director's key): its key is
+        refused from now on, its rows count nowhere (they stay in the hub journal)."""
+        key_id = await self._said_key(request)
+        known = self.identities.reject(key_id) if key_id else None
+        if known is None:
+            return web.json_response({"error": "no such waiting station"}, status=404,
+                                     headers=HEADERS)
+        await asyncio.get_running_loop().run_in_executor(self._writer, self.ledger.set_state,
+                                                         known)
+        self.board.rejected(known.key_id)
+        self.log(f"the director rejected the station {_printable(known.name)[:60]} "
+                 f"(from {known.address})")
+        self._notify()
+        return web.json_response({"rejected": known.key_id}, headers=HEADERS)
 
     # -- the director ------------------------------------------------------------------------
 
@@ -252,6 +311,7 @@ class Hub:
         app.router.add_post("/api/rows", self.rows)
         app.router.add_post("/api/heartbeat", self.heartbeat)
         app.router.add_post("/api/accept", self.accept_station)
+        app.router.add_post("/api/reject", self.reject_station)
         app.router.add_get("/", self.page)
         app.router.add_get("/state", self.state)
         app.router.add_get("/events", self.events)

@@ -45,8 +45,10 @@ class TableBook:
         self.recent = recent
         self.groups: dict[str, TableGroup] = {}
 
-    def add(self, journal_id: str, name: str, row, when: datetime | None, entry: dict) -> None:
-        """One challenge (hub journal ROW, judged WHEN, shown as ENTRY) at its table."""
+    def add(self, journal_id: str, name: str, row, when: datetime | None, entry: dict,
+            order: int = 0) -> None:
+        """One challenge (hub journal ROW, judged WHEN, shown as ENTRY, received as the hub
+        journal's row ORDER) at its table."""
         key = tables.group_key(row.get("game_table"))
         group = self.groups.get(key)
         if group is None:
@@ -61,7 +63,7 @@ class TableBook:
             group.round = str(row.get("round") or "")
         device = (journal_id, name)
         group.devices[device] = group.devices.get(device, 0) + 1
-        group.recent.add(when, entry)
+        group.recent.add(order, entry)
 
     def snapshot(self, shown: Callable[[Iterable], list], players: Callable[[str, str], str],
                  is_new: Callable[[str], bool]) -> list[dict]:

@@ -43,9 +43,10 @@ class HubUnreachable(AdjudicatorError):
 class HubRefused(HubUnreachable):
     """The hub answered 4xx: it will not take this (the reason is the hub's)."""
 
-    def __init__(self, message: str, status: int, why: str):
+    def __init__(self, message: str, status: int, why: str, stamp: str = ""):
         super().__init__(message)
         self.status, self.why = status, why
+        self.stamp = stamp  # the hub's fresh stamp in its refusal (wire.py), if it gave one
 
 
 @dataclass(frozen=True)
@@ -62,14 +63,28 @@ class PushReport:
 
 
 def post(hub: str, path: str, token: str, body: dict, timeout: float = TIMEOUT,
-         key: bytes | None = None, name: str = "") -> dict:
-    """POST BODY as JSON to HUB+PATH with the station token (signed with KEY when given); the
-    JSON object answered, or HubUnreachable (HubRefused for a 4xx) whatever went wrong."""
+         key: bytes | None = None, name: str = "", stamp: str = "") -> dict:
+    """POST BODY as JSON to HUB+PATH with the station token (signed with KEY when given, and
+    STAMP: the hub's latest stamp and this request's count, wire.py); the JSON object answered,
+    or HubUnreachable (HubRefused for a 4xx) whatever went wrong. Sent without a stamp and
+    answered 401 with one (this hub wants it), it is signed with it and sent again, once."""
+    try:
+        return _post_once(hub, path, token, body, timeout, key, name, stamp)
+    except HubRefused as e:
+        if e.status != 401 or not e.stamp or stamp or key is None:
+            raise
+        return _post_once(hub, path, token, body, timeout, key, name, f"{e.stamp}.1")
+
+
+def _post_once(hub: str, path: str, token: str, body: dict, timeout: float,
+               key: bytes | None, name: str, stamp: str) -> dict:
     data = wire.encode(body)
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
     if key is not None:
         headers[wire.KEY_ID] = wire.key_id(key)
-        headers[wire.SIGNATURE] = wire.sign(key, path, data)
+        headers[wire.SIGNATURE] = wire.sign(key, path, data, stamp)
+        if stamp:
+            headers[wire.STAMP] = stamp
     if name:
         headers[wire.NAME] = quote(name[:60], safe="")
     request = urllib.request.Request(hub.rstrip("/") + path, data=data, method="POST",
@@ -85,14 +100,15 @@ def post(hub: str, path: str, token: str, body: dict, timeout: float = TIMEOUT,
         return answer
     except urllib.error.HTTPError as e:
         try:
-            why = wire.refusal(wire.decode(e.read(MAX_ANSWER)))
+            said = wire.decode(e.read(MAX_ANSWER))
+            why, fresh = wire.refusal(said), wire.stamp_of(said)
         except Exception:  # noqa: BLE001 - a refusal's body is only a courtesy
-            why = ""
+            why = fresh = ""
         why = _printable(why).strip()
         what = "refused" if 400 <= e.code < 500 else "failed"
         message = f"the hub {hub} {what}: {why or _printable(e.reason)} (HTTP {e.code})"
         if 400 <= e.code < 500:
-            raise HubRefused(message, e.code, why) from None
+            raise HubRefused(message, e.code, why, fresh) from None
         raise HubUnreachable(message) from None
     except wire.WireError as e:
         raise HubUnreachable(f"the hub {hub} answered with something that is not the hub's "
@@ -135,6 +151,10 @@ class Forwarder:
         self._last_beat = 0.0
         self._sent_key = False
         self._refused_at = ""  # what was refused: "/api/rows" or "/api/heartbeat"
+        self.stamp = ""  # the hub's latest stamp (wire.py): the next request is signed with it
+        self._count = 0  # requests signed: each one's stamp differs
+        self._rows_after = 0.0  # monotonic time before which no rows are sent (a refusal)
+        self._rows_pause = 0.0  # the pause after the last refusal of rows
 
     # -- one pass (also `adjudicator journal push`) ---------------------------------------
 
@@ -180,14 +200,27 @@ class Forwarder:
         self._sent_key = not self.known
         if self._sent_key:
             body["key"] = self.key.hex()  # first contact: the hub binds this key to the station
-        try:
-            return post(self.hub, path, self.token, body, self.timeout, key=self.key,
-                        name=str(body.get("station") or ""))
-        except HubRefused as e:
-            if e.status == 401:
-                self.known = False  # a hub that lost our key (a new hub.db): sent again
-            self._refused_at = path
-            raise
+        for again in (False, True):
+            self._count += 1
+            try:
+                answer = post(self.hub, path, self.token, body, self.timeout, key=self.key,
+                              name=str(body.get("station") or ""),
+                              stamp=f"{self.stamp}.{self._count}" if self.stamp else "")
+                self.stamp = wire.stamp_of(answer) or self.stamp
+                return answer
+            except HubRefused as e:
+                self.stamp = e.stamp or self.stamp
+                if e.status == 401 and e.stamp and not again:
+                    if self._sent_key or "key" in body:
+                        continue  # the hub wants its stamp signed: at once, once
+                    self.known = False  # a hub that lost our key (a new hub.db): sent again
+                    body["key"], self._sent_key = self.key.hex(), True
+                    continue
+                if e.status == 401:
+                    self.known = False  # a hub that lost our key (a new hub.db): sent again
+                self._refused_at = path
+                raise
+        raise AssertionError("unreachable")
 
     def _answer(self, answer: dict, path: str) -> None:
         """Take the hub's answer to PATH; a refusal of that same kind of message is over."""
@@ -291,17 +324,33 @@ class Forwarder:
                 conn = self._connection()
                 if self.acked is None or time.monotonic() - self._last_beat >= self.heartbeat_every:
                     self.beat(conn)
-                rows = outbox.pending(conn, self.acked, self.batch)
+                rows = []
+                if time.monotonic() >= self._rows_after:
+                    rows = outbox.pending(conn, self.acked, self.batch)
                 if rows:
                     self._send(conn, rows)
+                    self._rows_pause = 0.0
                 self.problem, pause = "", self.poll
                 if rows and self.acked >= rows[-1]["seq"]:
                     continue  # more may be waiting: no pause while draining
             except HubRefused as e:  # kept on show, and asked again, slowly
                 self.problem, self.refused = str(e), e.why or str(e)
+                if self._refused_at == "/api/rows" and self.acked is not None:
+                    # rows refused: they wait (a station the director has not accepted yet
+                    # tries again right after its next heartbeat), the heartbeats keep pace
+                    self._rows_pause = (self.heartbeat_every if e.status == 429 else
+                                        min(max(self._rows_pause * 2, 1.0), REFUSED_MAX))
+                    self._rows_after = time.monotonic() + self._rows_pause
+                    pause = max(self.poll, min(self._rows_pause, self._last_beat
+                                               + self.heartbeat_every - time.monotonic()))
+                    self._wake.wait(pause)
+                    self._wake.clear()
+                    continue
                 self.acked = None
                 if e.status == 401 and not self._sent_key:
                     pause = self.poll  # the hub asks for the key: sent with the next request
+                elif e.status == 429:
+                    pause = self.heartbeat_every  # no room yet: asked again at the beat's pace
                 else:
                     pause = min(max(pause * 2, 1.0), REFUSED_MAX)
             except Exception as e:  # noqa: BLE001 - every failure of the link is a retry

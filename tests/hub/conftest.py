@@ -13,9 +13,12 @@ from adjudicator.link import forward
 class RunningHub:
     """`serve()` on its own event loop thread; stop() ends it as Ctrl-C would (cancelled)."""
 
-    def __init__(self, journal_path: str, port: int = 0, **options):
-        """OPTIONS: run.serve()'s (log, max_connections, first_request...)."""
+    def __init__(self, journal_path: str, port: int = 0, accept_new: bool = True, **options):
+        """OPTIONS: run.serve()'s (log, max_connections, first_request...). ACCEPT_NEW: every
+        station key is accepted at first contact, as if the director pressed Accept (the tests
+        of forwarding, restarts and the page; tests of identity and waiting pass False)."""
         self.journal_path = journal_path
+        self.accept_new = accept_new
         self.options = options
         self.hub = None
         self.port = port
@@ -31,6 +34,7 @@ class RunningHub:
         from adjudicator.hub.run import serve
 
         def ready(hub, bound):
+            hub.identities.accept_new = self.accept_new
             self.hub, self.port = hub, bound
             self._ready.set()
 

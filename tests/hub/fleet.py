@@ -232,16 +232,22 @@ def check(folder: Path, hub_db: Path, stations: list[str], rows: int) -> dict:
 
 
 def hub_progress(hub) -> int:
-    """Rows the hub holds, from its director's state (-1 while it is down)."""
+    """Rows the hub holds, from its director's state (-1 while it is down); the director
+    accepts each new station as it appears in the waiting panel (issue 26)."""
     import urllib.request
+
+    from hub_process import accept_waiting
 
     url = hub.director_url.replace("/?key=", "/state?key=")
     try:
         with urllib.request.urlopen(url, timeout=2) as r:
             state = json.loads(r.read())
+        if state["waiting"]:
+            accept_waiting(hub.director_url)
     except OSError:
         return -1
-    return sum(s["challenges"] for s in state["stations"])
+    return (sum(s["challenges"] for s in state["stations"])
+            + sum(w["rows"] for w in state["waiting"]))
 
 
 def run_faults(tmp: Path, stations: int = 8, rows: int = 40, workers: int = 2,

@@ -31,9 +31,11 @@ def _child_setup(then=None) -> None:
 
 class HubProcess:
     def __init__(self, config: Path, port: int = 0, host: str = "127.0.0.1", stderr=None,
-                 preexec_fn=None):
+                 preexec_fn=None, accept_all: bool = False):
         """STDERR: a file for the hub's log (default: a pipe); PREEXEC_FN: run in the child
-        before the hub starts (e.g. a lower file limit)."""
+        before the hub starts (e.g. a lower file limit); ACCEPT_ALL: a director accepts every
+        new station as it appears (AttentiveDirector), until stop()."""
+        self.director = None
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "adjudicator", "hub", "--host", host, "--port", str(port),
              "--config", str(config)], stdout=subprocess.PIPE,
@@ -60,6 +62,8 @@ class HubProcess:
 
         if self.proc.stderr is not None:
             threading.Thread(target=self._read_errors, daemon=True).start()
+        if accept_all:
+            self.director = AttentiveDirector(self)
 
     def _read_errors(self) -> None:
         try:
@@ -69,6 +73,8 @@ class HubProcess:
             pass
 
     def stop(self, kill: bool = False) -> None:
+        if self.director is not None:
+            self.director.stop()
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL if kill else signal.SIGINT)
             try:
@@ -90,3 +96,44 @@ def wait_for(predicate, timeout: float = 20.0):
             return value
         time.sleep(0.05)
     raise AssertionError("not within the time allowed")
+
+
+def accept_waiting(director_url: str) -> int:
+    """As the director pressing Accept for every station in the waiting panel (issue 26: a
+    station counts nowhere until then); how many were accepted."""
+    import json
+    import urllib.request
+
+    state_url = director_url.replace("/?key=", "/state?key=")
+    with urllib.request.urlopen(state_url, timeout=10) as r:
+        waiting = json.loads(r.read())["waiting"]
+    for station in waiting:
+        request = urllib.request.Request(
+            director_url.replace("/?key=", "/api/accept?key="), method="POST",
+            data=json.dumps({"station": station["key"]}).encode(),
+            headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(request, timeout=10).close()
+    return len(waiting)
+
+
+class AttentiveDirector:
+    """A thread pressing Accept for every waiting station of HUB every 0.2 s until stop()
+    (for tests of what accepted stations show; the waiting panel's own tests go without)."""
+
+    def __init__(self, hub: HubProcess):
+        import threading
+
+        self.hub, self._stop = hub, threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.2):
+            try:
+                accept_waiting(self.hub.director_url)
+            except Exception:  # noqa: BLE001 - the hub restarting, or stopped: next look
+                pass
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)

@@ -66,14 +66,24 @@ def hall(tmp: Path, hub: HubProcess) -> list:
     return beats
 
 
+def ghost(tmp: Path, hub: HubProcess) -> None:
+    """A made-up station from another address, its name with a zero-width space (a look-alike
+    of an accepted name would be refused):
+    it waits in the panel (never accepted here), counted nowhere."""
+    from ghosts import Ghost
+
+    Ghost(hub.url, hub.token, bytes([7]) * 32, "127.0.0.7").beat(
+        "ghost", "Station 9\u200b", lexicon="NWL2023", fingerprint="e" * 64)
+
+
 def accept_all_but_one(hub: HubProcess) -> None:
-    """The director accepts every station but the last to join (shown as new, with Accept)."""
+    """The director accepts every station but Station 3 (shown waiting, with Accept)."""
     import json
     import urllib.request
 
     with urllib.request.urlopen(hub.director_url.replace("/?key=", "/state?key=")) as r:
-        stations = sorted(json.loads(r.read())["stations"], key=lambda s: s["joined"])
-    for station in stations[:-1]:
+        stations = json.loads(r.read())["waiting"]
+    for station in [s for s in stations if s["name"] != "Station 3"]:
         urllib.request.urlopen(urllib.request.Request(
             hub.director_url.replace("/?key=", "/api/accept?key="), method="POST",
             data=json.dumps({"station": station["key"]}).encode()))
@@ -118,6 +128,7 @@ def main(out: str, cut_tsh: bool = False) -> None:
         try:
             beats = hall(Path(tmp), hub)
             accept_all_but_one(hub)
+            ghost(Path(tmp), hub)
             deadline = time.monotonic() + 16  # Station 3 heard once: silent after 15 s
             while time.monotonic() < deadline:
                 for forwarder in beats:

@@ -18,10 +18,13 @@ from adjudicator.journal import chain
 FINGERPRINT = "ab" * 32
 
 
-def request(url: str, path: str, token: str, body: dict, key: bytes) -> tuple[int, dict]:
+def request(url: str, path: str, token: str, body: dict, key: bytes, stamp: str = ""
+            ) -> tuple[int, dict]:
     data = json.dumps(body, separators=(",", ":")).encode("utf-8")
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}",
-               wire.KEY_ID: wire.key_id(key), wire.SIGNATURE: wire.sign(key, path, data)}
+               wire.KEY_ID: wire.key_id(key), wire.SIGNATURE: wire.sign(key, path, data, stamp)}
+    if stamp:
+        headers[wire.STAMP] = stamp
     try:
         with urllib.request.urlopen(urllib.request.Request(url + path, data=data,
                                                            headers=headers), timeout=20) as r:
@@ -38,6 +41,19 @@ class OddStation:
         self.key = os.urandom(32)
         self.journal_id = os.urandom(8).hex()
         self.seq, self.last = 0, chain.genesis(self.journal_id, name)
+        self.stamp, self.count = "", 0  # the hub's latest stamp, and requests signed with it
+
+    def post(self, path: str, body: dict) -> tuple[int, dict]:
+        """BODY signed with the hub's latest stamp, as a station's sender does (asked again
+        once when the hub answers with a stamp to sign)."""
+        for _ in range(2):
+            self.count += 1
+            stamp = f"{self.stamp}.{self.count}" if self.stamp else ""
+            status, answer = request(self.url, path, self.token, body, self.key, stamp)
+            self.stamp = wire.stamp_of(answer) or self.stamp
+            if status != 401 or not self.stamp:
+                break
+        return status, answer
 
     def row(self, **fields) -> dict:
         """The next row, chained: FIELDS over a plain acceptable challenge at table 4."""
@@ -54,17 +70,17 @@ class OddStation:
     def send(self, **fields) -> tuple[int, dict]:
         """POST one row with FIELDS; the chain moves on only when the hub takes it."""
         row = self.row(**fields)
-        status, answer = request(self.url, "/api/rows", self.token, {
+        status, answer = self.post("/api/rows", {
             "journal_id": self.journal_id, "station": self.name, "key": self.key.hex(),
-            "rows": [row]}, self.key)
+            "rows": [row]})
         if status == 200 and answer.get("acked") == row["seq"]:
             self.seq, self.last = row["seq"], row["hash"]
         return status, answer
 
     def beat(self, **fields) -> tuple[int, dict]:
-        return request(self.url, "/api/heartbeat", self.token, {
+        return self.post("/api/heartbeat", {
             "journal_id": self.journal_id, "station": self.name, "key": self.key.hex(),
-            "last_seq": self.seq, **fields}, self.key)
+            "last_seq": self.seq, **fields})
 
     def accept(self, director_url: str) -> None:
         """The director accepts this station (its rows then count everywhere)."""

@@ -73,7 +73,7 @@ def test_printer_states_and_a_wrong_clock_are_said_in_words():
 
 
 def test_station_flags_and_a_split_look_up_across_two_stations_are_alarms():
-    board = Board(clock=Clock(), wall=lambda: T0)
+    board = Board(clock=Clock(), wall=lambda: T0 + timedelta(hours=1))
     board.add_rows("a", [row("Desk 1", "12", 0),
                          row("Desk 1", "12", 20, flags=[RECHECKS_DIFFER], recheck_of=1)])
     board.add_rows("b", [row("Desk 2", "12", 60)])  # the same table, another station, 60 s on

@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 
-from hub_process import HubProcess  # noqa: E402
+from hub_process import AttentiveDirector, HubProcess, accept_waiting  # noqa: E402
 from web_helpers import browser  # noqa: E402,F401 (the fixture)
 
 from adjudicator.link.forward import Forwarder  # noqa: E402
@@ -21,6 +21,17 @@ WAIT = 20_000  # ms: the bound of every wait (a slow shared machine)
 
 @pytest.fixture
 def hub(tmp_path):
+    """A hub whose director accepts every new station at once."""
+    proc = HubProcess(tmp_path / "hub.toml")
+    director = AttentiveDirector(proc)
+    yield proc
+    director.stop()
+    proc.stop()
+
+
+@pytest.fixture
+def bare_hub(tmp_path):
+    """A hub whose director accepts nothing unless the test presses the button."""
     proc = HubProcess(tmp_path / "hub.toml")
     yield proc
     proc.stop()
@@ -106,6 +117,7 @@ def test_the_page_rides_out_a_hub_restart_and_shows_the_journal_again(browser, t
     desk, fwd = station(tmp_path, hub, "Desk 5", lex)
     desk.record(adjudicate(lex, ("ZA", "QI")), station="Desk 5", mode="station", table="3")
     fwd.push()
+    assert accept_waiting(hub.director_url) == 1
     page = browser.new_page()
     try:
         page.goto(hub.director_url)
@@ -151,41 +163,57 @@ def test_a_tables_latest_challenges_are_one_click_away(browser, hub, tmp_path, m
         desk.close()
 
 
-def test_a_new_station_is_accepted_on_the_page(browser, hub, tmp_path, make_lexicon):
-    """A station heard for the first time is "new" (its address and when it joined), and so is
-    each of its challenges in the list, until the director presses Accept; the page posts with
-    the director's key."""
+def test_a_new_station_waits_on_the_page_until_accepted(browser, bare_hub, tmp_path,
+                                                         make_lexicon):
+    """A station heard for the first time is only in the waiting panel (its address, when it
+    joined, the rows it holds, its name with the invisible character drawn), counted nowhere,
+    until the director presses Accept (its rows then join the board) or Reject (gone, refused
+    from then on); the page posts with the director's key."""
     from playwright.sync_api import expect
 
+    hub = bare_hub
     lex = make_lexicon(["QI"], name="CSW24")
     desk, fwd = station(tmp_path, hub, "Desk 8", lex)
     desk.record(adjudicate(lex, ("QI",)), station="Desk 8", mode="station", table="2")
     fwd.push()
+    ghost, ghost_fwd = station(tmp_path, hub, "Desk 8\u200b", lex)
+    ghost.record(adjudicate(lex, ("QI",)), station="Desk 8\u200b", mode="station", table="5")
+    ghost_fwd.push()
     page = browser.new_page()
     try:
         page.goto(hub.director_url)
-        alarms = page.locator("#alarms")
-        alarms.get_by_text("Desk 8: new station (from 127.0.0.1, joined").wait_for(timeout=WAIT)
-        # its rows say so too, until it is accepted: never passed off as a known station's
-        expect(page.locator("#latest tr td").nth(1)).to_have_text("Desk 8 new: not accepted")
-        page.locator("#stations button.accept").click()
-        expect(alarms).not_to_contain_text("new station", timeout=WAIT)
-        expect(page.locator("#stations button.accept")).to_have_count(0, timeout=WAIT)
+        panel = page.locator("#waiting-panel")
+        expect(panel.locator("tr", has_text="Desk 8\u2426")).to_have_count(1, timeout=WAIT)
+        expect(panel.locator("tbody tr")).to_have_count(2, timeout=WAIT)
+        expect(panel.locator("tbody tr").first).to_contain_text("127.0.0.1")
+        expect(page.locator("#latest tr")).to_have_count(0)
+        expect(page.locator("#tables tr")).to_have_count(0)
+        expect(page.locator("#stations tr")).to_have_count(0)
+        page.screenshot(path=str(tmp_path / "waiting.png"), full_page=True)
+        page.on("dialog", lambda dialog: dialog.accept())
+        panel.locator("tr", has_text="Desk 8\u2426").get_by_role("button", name="Reject").click()
+        expect(panel.locator("tbody tr")).to_have_count(1, timeout=WAIT)
+        panel.get_by_role("button", name="Accept").click()
+        expect(panel).to_be_hidden(timeout=WAIT)
         expect(page.locator("#latest tr td").nth(1)).to_have_text("Desk 8", timeout=WAIT)
+        expect(page.locator("#stations tr")).to_have_count(1)
     finally:
         page.close()
-        fwd.stop()
-        desk.close()
+        for journal, sender in ((desk, fwd), (ghost, ghost_fwd)):
+            sender.stop()
+            journal.close()
 
 
-def test_a_station_claiming_a_taken_name_can_be_accepted_in_its_place(browser, hub, tmp_path,
-                                                                      make_lexicon):
+def test_a_station_claiming_a_taken_name_can_be_accepted_in_its_place(browser, bare_hub,
+                                                                      tmp_path, make_lexicon):
     from playwright.sync_api import expect
 
+    hub = bare_hub
     lex = make_lexicon(["QI"], name="CSW24")
     first, first_fwd = station(tmp_path, hub, "Desk 7", lex)
     first.record(adjudicate(lex, ("QI",)), station="Desk 7", mode="station", table="1")
     first_fwd.push()
+    assert accept_waiting(hub.director_url) == 1
     path = tmp_path / "replaced.db"
     second = Journal.open(path)
     second.forward()

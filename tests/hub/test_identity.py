@@ -13,11 +13,13 @@ import urllib.request
 import pytest
 
 from adjudicator import wire
-from adjudicator.hub import identity
+from adjudicator.hub import identity, waiting
 from adjudicator.hub.ledger import HubJournal, Refused
 from adjudicator.journal import Journal, chain, export_journal, outbox, verify
 from adjudicator.link.forward import Forwarder, HubRefused, post
 from adjudicator.verdict import adjudicate
+
+from ghosts import Ghost, NotTaken, director
 
 
 def journal_rows(tmp_path, make_lexicon, file: str, station: str, n: int = 3):
@@ -31,8 +33,18 @@ def journal_rows(tmp_path, make_lexicon, file: str, station: str, n: int = 3):
 
 
 def as_key(hub, path: str, body: dict, key: bytes, first: bool = True) -> dict:
+    """BODY signed with KEY as a station's sender signs it (asked for the hub's stamp first)."""
     body = dict(body, key=key.hex()) if first else body
-    return post(hub.url, path, hub.hub.station_token, body, key=key)
+    try:
+        return post(hub.url, path, hub.hub.station_token, body, key=key)
+    except HubRefused as e:
+        if e.status != 401 or not e.stamp:
+            raise
+        return post(hub.url, path, hub.hub.station_token, body, key=key, stamp=f"{e.stamp}.1")
+
+
+def accept(hub, key_id: str) -> None:
+    assert director(hub.url, hub.hub.director_token, "accept", key_id) == 200
 
 
 def alarm_texts(hub) -> list[str]:
@@ -41,11 +53,12 @@ def alarm_texts(hub) -> list[str]:
 
 def test_the_event_token_cannot_post_rows_as_an_existing_station(tmp_path, make_lexicon,
                                                                  start_hub):
-    hub = start_hub()
+    hub = start_hub(accept_new=False)
     desk_id, desk_rows = journal_rows(tmp_path, make_lexicon, "desk1.db", "Desk 1")
     real = Forwarder(str(tmp_path / "desk1.db"), hub.url, hub.hub.station_token)
     assert real.push().acked == 3
     real.stop()
+    accept(hub, wire.key_id(real.key))
     thief = bytes([7]) * 32
     fake_id, fake_rows = journal_rows(tmp_path, make_lexicon, "fake.db", "Desk 1")
     flipped = [dict(r, acceptable=1) for r in fake_rows]
@@ -68,11 +81,13 @@ def test_the_event_token_cannot_post_rows_as_an_existing_station(tmp_path, make_
     # signed with another key than the one it names; and no key at all
     body = {"journal_id": desk_id, "station": "Desk 1", "last_seq": 3}
     data = wire.encode(body)
+    stamp = hub.call(hub.hub.stamps.issue) + ".1"
     request = urllib.request.Request(hub.url + "/api/heartbeat", data=data, method="POST",
                                      headers={"Authorization": f"Bearer {hub.hub.station_token}",
                                               wire.KEY_ID: wire.key_id(real.key),
+                                              wire.STAMP: stamp,
                                               wire.SIGNATURE: wire.sign(thief, "/api/heartbeat",
-                                                                        data)})
+                                                                        data, stamp)})
     with pytest.raises(urllib.error.HTTPError) as forged:
         urllib.request.urlopen(request, timeout=10)
     assert forged.value.code == 403
@@ -96,25 +111,23 @@ def test_the_event_token_cannot_post_rows_as_an_existing_station(tmp_path, make_
 
 
 def test_new_stations_are_bounded_and_ids_without_rows_are_not_kept(tmp_path, start_hub):
-    hub = start_hub()
+    hub = start_hub(accept_new=False)
     answers = []
-    for i in range(identity.MAX_NEW + 6):
-        key = bytes([i]) * 32
+    per = waiting.MAX_PER_ADDRESS
+    ghosts = [Ghost(hub.url, hub.hub.station_token, bytes([i]) * 32, f"127.0.0.{2 + i // per}")
+              for i in range(identity.MAX_NEW + 6)]
+    for i, ghost in enumerate(ghosts):  # every one busy: none may make room
         try:
-            as_key(hub, "/api/heartbeat", {"journal_id": f"ghost{i}", "station": f"G{i}",
-                                           "last_seq": 0}, key)
+            ghost.beat(f"ghost{i}", f"G{i}")
             answers.append(200)
-        except HubRefused as e:
+        except NotTaken as e:
             answers.append(e.status)
     assert answers == [200] * identity.MAX_NEW + [429] * 6
-    key = bytes([1]) * 32  # one key's heartbeats under ever new journal ids: one station still
-    for n in range(5):
-        as_key(hub, "/api/heartbeat", {"journal_id": f"again{n}", "station": "G1",
-                                       "last_seq": 0}, key)
+    for n in range(5):  # one key's heartbeats under ever new journal ids: one station still
+        ghosts[1].beat(f"again{n}", "G1")
     snap = hub.call(hub.hub.board.snapshot)
-    assert len(snap["stations"]) == identity.MAX_NEW
-    assert all(s["new"] for s in snap["stations"])
-    assert any(f"a new station refused: {identity.MAX_NEW} already wait" in t
+    assert len(snap["waiting"]) == identity.MAX_NEW and snap["stations"] == []
+    assert any(f"a new station refused: {identity.MAX_NEW} new stations already wait" in t
                for t in alarm_texts(hub))
     hub.stop()
     again = HubJournal(hub.journal_path)  # keys that never sent a valid row were not kept
@@ -123,29 +136,30 @@ def test_new_stations_are_bounded_and_ids_without_rows_are_not_kept(tmp_path, st
 
 
 def test_keys_that_never_sent_a_row_are_forgotten_after_a_while(start_hub, monkeypatch):
-    hub = start_hub()
+    hub = start_hub(accept_new=False)
     for i in range(3):
         as_key(hub, "/api/heartbeat", {"journal_id": f"quiet{i}", "station": f"Q{i}",
                                        "last_seq": 0}, bytes([i]) * 32)
-    assert len(hub.call(hub.hub.board.snapshot)["stations"]) == 3
+    assert len(hub.call(hub.hub.board.snapshot)["waiting"]) == 3
     later = identity.time.monotonic() + identity.FORGET_AFTER + 1
     monkeypatch.setattr(hub.hub.identities, "clock", lambda: later)
     as_key(hub, "/api/heartbeat", {"journal_id": "quiet0", "station": "Q0", "last_seq": 0},
            bytes([0]) * 32)  # heard again: kept; the two quiet ones go, page and all
     assert hub.hub.identities.waiting() == 1
-    assert [s["name"] for s in hub.call(hub.hub.board.snapshot)["stations"]] == ["Q0"]
+    assert [s["name"] for s in hub.call(hub.hub.board.snapshot)["waiting"]] == ["Q0"]
 
 
 def test_the_director_accepts_a_new_station_and_it_stays_accepted(tmp_path, make_lexicon,
                                                                   start_hub):
-    hub = start_hub()
+    hub = start_hub(accept_new=False)
     journal_rows(tmp_path, make_lexicon, "desk2.db", "Desk 2", n=1)
     sender = Forwarder(str(tmp_path / "desk2.db"), hub.url, hub.hub.station_token)
     sender.push()
     sender.stop()
-    [station] = hub.call(hub.hub.board.snapshot)["stations"]
-    assert station["new"] and station["address"] == "127.0.0.1" and station["joined"]
-    assert any(a.startswith("new station (from 127.0.0.1") for a in station["alarms"])
+    snap = hub.call(hub.hub.board.snapshot)
+    [station] = snap["waiting"]
+    assert snap["stations"] == [] and snap["tables"] == [] and snap["latest"] == []
+    assert station["address"] == "127.0.0.1" and station["joined"] and station["rows"] == 1
 
     def accept(key: str) -> int:
         request = urllib.request.Request(f"{hub.url}/api/accept?key={key}", method="POST",
@@ -157,11 +171,13 @@ def test_the_director_accepts_a_new_station_and_it_stays_accepted(tmp_path, make
             return e.code
     assert accept(hub.hub.station_token) == 403  # a station cannot accept itself
     assert accept(hub.hub.director_token) == 200
-    [station] = hub.call(hub.hub.board.snapshot)["stations"]
-    assert not station["new"] and station["alarms"] in (["silent"], [])
+    snap = hub.call(hub.hub.board.snapshot)
+    [station] = snap["stations"]
+    assert not station["new"] and station["alarms"] in (["silent"], []) and not snap["waiting"]
+    assert station["challenges"] == 1 and len(snap["latest"]) == 1  # its row joins the board
     path = hub.journal_path
     hub.stop()
-    again = start_hub(path)
+    again = start_hub(path, accept_new=False)
     [station] = again.call(again.hub.board.snapshot)["stations"]
     assert not station["new"] and station["name"] == "Desk 2"
     sender = Forwarder(str(tmp_path / "desk2.db"), again.url, again.hub.station_token)
@@ -189,7 +205,7 @@ def test_rows_of_a_journal_from_before_chained_ids_are_not_taken_under_a_second_
 def test_without_the_token_the_hub_reads_no_body(start_hub):
     """A request with a wrong token is answered after its headers: the 8 MB it announces are
     never read (a few KB sent, the answer is already there, the connection closed)."""
-    hub = start_hub()
+    hub = start_hub(accept_new=False)
     sock = socket.create_connection(("127.0.0.1", hub.port), timeout=10)
     sock.sendall(b"POST /api/rows HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong\r\n"
                  b"Content-Type: application/json\r\nContent-Length: 8000000\r\n\r\n"
@@ -235,7 +251,7 @@ def test_two_keys_racing_for_one_name_cannot_both_have_it(tmp_path, make_lexicon
 def test_a_hub_that_forgot_a_key_is_sent_it_again(tmp_path, start_hub):
     """A station that never sent a row is known to the hub in memory only: after a restart the
     hub answers 401 and the sender sends its key with its next message."""
-    hub = start_hub()
+    hub = start_hub(accept_new=False)
     port, path = hub.port, hub.journal_path
     Journal.open(tmp_path / "empty.db").close()
     sender = Forwarder(str(tmp_path / "empty.db"), hub.url, hub.hub.station_token)
@@ -243,19 +259,16 @@ def test_a_hub_that_forgot_a_key_is_sent_it_again(tmp_path, start_hub):
     assert sender.known
     sender.beat()  # known: the key is not sent again
     hub.stop()
-    again = start_hub(path, port=port)
-    with pytest.raises(HubRefused) as refused:
-        sender.beat()
-    assert refused.value.status == 401 and not sender.known
-    sender.beat()
-    assert sender.known and len(again.call(again.hub.board.snapshot)["stations"]) == 1
+    again = start_hub(path, port=port, accept_new=False)
+    sender.beat()  # asked for its key (401), it sends it again at once
+    assert sender.known and len(again.call(again.hub.board.snapshot)["waiting"]) == 1
     sender.stop()
 
 
 def test_first_contact_binds_before_the_first_row(tmp_path, make_lexicon, start_hub):
     """A station heard before it records anything owns its journal id and name from its first
     message: someone who reads them off the network cannot post rows there first."""
-    hub = start_hub()
+    hub = start_hub(accept_new=False)
     jid, rows = journal_rows(tmp_path, make_lexicon, "early.db", "Early", n=2)
     owner, thief = bytes([3]) * 32, bytes([4]) * 32
     as_key(hub, "/api/heartbeat", {"journal_id": jid, "station": "Early", "last_seq": 0}, owner)
@@ -276,14 +289,14 @@ def test_a_new_station_holds_a_bounded_number_of_rows_until_accepted(tmp_path, m
     from adjudicator.hub import server
 
     monkeypatch.setattr(server, "MAX_NEW_ROWS", 3)
-    hub = start_hub()
+    hub = start_hub(accept_new=False)
     journal_rows(tmp_path, make_lexicon, "busy.db", "Busy", n=5)
     sender = Forwarder(str(tmp_path / "busy.db"), hub.url, hub.hub.station_token, batch=3)
     with pytest.raises(HubRefused, match="a new station holds 3 rows at most") as refused:
         sender.push()
     assert refused.value.status == 429 and hub.hub.ledger.journal.count() == 3
-    assert any("a new station sends more than 3 rows" in t for t in alarm_texts(hub))
-    [station] = hub.call(hub.hub.board.snapshot)["stations"]
+    [station] = hub.call(hub.hub.board.snapshot)["waiting"]
+    assert station["rows"] == 3
     hub.call(hub.hub.identities.accept, station["key"])
     assert sender.push().acked == 5
     sender.stop()
@@ -293,7 +306,7 @@ def test_the_director_lets_a_replaced_station_take_its_name(tmp_path, make_lexic
     """A station whose journal was replaced comes with a new key under its old name: refused
     with an alarm the director can accept; then the new key sends under the name and the old
     key no longer can."""
-    hub = start_hub()
+    hub = start_hub(accept_new=False)
     journal_rows(tmp_path, make_lexicon, "old.db", "Desk 1", n=1)
     old = Forwarder(str(tmp_path / "old.db"), hub.url, hub.hub.station_token)
     old.push()

@@ -166,15 +166,24 @@ def test_a_hub_shows_any_field_a_station_sends_before_and_after_a_restart(start_
               suppress_health_check=list(HealthCheck))
     @given(st.sampled_from(FIELDS), TEXT)
     def sends(field, text):
-        status, answer = desk.send(**_fields(field, text))
-        assert status in (200, 400), (status, answer)  # never 500, never a stuck chain (422)
-        if status == 400:
+        who = desk  # a name is a key's own (one name a key): a new name comes with a new key
+        if field in ("station", "device"):
+            who = OddStation(hub.url, hub.hub.station_token,
+                             text if field == "station" else f"Phones / {text}")
+        status, answer = who.send(**_fields(field, text))
+        named = field in ("station", "device")  # another key's name, or a look-alike: 409
+        assert status in ((200, 400, 409) if named else (200, 400)), (status, answer)
+        if status == 400:  # never 500, never a stuck chain (422)
             refused.append(answer["error"])
             assert "not a station's message" in answer["error"]
+        elif status == 409:
+            assert "name" in answer["error"], answer
         else:
             taken.append(field)
+            if who is not desk:
+                who.accept(f"{hub.url}/?key={key}")
         status, answer = desk.beat(**(_beat(text) if field == "beat" else {}))
-        assert status in (200, 400), (status, answer)
+        assert status in ((200, 400, 409) if field == "beat" else (200, 400)), (status, answer)
         _answers(hub, key)
         assert not errors, errors  # the open page drew every change so far
         assert page.locator("#live").inner_text() == "live"
@@ -183,9 +192,12 @@ def test_a_hub_shows_any_field_a_station_sends_before_and_after_a_restart(start_
     page.wait_for_timeout(1500)  # the last change drawn too
     assert not errors and page.locator("#latest tr").count() > 0, errors
     page.close()
-    for field, text in [("game_table", "²"), ("round", "²"), ("station", "\u202eDesk 1"),
-                        ("words", "x" * 10_000), ("flag", "\x1b[2J" * 1000)]:
+    for field, text in [("game_table", "²"), ("round", "²"), ("words", "x" * 10_000),
+                        ("flag", "\x1b[2J" * 1000)]:
         assert desk.send(**_fields(field, text))[0] == 200, field  # shown, not refused
+    odd_name = OddStation(hub.url, hub.hub.station_token, "\u202eDesk ²")
+    assert odd_name.send()[0] == 200  # a name with a bidi mark: shown with its picture
+    odd_name.accept(f"{hub.url}/?key={key}")
     for field, text, why in [("game_table", "\ud800", "game_table holds a lone surrogate"),
                              ("flags", "[" * 5000 + "]" * 5000, "flags must be a JSON list"),
                              ("game_table", "x" * 10_000, "game_table is longer than 500")]:

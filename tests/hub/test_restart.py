@@ -1,6 +1,7 @@
 """A restarted hub shows what it showed before, rebuilt from its journal alone (no heartbeat yet):
 every station with its lexicon and when it was last heard, the lexicon-mismatch alarm, and the
-latest challenges in the order they were judged, not the order they arrived."""
+latest challenges in the order the hub received them (its journal's order, issue 26: a station's
+clock cannot pin a row on top)."""
 
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ def test_a_board_rebuilt_from_rows_alone_shows_lexicons_mismatch_last_heard_and_
     assert "lexicon mismatch" not in by_name["Station A"]["alarms"]
     assert [s["seen"] for s in (by_name["Station A"], by_name["Station B"],
                                 by_name["Station C"])] == [180, 240, 480]  # last row's age
-    assert [c["words"] for c in snap["latest"]] == ["ZA", "QI", "QI", "JO", "CAT"]
+    assert [c["words"] for c in snap["latest"]] == ["JO", "CAT", "ZA", "QI", "QI"]
     assert [s["acked"] for s in snap["stations"]] == [2, 1, 2]
     assert [s["mode"] for s in snap["stations"]] == ["station"] * 3
 
@@ -71,18 +72,26 @@ def test_rows_teach_the_lexicon_but_old_rows_never_overrule_a_newer_heartbeat():
     assert board.snapshot()["stations"][0]["fingerprint"] == "dddd"
 
 
-def test_late_rows_take_their_place_in_time_among_the_latest_challenges():
+def test_the_latest_challenges_are_in_the_order_the_hub_received_them():
+    """A row dated in 2099 by its station's clock is flagged "clock ahead", never on top."""
     board = Board(wall=lambda: T0 + timedelta(minutes=10))
     board.add_rows("ja", [row(1, "Station A", "ja", 5, "CSW19", "aaaa", "ZA")])
-    board.add_rows("jb", [row(1, "Station B", "jb", 1, "CSW19", "aaaa", "QI")])
-    assert [c["words"] for c in board.snapshot()["latest"]] == ["ZA", "QI"]
-    [one] = board.snapshot()["tables"]  # both at table 1: one table, in the time judged
-    assert [c["words"] for c in one["recent"]] == ["ZA", "QI"]
+    future = row(2, "Station B", "jb", 1, "CSW19", "aaaa", "QI")
+    future["time_utc"] = "2099-01-01T00:00:00+00:00"
+    board.add_rows("jb", [future])
+    board.add_rows("ja", [row(3, "Station A", "ja", 6, "CSW19", "aaaa", "JO")])
+    snap = board.snapshot()
+    assert [c["words"] for c in snap["latest"]] == ["JO", "QI", "ZA"]
+    assert snap["latest"][1]["flags"] == ["clock ahead"]
+    assert {(a["station"], a["text"]) for a in snap["alarms"]} >= {("Station B", "clock ahead")}
+    for r in (dict(future, seq=4), row(5, "Station A", "ja", 7, "CSW19", "aaaa", "CAT")):
+        board.add_rows(str(r["origin_journal"]), [r])
+    assert [c["words"] for c in board.snapshot()["latest"]][:2] == ["CAT", "QI"]
 
 
 def test_a_hub_killed_and_restarted_shows_every_station_before_any_heartbeat(
         tmp_path, make_lexicon):
-    from hub_process import HubProcess
+    from hub_process import HubProcess, accept_waiting
 
     from adjudicator.link.forward import Forwarder
     from adjudicator.journal import Journal
@@ -106,6 +115,7 @@ def test_a_hub_killed_and_restarted_shows_every_station_before_any_heartbeat(
             fwd = Forwarder(str(tmp_path / f"s{i}.db"), hub.url, hub.token)
             fwd.push()  # a `journal push`: its heartbeat says no lexicon
             fwd.stop()
+        assert accept_waiting(hub.director_url) == 3
     finally:
         hub.stop(kill=True)
     hub = HubProcess(tmp_path / "hub.toml")
@@ -122,6 +132,6 @@ def test_a_hub_killed_and_restarted_shows_every_station_before_any_heartbeat(
     assert "lexicon mismatch" in by_name["Station C"]["alarms"]
     assert "lexicon mismatch" not in by_name["Station A"]["alarms"]
     assert all(s["seen"] is not None for s in snap["stations"])  # not "never"
-    times = [c["time"] for c in snap["latest"]]
-    assert len(times) == 6 and times == sorted(times, reverse=True)
-    assert [c["station"] for c in snap["latest"]][-2:] == ["Station A", "Station A"]
+    # the latest challenges as the hub received them (issue 26): C's arrived first
+    assert [c["station"] for c in snap["latest"]] == ["Station B"] * 2 + ["Station A"] * 2 + [
+        "Station C"] * 2

@@ -121,7 +121,7 @@ def test_the_board_shows_the_players_at_each_table(tmp_path):
 def test_the_hub_shows_tshs_names_on_the_directors_state(tmp_path, make_lexicon):
     import urllib.request
 
-    from hub_process import HubProcess
+    from hub_process import HubProcess, accept_waiting
 
     from adjudicator.link.forward import Forwarder
     from adjudicator.journal import Journal
@@ -140,6 +140,7 @@ def test_the_hub_shows_tshs_names_on_the_directors_state(tmp_path, make_lexicon)
         fwd = Forwarder(str(tmp_path / "s.db"), hub.url, hub.token)
         fwd.push()
         fwd.stop()
+        assert accept_waiting(hub.director_url) == 1
         url = hub.director_url.replace("/?key=", "/state?key=")
         with urllib.request.urlopen(url, timeout=10) as r:
             [table] = json.loads(r.read())["tables"]

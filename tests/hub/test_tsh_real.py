@@ -81,7 +81,7 @@ def test_sample_four_divisions_are_named_and_unpaired_ones_show_nothing():
 
 def test_a_real_file_rewritten_under_a_running_hub_warns_and_keeps_the_last_good_names(
         tmp_path, make_lexicon):
-    from hub_process import HubProcess, wait_for
+    from hub_process import HubProcess, accept_waiting, wait_for
 
     from adjudicator.link.forward import Forwarder
     from adjudicator.journal import Journal
@@ -105,6 +105,7 @@ def test_a_real_file_rewritten_under_a_running_hub_warns_and_keeps_the_last_good
         fwd = Forwarder(str(tmp_path / "s.db"), hub.url, hub.token)
         fwd.push()
         fwd.stop()
+        assert accept_waiting(hub.director_url) == 1
         players = "Luebkemann, John - Li, Jason"
         assert state()["tsh"] is None and state()["tables"][0]["players"] == players
         before = time.time()
