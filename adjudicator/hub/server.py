@@ -90,6 +90,13 @@ class Hub:
             self._notify()
         return web.json_response({"error": why, **extra}, status=status)
 
+    def holds_a_token(self, request: web.BaseRequest) -> bool:
+        """The station token or the director's key (run.py's connection guard keeps room for
+        these, and closes any other connection once answered)."""
+        auth = request.headers.get("Authorization", "")
+        return (_same(auth.removeprefix("Bearer ").strip(), self.station_token)
+                or _same(request.query.get("key"), self.director_token))
+
     def _station(self, request: web.Request) -> web.Response | None:
         """A refusal for a request without the station token (its body is never read)."""
         auth = request.headers.get("Authorization", "")
