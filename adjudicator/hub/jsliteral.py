@@ -24,18 +24,20 @@ import math
 import re
 
 MAX_DEPTH = 200  # tsh nests 5 deep; a deeper file is not tsh's
-MAX_TOKENS = 800_000  # a 400-player, 31-round event is about 270,000
+MAX_TOKENS = 600_000  # a 400-player, 31-round event is about 270,000 (SPC's: 48, 32,000)
 CHECK_EVERY = 4096  # tokens between looks at the stop event
 LONGEST_INT = 100  # digits; a longer number is read as a float (int() refuses 4,300)
 
-_WS = re.compile(rb"(?:\s+|//[^\n]*|/\*.*?\*/)*", re.S)
-_TOKEN = re.compile(rb"""(?:\s+|//[^\n]*|/\*.*?\*/)*(?:
-   ("[^"\\]*(?:\\.[^"\\]*)*"|'[^'\\]*(?:\\.[^'\\]*)*')
+_WS = re.compile(rb"(?:\s+|//[^\n]*|/\*.*?\*/)*+", re.S)
+_TOKEN = re.compile(rb"""(?:\s+|//[^\n]*|/\*.*?\*/)*+(?:
+   ("[^"\\]*(?:\\.[^"\\]*)*+"|'[^'\\]*(?:\\.[^'\\]*)*+')
   |([+-]?(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?))
   |([+-]?[A-Za-z_$][\w$]*)
   |([{}\[\]:,;=])
 )""", re.S | re.X)
 STRING, NUMBER, WORD, PUNCT, END = 1, 2, 3, 4, 0  # a token's kind: its group in _TOKEN
+# (possessive repeats, *+: a repeat that may backtrack keeps state for each of its turns, and
+# a string of 8 million escapes took a gigabyte)
 _ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{2})|u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})"
                      r"|(\r\n|[\n\r\u2028\u2029])|(.))", re.S)
 _SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
@@ -53,10 +55,11 @@ def _text(raw: bytes) -> str:
     """One string's bytes: UTF-8 when they are, else Latin-1 (only this string)."""
     if raw.isascii():
         return raw.decode("ascii")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
+    text = raw.decode("utf-8", "surrogateescape")  # no exception raised for each bad string
+    return raw.decode("latin-1") if _NOT_UTF8.search(text) else text
+
+
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")  # a byte surrogateescape could not decode
 
 
 def _unescape(body: str) -> str:
@@ -79,16 +82,15 @@ def _unescape(body: str) -> str:
 
 
 def _number(raw: bytes):
-    text = raw.decode("ascii")
-    sign = -1 if text.startswith("-") else 1
-    digits = text.lstrip("+-")
-    if digits[:2] in ("0x", "0X"):
-        if len(digits) - 2 > LONGEST_INT:
-            return sign * math.inf
-        return sign * int(digits, 16)
+    if raw.isdigit() and len(raw) <= LONGEST_INT:
+        return int(raw)
+    digits = raw.lstrip(b"+-")
+    if digits[:2] in (b"0x", b"0X"):
+        sign = -1 if raw.startswith(b"-") else 1
+        return sign * (math.inf if len(digits) - 2 > LONGEST_INT else int(digits, 16))
     if digits.isdigit() and len(digits) <= LONGEST_INT:
-        return sign * int(digits)
-    return sign * float(digits)  # any length: a float reads it (inf when it is too large)
+        return int(raw)
+    return float(raw)  # any length: a float reads it (inf when it is too large)
 
 
 class _Reader:

@@ -19,7 +19,7 @@ from adjudicator.link.forward import post
 from adjudicator.net.logs import OneLineLog
 
 
-def heartbeat(hub, i: int, address: str = "127.0.0.1") -> dict:
+def heartbeat(hub, i: int) -> dict:
     key = bytes([i]) * 32
     return post(hub.url, "/api/heartbeat", hub.hub.station_token,
                 {"journal_id": f"j{i}", "station": f"Desk {i}", "last_seq": 0,
