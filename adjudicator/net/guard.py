@@ -6,8 +6,11 @@ the file limit raised so the cap can be reached. Shared by the phone server and 
 
 from __future__ import annotations
 
+import array
 import asyncio
+import fcntl
 import resource
+import termios
 from collections.abc import Callable
 
 from aiohttp import web
@@ -22,10 +25,24 @@ def _asked(handler) -> bool:
     return getattr(handler, "_request_count", 1) > 0
 
 
-def _busy(handler) -> bool:
-    """True while a request is being answered (or waits, pipelined, to be)."""
-    return bool(getattr(handler, "_request_in_progress", False)
-                or getattr(handler, "_messages", None))
+def _idle(handler) -> bool:
+    """True while the connection waits for its next request (as aiohttp's own keep-alive
+    check has it): not while a request is read, queued, handed over or answered."""
+    waiter = getattr(handler, "_waiter", None)
+    return (waiter is not None and not waiter.done()
+            and not getattr(handler, "_messages", None))
+
+
+def _unread(transport) -> bool:
+    """True when bytes wait in the kernel for this connection: it has asked, the server (busy)
+    has not read it yet; not a silent connection."""
+    sock = transport.get_extra_info("socket")
+    try:
+        count = array.array("i", [0])
+        fcntl.ioctl(sock.fileno(), termios.FIONREAD, count)
+        return count[0] > 0
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 class _Slot:
@@ -81,7 +98,7 @@ class ConnectionGuard:
             self._address_cap(address, handler)
         if self.reserve and len(self.without) > self.maximum - self.reserve:
             self._evict(self.without, handler, "connections without the token fill their "
-                        "share: the longest idle or silent one was closed")
+                        "share: the longest idle or silent one was closed", upto=SILENT)
         if len(self.server.connections) > self.maximum and not self._evict(
                 self.slots, handler, "connection limit reached: the longest idle or silent "
                 "connection was closed"):
@@ -129,21 +146,23 @@ class ConnectionGuard:
     def _rank(self, handler, slot: _Slot) -> int | None:
         if slot.transport.is_closing():
             return None
-        if _busy(handler):
-            return None if slot.trusted else BUSY_WITHOUT
         if not _asked(handler):
-            return SILENT
-        return IDLE_WITH if slot.trusted else IDLE_WITHOUT
+            return BUSY_WITHOUT if _unread(slot.transport) else SILENT
+        if _idle(handler):
+            return IDLE_WITH if slot.trusted else IDLE_WITHOUT
+        return None if slot.trusted else BUSY_WITHOUT
 
-    def _evict(self, among, new, why: str) -> bool:
-        """Close the first of AMONG (handlers) in eviction order, never NEW; False if none."""
+    def _evict(self, among, new, why: str, upto: int = BUSY_WITHOUT) -> bool:
+        """Close the first of AMONG (handlers) in eviction order, never NEW nor one ranked
+        after UPTO; False if none."""
         best, best_key = None, None
         for handler in among:
             slot = self.slots.get(handler)
             if handler is new or slot is None:
                 continue
             rank = self._rank(handler, slot)
-            if rank is not None and (best_key is None or (rank, slot.since) < best_key):
+            if rank is not None and rank <= upto and (best_key is None
+                                                      or (rank, slot.since) < best_key):
                 best, best_key = handler, (rank, slot.since)
         if best is None:
             return False
