@@ -5,7 +5,10 @@ net/logs.py): the file limit raised as far as the system lets, at most MAX_CONNE
 (fewer when the file limit is low), a connection that has not sent its whole request head within
 FIRST_REQUEST seconds closed (the oldest such one first when the cap is reached, so a station or
 the director always gets in), an idle keep-alive connection closed after IDLE seconds, a request
-body still trickling in after BODY seconds cut, and every repeated complaint said once with a
+body still trickling in after BODY seconds cut; a connection without the station token or the
+director's key closed once answered (no keep-alive crowd), at most PER_ADDRESS of them idle or
+silent from one address, and RESERVE places kept for connections with a token (a crowd without
+it is evicted, idle ones first, to make way), and every repeated complaint said once with a
 count instead of a traceback each. SIGTERM and SIGHUP (a shutdown, a closed terminal) stop it
 as Ctrl-C does: every connection closed, the journal closed, one line said.
 """
@@ -24,6 +27,8 @@ from ..net.stopping import on_stop_signals
 from .server import Hub
 
 MAX_CONNECTIONS = 600  # stations, the director's pages and their event streams
+PER_ADDRESS = 16  # idle or silent connections without the token one address may hold
+RESERVE = 100  # connections kept for requests with the station token or the director's key
 SPARE_FILES = 200  # files kept for the journal, tsh's file, and accepting in bursts
 FIRST_REQUEST = 10.0  # seconds a new connection has to send its request head
 IDLE = 10.0  # seconds an idle keep-alive connection is kept
@@ -60,8 +65,8 @@ def slow_body_guard(log, seconds: float = BODY):
 
 async def serve(journal_path: str, host: str, port: int, ready=None, tsh: str = "",
                 log: OneLineLog | None = None, max_connections: int = MAX_CONNECTIONS,
-                first_request: float = FIRST_REQUEST, idle: float = IDLE, body: float = BODY
-                ) -> int | None:
+                first_request: float = FIRST_REQUEST, idle: float = IDLE, body: float = BODY,
+                per_address: int = PER_ADDRESS, reserve: int = RESERVE) -> int | None:
     """Serve until cancelled or a stop signal (SIGINT, SIGTERM, SIGHUP), which it returns;
     READY(hub, bound port) is called once listening. TSH: tsh's tourney.js, for the players'
     names at each table. LOG: one-line messages (stderr); the caps and timeouts are the
@@ -74,12 +79,15 @@ async def serve(journal_path: str, host: str, port: int, ready=None, tsh: str = 
     hub = Hub(journal_path, tsh=tsh)
     hub.log = log
     app = hub.make_app()
+    guard = ConnectionGuard(None, cap, first_request, log, trusted=hub.holds_a_token,
+                            per_address=per_address, reserve=min(reserve, cap // 6))
+    app.middlewares.append(guard.middleware)
     app.middlewares.append(slow_body_guard(log, body))
     runner = web.AppRunner(app, access_log=None, handler_cancellation=True,
                            shutdown_timeout=1.0, keepalive_timeout=idle, handle_signals=False,
                            lingering_time=0)  # a body not read (no token): the connection closed
     await runner.setup()
-    ConnectionGuard(runner.server, cap, first_request, log)
+    guard.attach(runner.server)
     site = web.TCPSite(runner, host, port, backlog=BACKLOG)
     stopped = loop.create_future()  # the stop signal's number
     undo_signals = on_stop_signals(loop, lambda s: stopped.done() or stopped.set_result(s))

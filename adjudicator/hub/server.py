@@ -101,6 +101,13 @@ class Hub:
             self._notify()
         return self._answer({"error": why, **extra}, status)
 
+    def holds_a_token(self, request: web.BaseRequest) -> bool:
+        """The station token or the director's key (run.py's connection guard keeps room for
+        these, and closes any other connection once answered)."""
+        auth = request.headers.get("Authorization", "")
+        return (_same(auth.removeprefix("Bearer ").strip(), self.station_token)
+                or _same(request.query.get("key"), self.director_token))
+
     def _station(self, request: web.Request) -> web.Response | None:
         """A refusal for a request without the station token (its body is never read)."""
         auth = request.headers.get("Authorization", "")
@@ -287,11 +294,18 @@ class Hub:
         return response
 
     async def _watch_tsh(self) -> None:
-        """tsh's file read again when it changes (off the event loop): names, or its warning."""
-        loop = asyncio.get_running_loop()
+        """tsh's file read again when it changes (on a thread of its own, which a stop does not
+        wait for): names, or its warning. Nothing the file holds ends this watch."""
+        from .tsh import refreshed
+
         while True:
             await asyncio.sleep(TSH_EVERY)
-            if await loop.run_in_executor(None, self.tsh.refresh):
+            try:
+                changed = await refreshed(self.tsh)
+            except Exception as e:  # noqa: BLE001 - never seen; said, and the watch goes on
+                self.log(f"tsh's file could not be looked at: {type(e).__name__}")
+                continue
+            if changed:
                 self.board.version += 1
                 self._notify()
 
@@ -301,6 +315,8 @@ class Hub:
             self._tasks.append(asyncio.create_task(self._watch_tsh()))
 
     async def _stop(self, _app: web.Application) -> None:
+        if self.tsh:
+            self.tsh.stopping.set()  # a reading under way ends now
         for task in self._tasks:
             task.cancel()
 

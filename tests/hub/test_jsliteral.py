@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from adjudicator.hub.jsliteral import JSLiteralError, decode_text, parse_assignment, parse_literal
+from adjudicator.hub.jsliteral import JSLiteralError, parse_assignment, parse_literal
 
 
 def test_undefined_and_array_holes_are_none_as_tshs_perl_undef_is():
@@ -44,9 +44,53 @@ def test_bare_keys_comments_and_trailing_commas_of_a_pretty_printed_file():
 
 
 def test_latin1_text_from_an_older_perl_is_read_not_refused():
-    assert parse_assignment(decode_text('newt={"name":"Lamb\xe9, Ren\xe9"};'.encode("latin-1"))
-                            ) == {"name": "Lambé, René"}
-    assert decode_text("newt={\"n\":\"Ren\u00e9\"}".encode("utf-8")) == 'newt={"n":"René"}'
+    assert parse_assignment('newt={"name":"Lamb\xe9, Ren\xe9"};'.encode("latin-1")) == {
+        "name": "Lambé, René"}
+    assert parse_assignment("\ufeffnewt={\"n\":\"Ren\u00e9\"}".encode("utf-8")) == {"n": "René"}
+
+
+def test_one_bad_byte_garbles_only_its_own_string():
+    """Issue 26: the whole file was read as Latin-1 for one byte that was not UTF-8, so every
+    accented name in it came out garbled ("RenÃ©")."""
+    raw = ('newt={"a":"Ren\u00e9 Cr\u00e9peau","b":"Lamb'.encode("utf-8") + b"\xe9"
+           + '","c":"\u0141ukasz","d":"Zo\u00eb"};'.encode("utf-8"))
+    assert parse_assignment(raw) == {"a": "René Crépeau", "b": "Lambé", "c": "Łukasz",
+                                     "d": "Zoë"}
+
+
+def test_numbers_longer_than_python_reads_as_ints_are_floats_not_a_crash():
+    """Issue 26: int() refuses more than 4,300 digits (ValueError): the hub died at start."""
+    assert parse_assignment("newt={\"n\":" + "7" * 5000 + "};") == {"n": math.inf}
+    assert parse_literal("[" + "1" * 5000 + ", 0x" + "f" * 5000 + ", -" + "9" * 200 + "]") == [
+        math.inf, math.inf, -float("9" * 200)]
+    assert parse_literal("[.5, " + "2" * 5000 + "]") == [0.5, math.inf]  # the reader's path
+
+
+def test_more_values_than_any_event_has_are_refused(monkeypatch):
+    from adjudicator.hub import jsliteral
+
+    monkeypatch.setattr(jsliteral, "MAX_TOKENS", 1000)
+    with pytest.raises(JSLiteralError, match="more than 1,000 values"):
+        parse_assignment("newt=[" + "{}," * 1000 + "];")  # trailing comma: not JSON
+    with pytest.raises(JSLiteralError, match="more than 1,000 values"):
+        parse_assignment("newt=[" + "{}," * 1000 + "{}];")  # JSON: the count is checked first
+    with pytest.raises(JSLiteralError, match="more than 1,000 values"):
+        parse_assignment("newt=['" + "\\n" * 1000 + "'];")  # escapes count too (not JSON)
+    assert len(parse_assignment("newt=[" + "{}," * 300 + "{}];")) == 301
+
+
+def test_undefined_inside_a_string_stays_text():
+    assert parse_assignment('newt={"a":"undefined","b":undefined};') == {
+        "a": "undefined", "b": None}
+
+
+def test_a_stop_ends_the_reading_at_once():
+    import threading
+
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(JSLiteralError, match="stopping"):
+        parse_assignment("newt=[" + "1," * 10_000 + "];", stop=stop)
 
 
 @pytest.mark.parametrize("text, said", [

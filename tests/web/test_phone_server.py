@@ -134,6 +134,35 @@ def test_held_connections_neither_stop_a_phone_nor_exhaust_the_server(start_serv
     no_traceback(server)
 
 
+def test_idle_keep_alive_connections_make_way_for_a_phone(start_server):
+    """Issue 26: connections that asked once (a 403 without the token) and are kept alive fill
+    the cap; at the cap the longest idle of them is closed, so a phone still gets in."""
+    server = start_server("--idle-timeout", "120", "--max-phones", "1")
+    held = []
+    try:
+        for _ in range(200):
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            s.sendall(b"GET /favicon.ico HTTP/1.1\r\nHost: x\r\n\r\n")
+            held.append(s)
+        for s in held:  # each answered (or closed to make way for the next): none waits
+            try:
+                s.recv(12)
+            except OSError:
+                pass
+
+        async def a_phone() -> tuple[int, int]:
+            async with Phone(server) as phone:
+                ws = await phone.connect()
+                await phone.frame("state")
+                return phone.page_status, ws.closed
+
+        assert run(a_phone()) == (200, False)
+    finally:
+        for sock in held:
+            sock.close()
+    no_traceback(server)
+
+
 # -- caps ----------------------------------------------------------------------------------------
 
 
