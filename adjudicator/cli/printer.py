@@ -109,7 +109,8 @@ def test_cmd(url, config_path, columns, baudrate, flow, write_timeout) -> None:
         click.echo(f"After the test slip: {result.after.describe()}")
     if not result.ok:
         if result.before is None:  # could not even open it: say why, then what to do
-            raise PrinterError(f"test slip not printed: {result.detail}. {ADVICE[NO_ANSWER]}.")
+            raise PrinterError(f"test slip not printed: {result.detail}. "
+                               f"{result.advice or ADVICE[NO_ANSWER]}.")
         raise PrinterError(f"test slip not printed: {explain(result.problems)}")
     click.echo("Test slip printed: check the ruler fills one line and both marks are solid.")
 
