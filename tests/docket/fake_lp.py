@@ -26,9 +26,10 @@ class FakeLpDevice(lpdev.DeviceOps):
     def __init__(self, state: str | None = "ok", *, unidirectional: bool = False,
                  open_errno: int | None = None, write_errno: int | None = None,
                  write_errno_after: int = 0, stall_after: int | None = None,
-                 tty: bool = False, kind: int = stat.S_IFCHR, unread: bytes = b""):
+                 tty: bool = False, kind: int = stat.S_IFCHR, unread: bytes = b"",
+                 printer_class=FakePrinter):
         near, far = (s.detach() for s in socket.socketpair())  # the printer closes both
-        self.printer = FakePrinter(state, fds=(far, near))
+        self.printer = printer_class(state, fds=(far, near))
         self.near = near
         self.unidirectional, self.open_errno, self.tty, self.kind = (
             unidirectional, open_errno, tty, kind)
