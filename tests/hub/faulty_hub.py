@@ -84,8 +84,12 @@ class TricklingHub:
 
     HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Slow: "
 
-    def __init__(self, pace: float = 1.5):
+    def __init__(self, pace: float = 1.5, head: bytes | None = None):
+        """HEAD: what is trickled before the endless bytes (by default a status line and a
+        header that never ends; a whole head with a Content-Length trickles a body instead)."""
         self.pace, self.requests = pace, 0
+        if head is not None:
+            self.HEAD = head
         self.sock = socket.socket()
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))

@@ -102,3 +102,19 @@ def test_a_live_stations_sender_ends_each_attempt_and_tries_again(tmp_path, make
         assert sender.alive and "did not answer in time" in sender.problem
     finally:
         sender.stop()
+
+
+@pytest.mark.parametrize("head", [
+    TricklingHub.HEAD,  # the status line, then a header for ever
+    b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n",  # an answer's body, a byte at a time
+    b"HTTP/1.1 400 Bad Request\r\nContent-Length: 100000\r\n\r\n",  # a refusal's body
+    b"HTT",  # the status line itself
+])
+def test_one_request_ends_by_its_deadline_wherever_the_hub_trickles(head):
+    hub = TricklingHub(pace=0.2, head=head)
+    try:
+        with pytest.raises(forward.HubUnreachable, match="did not answer in time"):
+            forward.post(hub.url, "/api/heartbeat", "t", {}, timeout=1.0)
+    finally:
+        hub.close()
+    assert hub.requests == 1
