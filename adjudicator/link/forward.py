@@ -99,8 +99,6 @@ def post(hub: str, path: str, token: str, body: dict, timeout: float = TIMEOUT,
         if 400 <= e.code < 500:
             raise HubRefused(message, e.code, why) from None
         raise HubUnreachable(message) from None
-    except HubUnreachable:
-        raise
     except Exception as e:  # noqa: BLE001 - every failure is one line (too late: that first)
         if deadline.passed:
             raise HubUnreachable(_late(hub, timeout)) from None

@@ -84,10 +84,11 @@ class TricklingHub:
 
     HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Slow: "
 
-    def __init__(self, pace: float = 1.5, head: bytes | None = None):
+    def __init__(self, pace: float = 1.5, head: bytes | None = None, sent: bytes = b""):
         """HEAD: what is trickled before the endless bytes (by default a status line and a
-        header that never ends; a whole head with a Content-Length trickles a body instead)."""
-        self.pace, self.requests = pace, 0
+        header that never ends); SENT: what is sent at once before it (a whole head with a
+        Content-Length, HEAD empty: a body trickles)."""
+        self.pace, self.requests, self.sent = pace, 0, sent
         if head is not None:
             self.HEAD = head
         self.sock = socket.socket()
@@ -116,6 +117,7 @@ class TricklingHub:
                     return
                 data += chunk
             self.requests += 1
+            conn.sendall(self.sent)
             i = 0
             while not self._stop.is_set():
                 conn.sendall(self.HEAD[i:i + 1] if i < len(self.HEAD) else b"a")

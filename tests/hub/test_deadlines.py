@@ -104,16 +104,19 @@ def test_a_live_stations_sender_ends_each_attempt_and_tries_again(tmp_path, make
         sender.stop()
 
 
-@pytest.mark.parametrize("head", [
-    TricklingHub.HEAD,  # the status line, then a header for ever
-    b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n",  # an answer's body, a byte at a time
-    b"HTTP/1.1 400 Bad Request\r\nContent-Length: 100000\r\n\r\n",  # a refusal's body
-    b"HTT",  # the status line itself
+@pytest.mark.parametrize("sent, head, says", [
+    (b"", TricklingHub.HEAD, "did not answer in time"),  # a header for ever
+    (b"", b"HTT", "did not answer in time"),  # the status line itself
+    # an answer's body, a byte at a time
+    (b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n", b"", "did not answer in time"),
+    # a refusal whose reason trickles: refused, without the reason
+    (b"HTTP/1.1 400 Bad Request\r\nContent-Length: 100000\r\n\r\n", b"",
+     r"refused: Bad Request \(HTTP 400\)"),
 ])
-def test_one_request_ends_by_its_deadline_wherever_the_hub_trickles(head):
-    hub = TricklingHub(pace=0.2, head=head)
+def test_one_request_ends_by_its_deadline_wherever_the_hub_trickles(sent, head, says):
+    hub = TricklingHub(pace=0.2, head=head, sent=sent)
     try:
-        with pytest.raises(forward.HubUnreachable, match="did not answer in time"):
+        with pytest.raises(forward.HubUnreachable, match=says):
             forward.post(hub.url, "/api/heartbeat", "t", {}, timeout=1.0)
     finally:
         hub.close()
