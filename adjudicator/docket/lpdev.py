@@ -100,15 +100,17 @@ def device_error(url: str, e: OSError) -> DeviceError:
 def open_device(url: str, ops: DeviceOps | None = None) -> int | None:
     """The file descriptor of URL opened as a printer device when it is a character device that
     is not a terminal; None when it is something else pyserial should open (a URL, a serial
-    port, a path not there). Chosen by what the path is, never by its name. DeviceError for a
+    port). Chosen by what the path is, never by its name. DeviceError for a path not there, a
     device that cannot be opened, or a path that can be no printer (a file, a folder, a pipe)."""
     ops = ops or OPS
     if "://" in url:
         return None
     try:
         mode = ops.stat(url).st_mode
+    except FileNotFoundError as e:
+        raise device_error(url, e) from None  # unplugged, most often: said in words
     except OSError:
-        return None  # not there (or not ours to look at): pyserial says so, as before
+        return None  # not ours to look at: pyserial says what it can
     if not stat.S_ISCHR(mode):
         kind = ("a file" if stat.S_ISREG(mode) else "a folder" if stat.S_ISDIR(mode)
                 else "a pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
@@ -128,6 +130,21 @@ def open_device(url: str, ops: DeviceOps | None = None) -> int | None:
         ops.close(fd)
         raise device_error(url, e) from None
     return fd
+
+
+def path_kind(url: str, ops: DeviceOps | None = None) -> str:
+    """What URL is, in words, when it is no serial port: "a printer device, not a serial port"
+    or "no such device"; "" for a serial port, a URL or anything else."""
+    if "://" in url:
+        return ""
+    try:
+        (ops or OPS).stat(url)
+    except FileNotFoundError:
+        return "no such device"
+    except OSError:
+        return ""
+    return "a printer device, not a serial port: no baud rate" if is_printer_device(url, ops) \
+        else ""
 
 
 def is_printer_device(url: str, ops: DeviceOps | None = None) -> bool:

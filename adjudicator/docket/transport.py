@@ -79,9 +79,10 @@ class Connection:
     def describe(self) -> str:
         if self.url.startswith("socket://"):
             return f"{self.url}, write timeout {self.write_timeout:g} s, {self.columns} columns"
-        if lpdev.is_printer_device(self.url):
-            return (f"{self.url} (a printer device, not a serial port: no baud rate), write timeout "
-                    f"{self.write_timeout:g} s, {self.columns} columns")
+        kind = lpdev.path_kind(self.url)
+        if kind:  # a USB printer device, or nothing there: no serial settings to show
+            return f"{self.url} ({kind}), write timeout {self.write_timeout:g} s, " \
+                   f"{self.columns} columns"
         return (f"{self.url}, {self.baudrate} baud 8N1, flow {self.flow}, write timeout "
                 f"{self.write_timeout:g} s, {self.columns} columns")
 

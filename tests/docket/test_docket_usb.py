@@ -249,3 +249,13 @@ def test_printer_commands_say_the_devices_errno_in_one_line(cli, device, code, s
     assert status.exit_code == 7
     [line] = [x for x in status.output.splitlines() if x.startswith("adjudicator:")]
     assert says in line
+
+
+def test_a_usb_printer_not_there_is_said_without_serial_settings(cli, tmp_path):
+    missing = str(tmp_path / "usb" / "lp0")  # unplugged: the node is gone
+    done = cli("printer", "test", missing)
+    assert done.exit_code == 7
+    assert f"Printer: {missing} (no such device), write timeout" in done.output
+    assert "baud" not in done.output and "Errno" not in done.output
+    assert f"cannot open {missing}: there is no such device. Check it is switched on" \
+        in done.output
