@@ -12,11 +12,11 @@ import time
 import pytest
 from escpos_decode import decode
 from fake_lp import PATH, FakeLpDevice
+from test_docket_transport import a_slip
 
 from adjudicator.docket import Connection, encode_slip, lpdev, open_printer, print_job
 from adjudicator.docket import status as st
 from adjudicator.errors import PrinterError
-from test_docket_transport import a_slip
 
 
 @pytest.fixture
