@@ -64,6 +64,9 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
                    "connection closed, the hub's journal closed", err=True)
 
 
+PUSH_LIMIT = 30.0  # seconds `journal push` may take whatever the hub does (docs/hub.md)
+
+
 def push(config_path: str | None) -> None:
     """`adjudicator journal push`: send every row the hub does not hold yet, then report."""
     import os
@@ -81,7 +84,7 @@ def push(config_path: str | None) -> None:
         raise JournalFileError(f"no journal at {cfg.journal}")
     forwarder = Forwarder(cfg.journal, cfg.hub, cfg.hub_token, status=config_status(cfg))
     try:
-        report = forwarder.push()
+        report = forwarder.push(limit=PUSH_LIMIT)
     except HubUnreachable as e:
         raise HubUnreachable(f"{e}; nothing is lost: the rows wait in {cfg.journal}") from None
     except (AdjudicatorError, KeyboardInterrupt):

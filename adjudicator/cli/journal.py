@@ -169,7 +169,8 @@ def push_cmd(config_path: str | None) -> None:
     """Send the director's hub every row it does not hold yet (the config's `hub`).
 
     For a one-shot `judge --config`, or a station whose link was down when it closed: the
-    rows waited in its journal. Exit 4 when the hub cannot be reached (nothing is lost).
+    rows waited in its journal. Exit 4 when the hub cannot be reached (nothing is lost);
+    it gives up after 30 seconds whatever the hub does (the rows it took are kept).
 
     \b
     Example:

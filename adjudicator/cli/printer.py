@@ -47,8 +47,8 @@ def _connection(url, config_path, columns, baudrate, flow, write_timeout, config
     conn = Connection.of(config.printer, url=url or None, columns=columns, baudrate=baudrate,
                          flow=flow, write_timeout=write_timeout)
     if not conn.url:
-        raise PrinterError("no printer: give its URL (e.g. /dev/ttyUSB0 or socket://10.0.0.9:9100) "
-                           "or set printer.url in the config")
+        raise PrinterError("no printer: give its URL (e.g. /dev/usb/lp0, /dev/ttyUSB0 or "
+                           "socket://10.0.0.9:9100) or set printer.url in the config")
     return conn
 
 
@@ -89,7 +89,8 @@ def printer_group() -> None:
 def test_cmd(url, config_path, columns, baudrate, flow, write_timeout) -> None:
     """Print a test slip (marked NOT A VERDICT) and report the printer's status in words.
 
-    URL is a device path, socket://HOST:9100 for a network printer, or spy://DEVICE to trace
+    URL is a device path (a serial port, or a USB printer: /dev/usb/lp0), HOST:9100 or
+    socket://HOST:9100 for a network printer, or spy://DEVICE to trace
     the bytes; without it, printer.url from the config. Exit 0 when the slip printed and the
     printer reports no fault, 7 otherwise.
 
@@ -98,6 +99,8 @@ def test_cmd(url, config_path, columns, baudrate, flow, write_timeout) -> None:
       adjudicator printer test /dev/ttyUSB0 --baudrate 19200 --flow rtscts --columns 48
       adjudicator printer test /dev/ttyUSB0 --baudrate 9600 --columns 32     # 58 mm
       adjudicator printer test socket://192.168.1.50:9100
+      adjudicator printer test 192.168.1.50:9100
+      adjudicator printer test /dev/usb/lp0    # a USB receipt printer
       adjudicator printer test          # the [printer] settings of the config
     """
     conn = _connection(url, config_path, columns, baudrate, flow, write_timeout)
@@ -109,7 +112,8 @@ def test_cmd(url, config_path, columns, baudrate, flow, write_timeout) -> None:
         click.echo(f"After the test slip: {result.after.describe()}")
     if not result.ok:
         if result.before is None:  # could not even open it: say why, then what to do
-            raise PrinterError(f"test slip not printed: {result.detail}. {ADVICE[NO_ANSWER]}.")
+            raise PrinterError(f"test slip not printed: {result.detail}. "
+                               f"{result.advice or ADVICE[NO_ANSWER]}.")
         raise PrinterError(f"test slip not printed: {explain(result.problems)}")
     click.echo("Test slip printed: check the ruler fills one line and both marks are solid.")
 

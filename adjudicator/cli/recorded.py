@@ -12,6 +12,8 @@ from .streams import ACCEPTABLE, UNACCEPTABLE, Entries, close_source, open_sourc
 
 BATCH_GROUP = 256  # lines judged, then recorded in one transaction, then written
 GROUP_WAIT = 0.004  # seconds a line from a pipe waits for more lines to commit with it
+HUB_WAIT = 5.0  # seconds `judge --config` gives its hub after the verdict, whatever it does
+HUB_REQUEST = 2.0  # seconds one request to it may take, whole
 
 
 def judge_station() -> str:
@@ -169,15 +171,17 @@ def judge_with_config(config_path: str, lexicon: str | None, journal: str | None
 
 
 def send_to_hub(cfg: Config, lex) -> None:
-    """One push to the config's hub, briefly; a line on stderr when it cannot be reached."""
+    """One push to the config's hub, HUB_WAIT seconds at most whatever the hub does (a hub
+    answering a byte a second included); a line on stderr when it cannot be told, the rows
+    then wait in the journal's outbox."""
     from ..link.forward import Forwarder, HubUnreachable
 
     status = {"station": cfg.station, "mode": cfg.mode, "lexicon": str(lex.name),
               "fingerprint": str(lex.fingerprint)}
     forwarder = Forwarder(cfg.journal, cfg.hub, cfg.hub_token, status=lambda: status,
-                          timeout=2.0)
+                          timeout=HUB_REQUEST)
     try:
-        forwarder.push()
+        forwarder.push(limit=HUB_WAIT)
     except Exception as e:  # noqa: BLE001 - the verdict is given: the hub costs it nothing
         if not isinstance(e, (HubUnreachable, AdjudicatorError)):
             e = f"the hub {cfg.hub} could not be told ({type(e).__name__})"

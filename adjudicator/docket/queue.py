@@ -30,7 +30,7 @@ def job_message(seq: int, result: JobResult, reprint: bool = False,
         for warning in result.warnings:
             text += f" {warning[:1].upper()}{warning[1:]}: {ADVICE[warning].lower()}."
         return text
-    advice = ADVICE.get(result.problems[0], "") if result.problems else ""
+    advice = result.advice or (ADVICE.get(result.problems[0], "") if result.problems else "")
     hint = reprint_hint
     fix = f"{advice} and {hint}." if advice else f"{hint[:1].upper()}{hint[1:]}."
     return f"{what} not printed: {result.reason or 'unknown problem'}. {fix}"

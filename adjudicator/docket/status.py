@@ -61,6 +61,16 @@ class PrinterStatus:
         return cls(one(1), one(2), one(3), one(4))
 
     @classmethod
+    def from_port_status(cls, value: int) -> PrinterStatus:
+        """From a printer port's status byte (LPGETSTATUS; USB printer class GET_PORT_STATUS):
+        bit 5 paper empty, bit 4 selected, bit 3 no error (clear: an error). Said as the DLE EOT
+        1 and 2 replies it amounts to; nothing is known of the cutter or of paper near its end."""
+        paper_out, selected, error = bool(value & 0x20), bool(value & 0x10), not value & 0x08
+        offline = paper_out or error or not selected
+        return cls(printer=0x12 | (0x08 if offline else 0),
+                   offline_cause=0x12 | (0x20 if paper_out else 0) | (0x40 if error else 0))
+
+    @classmethod
     def silent(cls) -> PrinterStatus:
         return cls()
 

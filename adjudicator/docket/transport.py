@@ -1,12 +1,19 @@
-"""The wire to the printer (pyserial serial_for_url): open, ask status, send a job, all bounded."""
+"""The wire to the printer: open, ask status, send a job, all bounded.
+
+A character device that is not a terminal (a USB printer, /dev/usb/lp0) goes through lpdev.py;
+serial ports and URLs (socket://HOST:9100, spy://...) through pyserial's serial_for_url. A bare
+HOST:PORT is a network printer (socket://HOST:PORT).
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import serial
 
 from ..errors import ConfigError, PrinterError
+from . import lpdev
 from .encoder import status_request
 from .status import NO_ANSWER, NOT_TAKING_DATA, PrinterStatus
 
@@ -22,6 +29,15 @@ PORT_ERRORS: tuple[type[BaseException], ...] = (serial.SerialException, OSError)
 FLOWS = ("none", "rtscts", "xonxoff")
 STATUS_TIMEOUT = 1.0     # seconds to wait for each DLE EOT reply
 DEFAULT_WRITE_TIMEOUT = 5.0
+# HOST:PORT with nothing before it (192.168.1.50:9100, printer.local:9100, [fe80::1]:9100)
+_HOST_PORT = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+                        r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])"
+                        r":[0-9]{1,5}")
+
+
+def network_url(url: str) -> str:
+    """URL, with a bare HOST:PORT taken as the network printer socket://HOST:PORT."""
+    return f"socket://{url}" if _HOST_PORT.fullmatch(url) else url
 
 
 @dataclass(frozen=True)
@@ -36,6 +52,8 @@ class Connection:
     status_timeout: float = STATUS_TIMEOUT
 
     def __post_init__(self):
+        if self.url != network_url(self.url):
+            object.__setattr__(self, "url", network_url(self.url))
         if self.flow not in FLOWS:
             raise ConfigError(f"printer flow {self.flow!r} is not one of: {', '.join(FLOWS)}")
         if not self.write_timeout or self.write_timeout <= 0:
@@ -61,6 +79,10 @@ class Connection:
     def describe(self) -> str:
         if self.url.startswith("socket://"):
             return f"{self.url}, write timeout {self.write_timeout:g} s, {self.columns} columns"
+        kind = lpdev.path_kind(self.url)
+        if kind:  # a USB printer device, or nothing there: no serial settings to show
+            return f"{self.url} ({kind}), write timeout {self.write_timeout:g} s, " \
+                   f"{self.columns} columns"
         return (f"{self.url}, {self.baudrate} baud 8N1, flow {self.flow}, write timeout "
                 f"{self.write_timeout:g} s, {self.columns} columns")
 
@@ -126,14 +148,18 @@ class Printer:
         self.close()
 
 
-def open_printer(target, **overrides) -> Printer:
-    """Open a printer by URL (device path, socket://host:9100, spy://...) or PrinterSettings.
+def open_printer(target, **overrides) -> Printer | lpdev.LpPrinter:
+    """Open a printer by URL (device path, socket://host:9100, host:9100, spy://...) or
+    PrinterSettings: a USB printer device (a character device, not a tty) through lpdev.py.
 
     Raises PrinterError with words for a person ("printer not answering: ...").
     """
     conn = Connection.of(target, **overrides)
     if not conn.url:
         raise PrinterError("no printer configured (printer.url is empty)")
+    fd = lpdev.open_device(conn.url)  # DeviceError (a PrinterError) in words
+    if fd is not None:
+        return lpdev.LpPrinter(fd, conn)
     try:
         port = serial.serial_for_url(
             conn.url,
@@ -170,6 +196,7 @@ class JobResult:
     before: PrinterStatus | None = None
     after: PrinterStatus | None = None
     detail: str = field(default="", compare=False)
+    advice: str = field(default="", compare=False)  # what to do, when the detail knows better
 
     @property
     def reason(self) -> str:
@@ -194,7 +221,8 @@ def print_job(target, data: bytes) -> JobResult:
     try:
         printer = open_printer(target)
     except PrinterError as e:
-        return JobResult(False, (NO_ANSWER,), detail=str(e))
+        return JobResult(False, (NO_ANSWER,), detail=getattr(e, "what", str(e)),
+                         advice=getattr(e, "advice", ""))
     with printer:
         before = printer.status()
         if not before.ok:

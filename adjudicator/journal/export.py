@@ -1,6 +1,8 @@
 """Export a journal as CSV or JSON for the tournament director (flags included; not for players).
 
-Rows are streamed from SQLite to the output one at a time: memory stays small for any size.
+Rows are streamed from SQLite to the output one at a time: memory stays small for any size. A
+CSV cell a spreadsheet would take for a formula is written with a quote in front (OWASP's CSV
+injection rule); a hub's journal adds whether each row's station was accepted by the director.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ import csv
 import io
 import json
 import operator
+import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
@@ -36,6 +39,33 @@ FIELDS = (
     "lexicon_name", "fingerprint", "rule", "recheck_of", "secondary_agrees", "print_status",
     "print_reason", "flags", "origin_journal", "origin_seq", "hash",
 )
+
+
+# A cell starting with one of these is a formula to a spreadsheet (=HYPERLINK(...), +, -, @, a
+# tab or a carriage return before them): written with a single quote in front (OWASP).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_CELL_STARTS = tuple("," + c for c in FORMULA_STARTS)
+ACCEPTED = "accepted"  # the column a hub journal's export adds: the station accepted, yes/no
+_ORIGIN = EXPORT_COLUMNS.index("origin_journal")  # in a row of EXPORT_ROWS
+_ORIGIN_CELL = FIELDS.index("origin_journal")  # in a row's CSV cells
+
+
+def safe_cells(cells: tuple) -> tuple:
+    """CELLS with each text that a spreadsheet would run as a formula made plain text."""
+    return tuple("'" + c if type(c) is str and c.startswith(FORMULA_STARTS) else c
+                 for c in cells)
+
+
+def accepted_journals(conn: sqlite3.Connection) -> frozenset | None:
+    """A hub journal's station journals that the director accepted (a key of theirs is
+    accepted; hub/ledger.py keeps them in hub_keys), read with SQL so the export never imports
+    the hub; None for any other journal (a station's, a merge)."""
+    found = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                         "name = 'hub_keys'").fetchone()
+    if found is None:
+        return None
+    return frozenset(j for (j,) in conn.execute(
+        "SELECT DISTINCT journal_id FROM hub_keys WHERE accepted > 0"))
 
 
 def row_record(row: JournalRow) -> dict:
@@ -141,20 +171,57 @@ def _csv_cells(cursor) -> Iterator[tuple]:
                hash_)
 
 
-def _csv_lines(cursor) -> Iterator[str]:
-    """Each row's CSV line (no end) exactly as csv.writer writes it (a property test holds
-    them equal): cells joined with commas when none needs quoting, else csv.writer's."""
+def _csv_lines(cursor, accepted: frozenset | None = None) -> Iterator[str]:
+    """Each row's CSV line (no end) exactly as csv.writer writes its safe_cells (a property test
+    holds them equal): cells joined with commas when none needs quoting, else csv.writer's.
+    Formula starts are looked for in a group of lines joined (a few searches of C speed per
+    group, not per line); only a group where one may be is looked at line by line. ACCEPTED
+    (a hub's): each line ends with its station's mark (_mark)."""
     slow = io.StringIO()
     writer = csv.writer(slow, lineterminator="\n")  # "\n" in a cell is quoted only then
     commas = len(FIELDS) - 1
-    for cells in _csv_cells(cursor):
-        line = ",".join(["" if c is None else c if type(c) is str else str(c) for c in cells])
-        if line.count(",") != commas or '"' in line or "\n" in line or "\r" in line:
-            slow.seek(0)
-            slow.truncate()
-            writer.writerow(cells)
-            line = slow.getvalue()[:-1]
-        yield line
+    starts = FORMULA_STARTS
+
+    def written(cells) -> str:
+        slow.seek(0)
+        slow.truncate()
+        writer.writerow(cells)
+        return slow.getvalue()[:-1]
+
+    for group in _chunks(_csv_cells(cursor), 512):
+        lines = [",".join(["" if c is None else c if type(c) is str else str(c) for c in cells])
+                 for cells in group]
+        # every cell of the group follows a comma here; = @ tab and CR are rare anywhere
+        # (a one-byte search each), + and - are looked for only after a comma
+        text = "," + ",".join(lines)
+        risky = ("=" in text or "@" in text or "\t" in text or "\r" in text or ",-" in text
+                 or ",+" in text)
+        for cells, line in zip(group, lines):
+            if risky and (line.startswith(starts) or any(s in line for s in _CELL_STARTS)):
+                line = written(safe_cells(cells))  # (a comma inside a cell: only slower)
+            elif line.count(",") != commas or '"' in line or "\n" in line or "\r" in line:
+                line = written(cells)
+            if accepted is not None:
+                line += "," + _mark(cells[_ORIGIN_CELL], accepted, "", "yes", "no")
+            yield line
+
+
+def _mark(origin, accepted: frozenset, none, yes, no):
+    """A row's mark in a hub's export: from no station, from an accepted one, or not."""
+    return none if origin is None else yes if origin in accepted else no
+
+
+def _json_marked(cursor, accepted: frozenset) -> Iterator[str]:
+    """_json_lines, each record ending with "accepted": its station's mark (_mark)."""
+    origin = [None]
+
+    def rows():
+        for row in cursor:
+            origin[0] = row[_ORIGIN]
+            yield row
+    for line in _json_lines(rows()):  # one line a row, in step
+        yield line[:-1] + _mark(origin[0], accepted, ', "accepted": null}',
+                                ', "accepted": true}', ', "accepted": false}')
 
 
 def query(since: int | str | None) -> tuple[str, tuple]:
@@ -177,19 +244,25 @@ def checked(cursor, walk: Walk) -> Iterator[tuple]:
         yield row
 
 
-def write(cursor, fmt: str, out: TextIO) -> int:
+def write(cursor, fmt: str, out: TextIO, accepted: frozenset | None = None) -> int:
     """Stream a cursor over EXPORT_ROWS to OUT as CSV or a JSON array; returns rows written.
 
-    CSV: words space-separated, flags '; '-separated, None as an empty cell. JSON: one object
-    per line inside the array.
+    CSV: words space-separated, flags '; '-separated, None as an empty cell, a formula's start
+    quoted (safe_cells). JSON: one object per line inside the array. ACCEPTED (a hub journal's,
+    accepted_journals): each row also says whether its station was accepted.
     """
     if fmt not in FORMATS:
         raise JournalError(f"export format {fmt!r} is not one of: {', '.join(FORMATS)}")
     count = 0
     if fmt == "json":
-        lines, head, between, end = _json_lines(cursor), "[\n  ", ",\n  ", "\n]\n"
+        lines = _json_lines(cursor) if accepted is None else _json_marked(cursor, accepted)
     else:
-        lines, head, between, end = _csv_lines(cursor), ",".join(FIELDS) + "\n", "\n", "\n"
+        lines = _csv_lines(cursor, accepted)
+    if fmt == "json":
+        head, between, end = "[\n  ", ",\n  ", "\n]\n"
+    else:
+        fields = FIELDS if accepted is None else FIELDS + (ACCEPTED,)
+        head, between, end = ",".join(fields) + "\n", "\n", "\n"
     for chunk in _chunks(lines, 2048):
         out.write((between if count else head) + between.join(chunk))
         count += len(chunk)

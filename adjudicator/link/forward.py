@@ -24,11 +24,12 @@ from .. import wire
 from ..errors import AdjudicatorError
 from ..journal import db, outbox
 from . import key as station_key
+from .deadline import Deadline, urlopen
 
 BATCH = 200  # rows a request
 POLL = 0.2  # seconds between looks at the outbox while idle
 HEARTBEAT = 5.0  # seconds between heartbeats (the hub calls a station silent after 15)
-TIMEOUT = 5.0  # seconds one request may take
+TIMEOUT = 5.0  # seconds one request may take, whole (deadline.py: a trickling hub too)
 RETRY_MAX = 2.0  # longest pause after a failed link (the hub may be back at once)
 REFUSED_MAX = 30.0  # longest pause after the hub refused (4xx): no tight loop, still retried
 MAX_ANSWER = 64 * 1024  # bytes of an answer read at most (an ack is a few dozen)
@@ -67,17 +68,20 @@ def post(hub: str, path: str, token: str, body: dict, timeout: float = TIMEOUT,
     """POST BODY as JSON to HUB+PATH with the station token (signed with KEY when given, and
     STAMP: the hub's latest stamp and this request's count, wire.py); the JSON object answered,
     or HubUnreachable (HubRefused for a 4xx) whatever went wrong. Sent without a stamp and
-    answered 401 with one (this hub wants it), it is signed with it and sent again, once."""
+    answered 401 with one (this hub wants it), it is signed with it and sent again, once. The
+    whole of it ends within TIMEOUT seconds, whatever the hub does (deadline.py)."""
+    deadline = Deadline(timeout)
     try:
-        return _post_once(hub, path, token, body, timeout, key, name, stamp)
+        return _post_once(hub, path, token, body, deadline, timeout, key, name, stamp)
     except HubRefused as e:
         if e.status != 401 or not e.stamp or stamp or key is None:
             raise
-        return _post_once(hub, path, token, body, timeout, key, name, f"{e.stamp}.1")
+        return _post_once(hub, path, token, body, deadline, timeout, key, name,
+                          f"{e.stamp}.1")
 
 
-def _post_once(hub: str, path: str, token: str, body: dict, timeout: float,
-               key: bytes | None, name: str, stamp: str) -> dict:
+def _post_once(hub: str, path: str, token: str, body: dict, deadline: Deadline,
+               timeout: float, key: bytes | None, name: str, stamp: str) -> dict:
     data = wire.encode(body)
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
     if key is not None:
@@ -90,7 +94,7 @@ def _post_once(hub: str, path: str, token: str, body: dict, timeout: float,
     request = urllib.request.Request(hub.rstrip("/") + path, data=data, method="POST",
                                      headers=headers)
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
+        with urlopen(request, deadline) as response:
             data = response.read(MAX_ANSWER + 1)
             if len(data) > MAX_ANSWER:
                 raise wire.WireError("longer than any answer of the hub")
@@ -99,6 +103,8 @@ def _post_once(hub: str, path: str, token: str, body: dict, timeout: float,
             raise wire.WireError(f"not an answer but {wire._kind(answer)}")
         return answer
     except urllib.error.HTTPError as e:
+        if deadline.passed:
+            raise HubUnreachable(_late(hub, timeout)) from None
         try:
             said = wire.decode(e.read(MAX_ANSWER))
             why, fresh = wire.refusal(said), wire.stamp_of(said)
@@ -110,17 +116,29 @@ def _post_once(hub: str, path: str, token: str, body: dict, timeout: float,
         if 400 <= e.code < 500:
             raise HubRefused(message, e.code, why, fresh) from None
         raise HubUnreachable(message) from None
-    except wire.WireError as e:
-        raise HubUnreachable(f"the hub {hub} answered with something that is not the hub's "
-                             f"answer ({e})") from None
-    except http.client.HTTPException as e:  # IncompleteRead, BadStatusLine, ...
-        raise HubUnreachable(f"the hub {hub} answered with a broken reply "
-                             f"({type(e).__name__})") from None
-    except (urllib.error.URLError, OSError, ValueError) as e:
+    except Exception as e:  # noqa: BLE001 - every failure is one line (too late: that first)
+        if deadline.passed:
+            raise HubUnreachable(_late(hub, timeout)) from None
+        raise _unreachable(hub, e) from None
+
+
+def _late(hub: str, timeout: float) -> str:
+    return f"the hub {hub} did not answer in time (not within {timeout:.3g} s)"
+
+
+def _unreachable(hub: str, e: Exception) -> HubUnreachable:
+    """The failure E of a request to HUB, as the one line it is."""
+    if isinstance(e, wire.WireError):
+        return HubUnreachable(f"the hub {hub} answered with something that is not the hub's "
+                              f"answer ({e})")
+    if isinstance(e, http.client.HTTPException):  # IncompleteRead, BadStatusLine, ...
+        return HubUnreachable(f"the hub {hub} answered with a broken reply "
+                              f"({type(e).__name__})")
+    if isinstance(e, (urllib.error.URLError, OSError, ValueError)):
         reason = getattr(e, "reason", e)
-        raise HubUnreachable(f"the hub {hub} is not reachable: {_printable(reason)}") from None
-    except Exception as e:  # noqa: BLE001 - whatever else a peer makes urllib raise: a retry
-        raise HubUnreachable(f"the hub {hub} could not be told ({type(e).__name__})") from None
+        return HubUnreachable(f"the hub {hub} is not reachable: {_printable(reason)}")
+    # whatever else a peer makes urllib raise: a retry
+    return HubUnreachable(f"the hub {hub} could not be told ({type(e).__name__})")
 
 
 def _printable(text) -> str:
@@ -155,21 +173,34 @@ class Forwarder:
         self._count = 0  # requests signed: each one's stamp differs
         self._rows_after = 0.0  # monotonic time before which no rows are sent (a refusal)
         self._rows_pause = 0.0  # the pause after the last refusal of rows
+        self._until: Deadline | None = None  # when a one-shot push(limit) must be over
 
     # -- one pass (also `adjudicator journal push`) ---------------------------------------
 
-    def push(self) -> PushReport:
-        """Send a heartbeat, then every pending row; HubUnreachable when the hub cannot be told."""
+    def push(self, limit: float | None = None) -> PushReport:
+        """Send a heartbeat, then every pending row; HubUnreachable when the hub cannot be told,
+        and when it has not taken them all within LIMIT seconds (if given), whatever it does:
+        the rows it took are kept, the rest wait in the outbox."""
         conn = self._connection()
-        self.beat(conn)
+        self._until = None if limit is None else Deadline(limit)
         sent = 0
-        while True:
-            rows = outbox.pending(conn, self.acked or 0, self.batch)
-            if not rows:
-                break
-            sent += self._send(conn, rows)
-            if self.acked < rows[-1]["seq"]:
-                break  # the hub held back (a gap it is waiting for): next pass
+        try:
+            self.beat(conn)
+            while True:
+                rows = outbox.pending(conn, self.acked or 0, self.batch)
+                if not rows:
+                    break
+                sent += self._send(conn, rows)
+                if self.acked < rows[-1]["seq"]:
+                    break  # the hub held back (a gap it is waiting for): next pass
+        except HubUnreachable as e:
+            if self._until is None or not self._until.passed or isinstance(e, HubRefused):
+                raise
+            took = f"; it took {sent} row{'s' if sent != 1 else ''}" if sent else ""
+            raise HubUnreachable(f"the hub {self.hub} did not take the rows in time (not within "
+                                 f"{limit:g} s{took})") from None
+        finally:
+            self._until = None
         return PushReport(sent, self.acked or 0, outbox.identity(conn)[2])
 
     def beat(self, conn: sqlite3.Connection | None = None) -> None:
@@ -200,10 +231,15 @@ class Forwarder:
         self._sent_key = not self.known
         if self._sent_key:
             body["key"] = self.key.hex()  # first contact: the hub binds this key to the station
+        timeout = self.timeout
+        if self._until is not None:  # a one-shot push: no request outlives the whole push
+            timeout = min(timeout, self._until.at - time.monotonic())
+            if timeout <= 0:
+                raise HubUnreachable(f"the hub {self.hub} did not answer in time")
         for again in (False, True):
             self._count += 1
             try:
-                answer = post(self.hub, path, self.token, body, self.timeout, key=self.key,
+                answer = post(self.hub, path, self.token, body, timeout, key=self.key,
                               name=str(body.get("station") or ""),
                               stamp=f"{self.stamp}.{self._count}" if self.stamp else "")
                 self.stamp = wire.stamp_of(answer) or self.stamp

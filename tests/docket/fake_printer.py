@@ -30,10 +30,16 @@ class FakePrinter:
     `state_after = (n, state)` changes state mid-job (paper runs out while printing).
     """
 
-    def __init__(self, state: str | None = "ok"):
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)  # no echo, no line editing before pyserial opens the port
-        self.path = os.ttyname(self.slave)
+    def __init__(self, state: str | None = "ok", fds: tuple[int, int] | None = None):
+        """FDS: (the printer's end, the computer's end) of another pair than a pty's (a
+        socketpair: fake_lp.py's USB printer device); the pty's by default."""
+        if fds is None:
+            self.master, self.slave = os.openpty()
+            tty.setraw(self.slave)  # no echo, no line editing before pyserial opens the port
+            self.path = os.ttyname(self.slave)
+        else:
+            self.master, self.slave = fds
+            self.path = ""
         self.state = state
         self.data = bytearray()        # everything sent except status requests
         self.requests: list[int] = []  # the n of every DLE EOT n received

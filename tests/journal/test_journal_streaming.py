@@ -128,18 +128,21 @@ def test_export_checks_the_chain_as_verify_does(tmp_path, kind, since):
 
 
 _CELL = st.one_of(st.none(), st.integers(min_value=-2**40, max_value=2**40), st.text(),
-                  st.booleans(), st.sampled_from(["", ",", '"', "\n", "\r", " a ", "a,b", "x\"y"]))
+                  st.booleans(), st.sampled_from(["", ",", '"', "\n", "\r", " a ", "a,b", "x\"y",
+                                                  "=1+2", "+a", "-b", "@c", "\tx", "\ry",
+                                                  "a,=b", "=a,b"]))
 
 
 @given(st.lists(st.tuples(*[_CELL] * 21), max_size=5))
 def test_fast_export_lines_are_exactly_csv_writer_and_json_encoder_output(rows):
     """The export builds lines itself; they must equal what csv.writer and json wrote before."""
-    from adjudicator.journal.export import FIELDS, _csv_cells, _csv_lines, _json_lines, _records
+    from adjudicator.journal.export import (FIELDS, _csv_cells, _csv_lines, _json_lines,
+                                            _records, safe_cells)
 
     rows = [(r[0], *r[1:7], "" if r[7] is None else str(r[7]), *r[8:14],
              "[]" if r[14] is None else json.dumps([r[14], "x"]), *r[15:]) for r in rows]
-    expected = io.StringIO()
-    csv.writer(expected, lineterminator="\n").writerows(_csv_cells(rows))
+    expected = io.StringIO()  # CSV: each formula's start made plain text (OWASP)
+    csv.writer(expected, lineterminator="\n").writerows(map(safe_cells, _csv_cells(rows)))
     assert "".join(line + "\n" for line in _csv_lines(rows)) == expected.getvalue()
     dumps = json.JSONEncoder(ensure_ascii=False).encode
     assert list(_json_lines(rows)) == [dumps(r) for r in _records(rows)]
