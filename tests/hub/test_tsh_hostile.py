@@ -15,7 +15,7 @@ import time
 import urllib.request
 
 import pytest
-from hub_process import HubProcess, cli_env, wait_for
+from hub_process import HubProcess, accept_waiting, cli_env, wait_for
 from test_tsh import tourney
 
 from adjudicator.hub import jsliteral
@@ -62,6 +62,7 @@ class Hall:
         fwd = Forwarder(str(tmp_path / "s.db"), self.hub.url, self.hub.token)
         fwd.push()
         fwd.stop()
+        assert accept_waiting(self.hub.director_url) == 1  # the director's nod: it counts
 
     def state(self) -> dict:
         with urllib.request.urlopen(self.url, timeout=10) as r:
