@@ -85,16 +85,31 @@ def quackle_bytes(words, version: int = 1, count: int | None = None) -> bytes:
     return header + body
 
 
+def gaddag_strings(words) -> list[str]:
+    """A GADDAG's paths: reverse(prefix), then '@' (tile 0, the direction switch) and the rest:
+    CARE -> ERAC, RAC@E, AC@RE, C@ARE (wolges details.txt)."""
+    out = []
+    for word in set(words):
+        for i in range(1, len(word) + 1):
+            out.append(word[:i][::-1] + ("" if i == len(word) else "@" + word[i:]))
+    return out
+
+
 def kwg_bytes(words, gaddawg: bool = True) -> bytes:
-    """A KWG (Node22): node 0 -> DAWG root; a Gaddawg's node 1 -> GADDAG root (empty here)."""
+    """A KWG (Node22): node 0 -> DAWG root; a Gaddawg's node 1 -> its GADDAG root."""
     lists = sibling_lists(words)
+    glists = sibling_lists(gaddag_strings(words)) if gaddawg and words else []
     first = 2 if gaddawg else 1
     starts = _starts(lists, first)
-    nodes = [1 << 22 | starts[0]] + ([1 << 22] if gaddawg else [])
-    for entries in lists:
-        for k, (letter, end, child) in enumerate(entries):
-            nodes.append((ord(letter) - 64) << 24 | end << 23 | (k == len(entries) - 1) << 22
-                         | (starts[child] if child is not None else 0))
+    gstarts = _starts(glists, first + sum(map(len, lists)))
+    nodes = [1 << 22 | starts[0]] + ([1 << 22 | (gstarts[0] if glists else 0)] if gaddawg
+                                     else [])
+    for group, at in ((lists, starts), (glists, gstarts)):
+        for entries in group:
+            for k, (letter, end, child) in enumerate(entries):
+                tile = 0 if letter == "@" else ord(letter) - 64
+                nodes.append(tile << 24 | end << 23 | (k == len(entries) - 1) << 22
+                             | (at[child] if child is not None else 0))
     return b"".join(n.to_bytes(4, "little") for n in nodes)
 
 

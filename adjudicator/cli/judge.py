@@ -10,6 +10,7 @@ from ..entry import is_plain, parse_entry
 from ..errors import EXIT_ENTRY
 from ..resolve import load_configured
 from ..verdict import adjudicate, lookup
+from .lexicons import warn_unrecognised
 from .streams import (ACCEPTABLE, MAX_LINE_CHARS, UNACCEPTABLE, Entries, close_source,
                       open_source)
 
@@ -68,6 +69,7 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
 
         check_journal(journal)
     lex = load_configured(lexicon)
+    warn_unrecognised(lex)  # issue 29: said on stderr, as on every screen and slip
     if journal:  # through the station service: recorded before any verdict is shown
         from .recorded import judge_recorded, run_batch_recorded, terminal_station
 
