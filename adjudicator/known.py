@@ -164,11 +164,13 @@ class Claim:
 def claim_of_name(name: str, how: str) -> Claim | None:
     """The official list NAME (a file's stem, a lexicon name) speaks for, or None.
 
-    The whole name counts ("NWL 2018", "owl2+lwl"), and so does its first part ("CSW21 (1)",
-    "csw21-fixed", "NWL23_club"): a copy or a variant still reads as the official list."""
+    The whole name counts ("NWL 2018", "owl2+lwl"), and so does its first part when it names
+    an edition ("CSW21 (1)", "csw21-fixed", "NWL23_club"): a copy or a variant still reads as
+    that official list. A family name alone before more ("CSW-club", "TWL-tiny") names none."""
     whole = _SEPARATORS.sub("", name).upper()
     first = re.split(r"[^A-Za-z0-9]", name.strip(), maxsplit=1)[0].upper()
-    entry = OFFICIAL_NAMES.get(whole) or OFFICIAL_NAMES.get(first)
+    entry = OFFICIAL_NAMES.get(whole) or (OFFICIAL_NAMES.get(first)
+                                          if any(c.isdigit() for c in first) else None)
     if entry is None:
         entry = _title_entry(name)
     return Claim(entry[0], entry[1], how) if entry else None
