@@ -95,10 +95,12 @@ def gaddag_strings(words) -> list[str]:
     return out
 
 
-def kwg_bytes(words, gaddawg: bool = True) -> bytes:
-    """A KWG (Node22): node 0 -> DAWG root; a Gaddawg's node 1 -> its GADDAG root."""
+def kwg_bytes(words, gaddawg: bool = True, gaddag_words=None) -> bytes:
+    """A KWG (Node22): node 0 -> DAWG root; a Gaddawg's node 1 -> its GADDAG root (of
+    GADDAG_WORDS when given: a damaged file whose two halves disagree)."""
     lists = sibling_lists(words)
-    glists = sibling_lists(gaddag_strings(words)) if gaddawg and words else []
+    gwords = words if gaddag_words is None else gaddag_words
+    glists = sibling_lists(gaddag_strings(gwords)) if gaddawg and gwords else []
     first = 2 if gaddawg else 1
     starts = _starts(lists, first)
     gstarts = _starts(glists, first + sum(map(len, lists)))
