@@ -27,11 +27,17 @@ def _too_many(path: str) -> ListFormatError:
 
 # Each distinct sibling list keeps the words below it as one LF-separated byte string: one list
 # may hold at most MAX_WORDS words of 15 letters; all of them together, counting _PER_LIST bytes
-# for each list held, 8 times that (CSW19, TWL06 or NWL2018 need 16-26 MB), so a hostile graph
-# costs at most about 150 MB, however many empty lists it holds.
+# for each list held (what a dict entry, its int key and a bytes object really cost), 8 times
+# that. The real lists need 14-56 MB of it (CSW19.dwg 79k lists and 13 MB of words; the GADDAG
+# of NWL2018.kwg 371k lists). The memo is not the whole cost: the worst 64 MB file built so far
+# (tests/graph_files.worst_dawg: a Quackle v0 .dawg of 8.7 M records, every list distinct)
+# peaks at about 290 MB for the whole process (the file, its child index at 4 bytes a record,
+# the flag bytes, then the memo up to its budget, where it is refused); the largest list that
+# is accepted (913,952 words of 15 letters) about 380 MB through the whole compile. Measured
+# with 128 bytes a list (the budget counted 64, and 0.8 GB was measured against "150 MB").
 _MAX_BLOB = MAX_WORDS * 16
 _MEMO_BUDGET = 8 * _MAX_BLOB
-_PER_LIST = 64
+_PER_LIST = 128
 _NL_LETTER = [b"\n" + bytes([c & 127]) for c in range(256)]  # by code: b"\nA" for A
 _ENDS_HERE = [b"\n" + bytes([c & 127]) if c & 128 else b"" for c in range(256)]
 SEPARATOR = 1  # the letter code a KWG GADDAG's tile 0 is given (below A; 0 means no letter)
