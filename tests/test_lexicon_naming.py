@@ -6,6 +6,7 @@ import os
 import shutil
 
 import pytest
+from graph_files import dwg_bytes, kwg_bytes, quackle_bytes, write_dwg_set
 
 from adjudicator.config import Config
 from adjudicator.errors import EXIT_IO, EXIT_LEXICON, LexiconError
@@ -13,7 +14,6 @@ from adjudicator.known import claim_of_name
 from adjudicator.lexicon import FORMAT_VERSION, Lexicon, compile_sources, write_compiled
 from adjudicator.readers import scan as scan_mod
 from adjudicator.station import load_lexicons
-from graph_files import dwg_bytes, kwg_bytes, quackle_bytes, write_dwg_set
 
 WORDS = ["AA", "AB", "BE", "CAT", "QI", "ZA"]
 SHAPES = {  # a file as each program names it, holding a tiny list that is none of them
@@ -99,7 +99,7 @@ def test_judge_with_a_config_naming_it_refuses_it(run, claimed, tmp_path):
 
 
 def test_scan_says_it_is_refused_never_offers_it(run, claimed, tmp_path, monkeypatch):
-    monkeypatch.setattr(scan_mod, "default_places", lambda: [])
+    monkeypatch.setattr(scan_mod, "default_places", list)
     result = run("lexicon", "scan", str(tmp_path))
     assert result.exit_code == 0
     assert f"{claimed}\n  refused: {claimed}: its file name" in result.stdout

@@ -11,14 +11,15 @@ ADJUDICATOR_FULL=1 makes ten of each (ADJUDICATOR_MUTANTS sets the number).
 import os
 import random
 import shutil
+from pathlib import Path
 
 import pytest
+from realdata import real_list
 
 from adjudicator.errors import AdjudicatorError
 from adjudicator.known import by_id
 from adjudicator.lexicon import compile_sources
 from adjudicator.resolve import load_lexicon
-from realdata import real_list
 
 PER_KIND = int(os.environ.get("ADJUDICATOR_MUTANTS",
                               "10" if os.environ.get("ADJUDICATOR_FULL") == "1" else "1"))
@@ -163,7 +164,7 @@ def judged_as_original_or_refused(path: str, official: str) -> str:
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("name", OFFICIAL)
 def test_each_mutant_is_refused_or_judged_as_the_original(tmp_path, name, kind):
-    original = open(real_list(os.path.join("formats", name)), "rb").read()
+    original = Path(real_list(os.path.join("formats", name))).read_bytes()
     rng = random.Random(f"{name}-{kind}")
     outcomes = []
     for n in range(PER_KIND):
@@ -182,7 +183,7 @@ def test_a_csw19_dwg_altered_past_its_checksums_is_refused_under_any_name(tmp_pa
     """The CRC covers the first quarter; a letter changed after it, with no -R.dwg to compare:
     named CSW19.dwg, the name claims CSW19; named club.dwg with CSW19's checksums beside it,
     the checksums do. Refused both ways, on every path; with --name too for the checksums."""
-    original = open(real_list(os.path.join("formats", "CSW19.dwg")), "rb").read()
+    original = Path(real_list(os.path.join("formats", "CSW19.dwg"))).read_bytes()
     data = mutant("CSW19.dwg", "letter", original, random.Random("past-the-crc"))
     for stem in ("CSW19", "club"):
         folder = tmp_path / stem

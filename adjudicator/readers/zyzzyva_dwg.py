@@ -31,13 +31,12 @@ def looks_like(head: bytes, size: int) -> bool:
     whole = size % 4 == 0 and size == 4 + 4 * int.from_bytes(head[:4], "little")
     if not whole and (size > 4 + 4 * int.from_bytes(head[:4], "little") or b"\0" not in head):
         return False
-    prev = count = 0
-    for off in range(4, min(len(head) - 3, 4 + 4 * 26), 4):
+    prev = 0
+    for count, off in enumerate(range(4, min(len(head) - 3, 4 + 4 * 26), 4), start=1):
         edge = int.from_bytes(head[off:off + 4], "little")
         letter = edge >> 24
         if not (65 <= letter <= 90 and letter > prev):
             return False
-        count += 1
         if edge & _LAST:
             return whole or count >= _TRUNCATED_ROOT_MIN
         prev = letter
