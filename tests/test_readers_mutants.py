@@ -209,3 +209,17 @@ def test_the_names_woogles_and_quackle_use_find_and_check_the_official_list(tmp_
     assert run("lexicon", "add", str(tmp_path / "NWL18.kwg")).exit_code == 0
     judged = run("judge", "--lexicon", "NWL18", "qi", "za")
     assert (judged.exit_code, judged.stdout, judged.stderr) == (0, "ACCEPTABLE\n", "")
+
+
+@pytest.mark.parametrize("sums, reverse", [
+    ("64295\n37642\n", "CSW19-R.dwg"),  # the first value edited
+    ("37642\n64294\n", "CSW19-R.dwg"),  # the two lines swapped
+    ("64294\n", "CSW19-R.dwg"),  # a line missing
+    ("64294\n37642\n", "CSW19.dwg"),  # the forward graph put where the reversed one goes
+])
+def test_csw19_with_its_companions_altered_is_refused(tmp_path, sums, reverse):
+    path = place(tmp_path, "CSW19.dwg", Path(real_list(os.path.join("formats", "CSW19.dwg")))
+                 .read_bytes(), companions=True)
+    (tmp_path / "CSW19-Checksums.txt").write_text(sums)
+    shutil.copyfile(real_list(os.path.join("formats", reverse)), tmp_path / "CSW19-R.dwg")
+    assert judged_as_original_or_refused(path, "CSW19") == "refused"
