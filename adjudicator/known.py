@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -96,3 +97,127 @@ class LexiconIdentity:
                 f"fingerprint {self.short_fingerprint}"
             )
         return f"{self.known.id} — {self.known.title} — {self.word_count:,} words — {self.status}"
+
+
+# Every name Zyzzyva, Quackle, Woogles/macondo/liwords and MAGPIE give an official list (file
+# names such as nwl23.dawg, NWL20.kwg, OWL2.dwg, lexicon names such as "America"), spelled as
+# they spell it, with the separators " -_.+" removed and upper-cased. Each maps to the official
+# list it names, and the ids of known.toml that are that list: a file or lexicon using the name
+# must hold exactly one of those (empty: an official list whose words are not known here, so
+# nothing can be checked and nothing may speak under its name). Generic names (NWL, CSW) accept
+# any edition of their family.
+_CSW = ("CSW19", "CSW21", "CSW24")
+_NASPA = ("TWL06", "NWL2018", "NWL2020", "NWL2023")
+OFFICIAL_NAMES: dict[str, tuple[str, tuple[str, ...]]] = {
+    # Collins (WESPA): Zyzzyva CSW19/CSW21/CSW24, Quackle csw19.dawg, Woogles CSW21.kwg
+    **{n: ("CSW24", ("CSW24",)) for n in ("CSW24", "CSW2024", "COLLINS2024")},
+    **{n: ("CSW21", ("CSW21",)) for n in ("CSW21", "CSW2021", "COLLINS2021")},
+    **{n: ("CSW19", ("CSW19",)) for n in ("CSW19", "CSW2019", "COLLINS2019")},
+    **{n: ("CSW15", ()) for n in ("CSW15", "CSW2015", "COLLINS2015")},
+    **{n: ("CSW12", ()) for n in ("CSW12", "CSW2012", "COLLINS2012")},
+    **{n: ("CSW07", ()) for n in ("CSW07", "CSW2007", "CSWAPR07", "CSWFEB07", "COLLINS2007")},
+    **{n: ("SOWPODS", ()) for n in ("SOWPODS", "OSWI", "OSW")},
+    **{n: ("CSW", _CSW) for n in ("CSW", "COLLINS", "COLLINSSCRABBLEWORDS")},
+    # NASPA: Zyzzyva NWL2018/NWL2020/NWL2023/OWL2, Quackle nwl18.dawg/twl06.dawg, Woogles and
+    # MAGPIE NWL18/NWL20/NWL23.kwg and "America" (liwords' variant list, not known here)
+    **{n: ("NWL2023", ("NWL2023",)) for n in ("NWL2023", "NWL23", "NASPA2023")},
+    **{n: ("NWL2020", ("NWL2020",)) for n in ("NWL2020", "NWL20", "NASPA2020")},
+    **{n: ("NWL2018", ("NWL2018",)) for n in ("NWL2018", "NWL18", "NASPA2018", "OWL4")},
+    **{n: ("TWL06", ("TWL06",)) for n in ("TWL06", "TWL2006", "OWL2", "OWL2LWL", "OTCWL2006")},
+    **{n: ("OWL2.1", ()) for n in ("OWL21", "TWL2011")},
+    **{n: ("OTCWL2014", ()) for n in ("OTCWL2014", "OTCWL14", "OWL3", "TWL2014", "TWL14",
+                                      "OTCWL2016", "OTCWL16", "OWL31", "TWL2016", "TWL16")},
+    **{n: ("TWL98", ()) for n in ("TWL98", "TWL1998", "OWL", "OWLLWL", "OWL1", "TWL2")},
+    **{n: ("NWL", _NASPA) for n in ("NWL", "TWL", "NASPA", "NASPAWORDLIST")},
+    **{n: ("NSWL", ()) for n in ("NSWL", "NSWL2020", "NSWL20", "NSWL2023", "NSWL23", "OSWL")},
+    **{n: ("America", ()) for n in ("AMERICA",)},
+    **{n: ("OSPD", ()) for n in ("OSPD", "OSPD4", "OSPD41", "OSPD5", "OSPD6", "OSPD7", "OSPD8")},
+    **{n: ("CEL", ()) for n in ("CEL", "ECWL", "CWL")},
+    # the embedded default: a damaged ENABLE must not speak as ENABLE either
+    **{n: ("ENABLE", ("ENABLE",)) for n in ("ENABLE", "ENABLE2K")},
+}
+# Titles in a list's own header line, e.g. CSW19.txt's "Collins Scrabble Words (2019). ...",
+# or "NASPA Word List 2023 Edition": the family and the year name the list.
+_TITLES = (
+    (re.compile(r"(?i)\bcollins\s+scrabble\s+words\D{0,3}(\d{4})"), "CSW"),
+    (re.compile(r"(?i)\b(?:naspa\s+word\s+list|NWL)\D{0,3}(\d{4})"), "NWL"),
+    (re.compile(r"(?i)\bofficial\s+tournament\s+and\s+club\s+word\s+list\D{0,3}(\d{4})"),
+     "OTCWL"),
+)
+# Hashes that official lists carry inside their own files: the first bytes of a Quackle v1
+# header's word hash (Quackle's data/lexica/copyrights.txt keys), and the two CRC-16 values of
+# Zyzzyva's LEX-Checksums.txt. A file carrying one claims that list whatever its name.
+QUACKLE_HASHES = {"f4fec274": "CSW19", "41da74af": "NWL2018", "64bdbe65": "TWL06"}
+ZYZZYVA_CHECKSUMS = {(64294, 37642): "CSW19"}
+_SEPARATORS = re.compile(r"[\s\-_.+]+")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """An official name a list gives itself, and how: its file name, its header, a checksum."""
+
+    official: str  # the list named, e.g. NWL2023 for "nwl23"
+    accepted: tuple[str, ...]  # known ids that are that list (none: it cannot be checked here)
+    how: str  # "its file name nwl23.dawg", "its header line", ...
+
+
+def claim_of_name(name: str, how: str) -> Claim | None:
+    """The official list NAME (a file's stem, a lexicon name) speaks for, or None.
+
+    The whole name counts ("NWL 2018", "owl2+lwl"), and so does its first part when it names
+    an edition ("CSW21 (1)", "csw21-fixed", "NWL23_club"): a copy or a variant still reads as
+    that official list. A family name alone before more ("CSW-club", "TWL-tiny") names none."""
+    whole = _SEPARATORS.sub("", name).upper()
+    first = re.split(r"[^A-Za-z0-9]", name.strip(), maxsplit=1)[0].upper()
+    entry = OFFICIAL_NAMES.get(whole) or (OFFICIAL_NAMES.get(first)
+                                          if any(c.isdigit() for c in first) else None)
+    if entry is None:
+        entry = _title_entry(name)
+    return Claim(entry[0], entry[1], how) if entry else None
+
+
+def _title_entry(text: str) -> tuple[str, tuple[str, ...]] | None:
+    for pattern, family in _TITLES:
+        found = pattern.search(text)
+        if found:
+            year = found.group(1)
+            return (OFFICIAL_NAMES.get(f"{family}{year}")
+                    or OFFICIAL_NAMES.get(f"{family}{year[2:]}") or (f"{family}{year}", ()))
+    return None
+
+
+def claim_of_title(text: str, how: str) -> Claim | None:
+    """The official list a header line names ("Collins Scrabble Words (2019). ..."), or None."""
+    entry = _title_entry(text)
+    return Claim(entry[0], entry[1], how) if entry else None
+
+
+def claim_of_id(lexicon_id: str, how: str) -> Claim:
+    """A claim that a list is the known list LEXICON_ID (a hash it carries says so)."""
+    return Claim(lexicon_id, (lexicon_id,), how)
+
+
+def refusal(claim: Claim, known: KnownLexicon | None, words: int, fingerprint: str) -> str:
+    """Why a list claiming CLAIM is refused, or "" when it is the list it claims to be."""
+    if known is not None and known.id in claim.accepted:
+        return ""
+    what = f"{words:,} words, fingerprint {fingerprint[:12]}"
+    if not claim.accepted:
+        return (f"{claim.how} names {claim.official}, an official list whose words are not "
+                f"known here, so it cannot be checked ({what})")
+    wanted = by_id(claim.accepted[0]) if len(claim.accepted) == 1 else None
+    expected = f"; {wanted.id} has {wanted.words:,}" if wanted else ""
+    return (f"{claim.how} names {claim.official}, but its words are not {claim.official} as "
+            f"published ({what}{expected})")
+
+
+def check_claims(subject: str, claims: list[Claim], known: KnownLexicon | None, words: int,
+                 fingerprint: str, hint: str = "") -> None:
+    """Refuse (LexiconError, exit 3) a list that claims an official name it is not: no station
+    may say CSW21 while judging other words, whatever path the list took."""
+    from .errors import LexiconError
+
+    for claim in claims:
+        why = refusal(claim, known, words, fingerprint)
+        if why:
+            raise LexiconError(f"{subject}: {why}; refused" + (f": {hint}" if hint else ""))

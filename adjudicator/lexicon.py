@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import struct
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING
 import marisa_trie
 
 from .errors import FileAccessError, LexiconError
-from .known import LexiconIdentity, identify
+from .known import LexiconIdentity, check_claims, claim_of_name, identify
 
 if TYPE_CHECKING:
     from .wordlist import SourceReport
@@ -36,6 +37,8 @@ def fingerprint_words(words: Iterable[str]) -> str:
 def is_compiled(path: str) -> bool:
     """True when the file ends with this project's lexicon footer (a cheap sniff, not a check)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False  # a named pipe is never opened here: read_source refuses it (exit 4)
         with open(path, "rb") as f:
             f.seek(0, os.SEEK_END)
             if f.tell() < _FOOTER.size:
@@ -71,8 +74,21 @@ def compile_sources(
         words |= report.words
     fingerprint = fingerprint_words(words)
     known = identify(fingerprint)
+    for report in reports:  # a header or a hash inside a file names the list it says it is
+        if report.claims:
+            own = fingerprint if len(reports) == 1 else fingerprint_words(report.words)
+            check_claims(report.path, report.claims, identify(own), len(report.words), own,
+                         "check the file (a damaged or altered copy is never used)")
     if name is None:
-        name = known.id if known else os.path.splitext(reports[0].name)[0].upper()
+        stem = os.path.splitext(reports[0].name)[0]
+        claim = claim_of_name(stem, f"its file name {reports[0].name}")
+        name = known.id if known else stem.upper()
+    else:
+        claim = claim_of_name(name, f"the name {name}")
+    if claim is not None:  # NASPA III.A.1: OWL2.txt with the Long List is TWL06
+        check_claims(reports[0].path if len(reports) == 1 else ", ".join(sources), [claim],
+                     known, len(words), fingerprint,
+                     "check the file, or give the list a name of its own (rename it, or --name)")
     header = {
         "format": FORMAT_VERSION,
         "name": name,
@@ -133,7 +149,12 @@ class Lexicon:
             raise LexiconError(f"{path}: not a usable lexicon ({e})") from e
         if len(trie) != header["word_count"]:
             raise LexiconError(f"{path}: word count does not match its header; refused")
-        return cls(path, header, trie)
+        lex = cls(path, header, trie)
+        claim = claim_of_name(lex.name, f"its name {lex.name}")
+        if claim is not None:  # compiled before names were checked, or by hand
+            check_claims(path, [claim], lex.identity.known, lex.identity.word_count,
+                         lex.fingerprint, "compile the list again")
+        return lex
 
     @property
     def name(self) -> str:
@@ -155,6 +176,18 @@ class Lexicon:
     def verify_fingerprint(self) -> bool:
         """Recompute the content fingerprint from every word (about 0.1 s for CSW)."""
         return fingerprint_words(self._trie.keys()) == self.fingerprint
+
+
+def check_file_name(path: str, lex: "Lexicon") -> None:
+    """A file named like an official list (CSW21.lex, nwl23.dawg) must hold that list, whatever
+    name is recorded inside it: a director who configured CSW21 must get CSW21 or a refusal."""
+    name = os.path.basename(path)
+    claim = claim_of_name(os.path.splitext(name)[0], f"its file name {name}")
+    if claim is not None:
+        ident = lex.identity
+        check_claims(path, [claim], ident.known, ident.word_count, ident.fingerprint,
+                     "check the file, or compile it under a name of its own "
+                     "('adjudicator compile FILE --name NAME -o OUT')")
 
 
 def _read_checked(path: str) -> tuple[dict, int]:

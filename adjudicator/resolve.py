@@ -6,8 +6,8 @@ import hashlib
 import os
 
 from .errors import FileAccessError, LexiconError
-from .known import SHIPPED
-from .lexicon import FORMAT_VERSION, Lexicon, compile_sources, is_compiled
+from .known import OFFICIAL_NAMES, SHIPPED
+from .lexicon import FORMAT_VERSION, Lexicon, check_file_name, compile_sources, is_compiled
 
 LEXICON_DIRS_ENV = "ADJUDICATOR_LEXICONS"
 CACHE_ENV = "ADJUDICATOR_CACHE"
@@ -47,8 +47,11 @@ def load_lexicon(spec: str | None = None, *, dirs: list[str] | None = None) -> L
         return Lexicon.load(default_path())
     if os.path.isfile(spec):
         return _load_path(spec)
-    if os.path.exists(spec):
-        raise LexiconError(f"lexicon {spec!r} is not a file")
+    if os.path.exists(spec):  # a folder, a named pipe, a device: exit 4, as any file unread
+        from .destination import kind_of
+
+        raise FileAccessError(f"cannot read lexicon {spec}: it is "
+                              f"{kind_of(os.stat(spec).st_mode) or 'not a file'}, not a regular file")
     found = find_by_name(spec, dirs)
     if found is None:
         searched = ", ".join(lexicon_dirs(dirs))
@@ -82,6 +85,9 @@ def find_by_name(name: str, dirs: list[str] | None = None) -> str | None:
         for candidate in [wanted + ".lex"] + [wanted + s for s in _SOURCE_SUFFIXES]:
             if candidate in by_lower and os.path.isfile(os.path.join(folder, by_lower[candidate])):
                 return os.path.join(folder, by_lower[candidate])
+    official = OFFICIAL_NAMES.get(name.upper())  # NWL23, as Woogles says it: the NWL2023 shelved
+    if official is not None and len(official[1]) == 1 and official[1][0] != name.upper():
+        return find_by_name(official[1][0], dirs)
     return None
 
 
@@ -102,13 +108,17 @@ def available(dirs: list[str] | None = None) -> list[str]:
 
 def _load_path(path: str) -> Lexicon:
     if is_compiled(path):
-        return Lexicon.load(path)
-    cached = compiled_cache_for(path)
-    try:
-        return Lexicon.load(cached)
-    except LexiconError:  # a damaged cache entry is rebuilt from the source, never used
-        compile_sources([path], cached)
-        return Lexicon.load(cached)
+        lex = Lexicon.load(path)
+    else:
+        cached = compiled_cache_for(path)
+        try:
+            lex = Lexicon.load(cached)
+        except LexiconError:  # a damaged cache entry is rebuilt from the source, never used
+            compile_sources([path], cached)
+            lex = Lexicon.load(cached)
+    check_file_name(path, lex)
+    return lex
+
 
 
 def compiled_cache_for(source: str) -> str:

@@ -8,8 +8,8 @@ import shutil
 from dataclasses import dataclass
 
 from .errors import FileAccessError, LexiconError
-from .known import LexiconIdentity, by_id
-from .lexicon import CompileReport, Lexicon, compile_sources, is_compiled
+from .known import LexiconIdentity
+from .lexicon import CompileReport, Lexicon, check_file_name, compile_sources, is_compiled
 
 SHELF_ENV = "ADJUDICATOR_SHELF"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -89,13 +89,8 @@ def add(source: str, *, name: str | None = None, replace: bool = False,
         if not _NAME.fullmatch(final):
             raise LexiconError(f"{final!r} cannot be a shelf name (use letters, digits, '-', '_', "
                                "'.'): add the word list with --name")
-        official = by_id(final)
-        if official is not None and lex.identity.known is not official:
-            raise LexiconError(
-                f"{source} would be named {official.id}, but its words are not {official.id} as "
-                f"published ({lex.identity.word_count:,} words, fingerprint "
-                f"{lex.identity.short_fingerprint}; {official.id} has {official.words:,}): "
-                "check the file, or add it under another name with --name")
+        # compile_sources and Lexicon.load have refused a list named like an official one that
+        # is not it (file name, header, checksums, the name inside a compiled file)
         return _place(lex, report, tmp, folder, final, replace)
     finally:
         if os.path.exists(tmp):
@@ -107,6 +102,8 @@ def _stage(source: str, tmp: str, name: str | None, skip_invalid: bool
     """The lexicon to add, written to TMP and loaded from there (so checked as it will be used)."""
     if is_compiled(source):
         named = Lexicon.load(source).name  # refused here if damaged, before anything is copied
+        if name is None:  # CSW21.lex must be CSW21, whatever name is inside it
+            check_file_name(source, Lexicon.load(source))
         if name is not None and name != named:
             raise LexiconError(f"{source} is a compiled lexicon named {named}; to add it under "
                                "another name, add its word list with --name")

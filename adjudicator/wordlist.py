@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 
 from .entry import describe_char
 from .errors import FileAccessError, LexiconError, WordListError
-from .readers import read_open
+from .known import Claim, claim_of_title
+from .readers import open_regular, read_open
 
 MARISA_MAGIC = b"We love Marisa."  # as lexicon.MARISA_MAGIC (lexicon imports this module)
 _CLEAN_BODY = re.compile(r"(?:[A-Z]{2,15}\n)*")
@@ -39,6 +40,7 @@ class SourceReport:
     skipped: list[tuple[int, str]] = field(default_factory=list)
     format: str = "text"  # or another program's format (adjudicator.readers)
     notes: list[str] = field(default_factory=list)  # what reading it checked, or could not
+    claims: list[Claim] = field(default_factory=list)  # official names its content gives it
 
     @property
     def name(self) -> str:
@@ -53,13 +55,13 @@ def is_header(line: str) -> bool:
 def read_source(path: str, *, skip_invalid: bool = False) -> SourceReport:
     """Read one word list file. Raise WordListError naming the first bad line unless skipping."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:  # a named pipe is refused, never waited on
             decoded, data = read_open(path, f, os.fstat(f.fileno()).st_size)
     except OSError as e:
         raise FileAccessError(f"cannot read word list {path}: {e.strerror or e}") from e
     if decoded is not None:  # a Zyzzyva, Quackle or KWG file: every word already checked
         return SourceReport(path=path, sha256=decoded.sha256, words=set(decoded.words),
-                            format=decoded.format, notes=decoded.notes)
+                            format=decoded.format, notes=decoded.notes, claims=decoded.claims)
     report = SourceReport(path=path, sha256=hashlib.sha256(data).hexdigest())
     if data.startswith(MARISA_MAGIC):  # a compiled lexicon cut short: its footer is gone
         raise LexiconError(f"{path}: the lexicon file is damaged or truncated (its end is "
@@ -84,6 +86,9 @@ def read_source(path: str, *, skip_invalid: bool = False) -> SourceReport:
         _read_lines(report, lines, skip_invalid)
     if not report.words:
         raise LexiconError(f"{path}: no words found")
+    claim = claim_of_title(report.header, "its header line") if report.header else None
+    if claim is not None:
+        report.claims.append(claim)
     return report
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.lexicon import Lexicon, compile_sources
+from adjudicator.known import claim_of_name
+from adjudicator.lexicon import FORMAT_VERSION, Lexicon, compile_sources, fingerprint_words
 
 @pytest.fixture
 def make_lexicon(tmp_path):
@@ -16,6 +17,14 @@ def make_lexicon(tmp_path):
         src = tmp_path / f"{name.lower()}-{n}.txt"
         src.write_text("\n".join(words) + "\n")
         out = tmp_path / f"{name.lower()}-{n}.lex"
+        if claim_of_name(name, "") is not None:
+            # a tiny list labelled CSW24 for the rows a hub shows: no path of the program makes
+            # one any more (issue 29), so the object is built by hand, never loaded from a file
+            import marisa_trie
+
+            header = {"format": FORMAT_VERSION, "name": name, "word_count": len(set(words)),
+                      "fingerprint": fingerprint_words(set(words)), "sources": []}
+            return Lexicon(str(out), header, marisa_trie.Trie(words))
         compile_sources([str(src)], str(out), name=name)
         return Lexicon.load(str(out))
 

@@ -85,16 +85,33 @@ def quackle_bytes(words, version: int = 1, count: int | None = None) -> bytes:
     return header + body
 
 
-def kwg_bytes(words, gaddawg: bool = True) -> bytes:
-    """A KWG (Node22): node 0 -> DAWG root; a Gaddawg's node 1 -> GADDAG root (empty here)."""
+def gaddag_strings(words) -> list[str]:
+    """A GADDAG's paths: reverse(prefix), then '@' (tile 0, the direction switch) and the rest:
+    CARE -> ERAC, RAC@E, AC@RE, C@ARE (wolges details.txt)."""
+    out = []
+    for word in set(words):
+        for i in range(1, len(word) + 1):
+            out.append(word[:i][::-1] + ("" if i == len(word) else "@" + word[i:]))
+    return out
+
+
+def kwg_bytes(words, gaddawg: bool = True, gaddag_words=None) -> bytes:
+    """A KWG (Node22): node 0 -> DAWG root; a Gaddawg's node 1 -> its GADDAG root (of
+    GADDAG_WORDS when given: a damaged file whose two halves disagree)."""
     lists = sibling_lists(words)
+    gwords = words if gaddag_words is None else gaddag_words
+    glists = sibling_lists(gaddag_strings(gwords)) if gaddawg and gwords else []
     first = 2 if gaddawg else 1
     starts = _starts(lists, first)
-    nodes = [1 << 22 | starts[0]] + ([1 << 22] if gaddawg else [])
-    for entries in lists:
-        for k, (letter, end, child) in enumerate(entries):
-            nodes.append((ord(letter) - 64) << 24 | end << 23 | (k == len(entries) - 1) << 22
-                         | (starts[child] if child is not None else 0))
+    gstarts = _starts(glists, first + sum(map(len, lists)))
+    nodes = [1 << 22 | starts[0]] + ([1 << 22 | (gstarts[0] if glists else 0)] if gaddawg
+                                     else [])
+    for group, at in ((lists, starts), (glists, gstarts)):
+        for entries in group:
+            for k, (letter, end, child) in enumerate(entries):
+                tile = 0 if letter == "@" else ord(letter) - 64
+                nodes.append(tile << 24 | end << 23 | (k == len(entries) - 1) << 22
+                             | (at[child] if child is not None else 0))
     return b"".join(n.to_bytes(4, "little") for n in nodes)
 
 
@@ -124,3 +141,40 @@ def write_zyzzyva_db(path, words) -> str:
     conn.commit()
     conn.close()
     return str(path)
+
+
+def worst_dawg(depth: int = 4, fan: int = 2, chain: int = 8, share: int = 0) -> bytes:
+    """The word graph that makes a reader hold the most in 64 MB: a Quackle v0 .dawg (its 24-bit
+    pointers reach every record, where a .dwg's 21 bits and a KWG's 22 do not), a full 26-ary
+    tree DEPTH deep, each leaf edge a list of FAN edges, each starting a chain of CHAIN
+    one-edge lists ending a word; every list distinct (or the chains shared by SHARE leaves'
+    edges at a time). The defaults: 58 MB, 8.7 M records, 913,952 words of 13 letters."""
+    import random
+
+    rng = random.Random(1)
+    out = bytearray()
+    starts = [1]
+    for level in range(1, depth + 1):
+        starts.append(starts[-1] + 26 ** level)
+    leaves = 26 ** depth
+    fan_start = starts[depth]
+    chains = fan * leaves if not share else share
+    chain_start = fan_start + fan * leaves
+
+    def rec(kid: int, letter: int, flags: int) -> None:
+        out.extend(kid.to_bytes(3, "big") + bytes([letter | flags]) + bytes(3))
+
+    rec(1, 0, 0)  # record 0: the root's pointer to the first list
+    for level in range(1, depth + 1):
+        for k in range(26 ** level):
+            kid = starts[level] + 26 * k if level < depth else fan_start + fan * k
+            rec(kid, k % 26, 0x40 if k % 26 == 25 else 0)
+    for k in range(leaves):
+        for f in range(fan):
+            rec(chain_start + chain * ((fan * k + f) % chains), f, 0x40 if f == fan - 1 else 0)
+    for c in range(chains):
+        base = chain_start + chain * c
+        for i in range(chain):
+            rec(base + i + 1 if i < chain - 1 else 0, rng.randrange(26),
+                0x40 | (0x20 if i == chain - 1 else 0))
+    return bytes(out)

@@ -113,7 +113,8 @@ def test_a_100_mb_line_is_invalid_in_flat_memory_and_the_next_lines_are_judged(t
                           timeout=300)
     first, *lines = done.stdout.splitlines()
     code, peak_kb = map(int, first.split())
-    assert code == 2 and lines == [
+    warning = "adjudicator: warning: UNRECOGNISED WORD LIST TINY"  # the tiny list (issue 29)
+    assert code == 2 and [ln for ln in lines if not ln.startswith(warning)] == [
         "ACCEPTABLE",
         f"INVALID: the line is longer than {MAX_LINE_CHARS:,} characters: one play forms at "
         "most 8 words of at most 15 letters.",

@@ -14,10 +14,17 @@ from adjudicator.errors import EXIT_ENTRY, EXIT_IO, EXIT_LEXICON, EXIT_NOT_RECOR
 ADJUDICATOR = [sys.executable, "-m", "adjudicator"]
 
 
+def error_lines(stderr: str) -> list[str]:
+    """STDERR's lines but the warning that the tiny test list is UNRECOGNISED (issue 29): the
+    one error line each case is about."""
+    return [ln for ln in stderr.splitlines()
+            if not ln.startswith("adjudicator: warning: UNRECOGNISED WORD LIST")]
+
+
 def one_error_line(result, code: int, says: str) -> None:
     assert result.exit_code == code, result.stderr
     assert result.stdout == ""
-    (line,) = result.stderr.splitlines()
+    (line,) = error_lines(result.stderr)
     assert line.startswith("adjudicator: ") and says in line
 
 
@@ -25,7 +32,7 @@ def one_error_line(result, code: int, says: str) -> None:
     (["judge", "--batch", "{tmp}/no-such.txt"], "cannot read"),
     (["judge", "--batch", "{tmp}"], "Is a directory"),
     (["compile", "{tiny}", "-o", "{tmp}/no-such-folder/x.lex"], "cannot write lexicon"),
-    (["compile", "{tmp}", "-o", "{tmp}/x.lex"], "Is a directory"),
+    (["compile", "{tmp}", "-o", "{tmp}/x.lex"], "it is a folder, not a regular file"),
     (["compile", "{tmp}/no-such.txt", "-o", "{tmp}/x.lex"], "cannot read word list"),
     (["compile", "{tiny}", "-o", "{tmp}"], "cannot write lexicon"),
     (["journal", "verify", "{tmp}/no-such.db"], "no journal at"),
@@ -97,11 +104,11 @@ def test_not_recorded_has_the_prefix_every_error_has(run, tmp_path, tiny):
     journal = str(tmp_path / "foreign.db")  # not a journal: nothing is recorded
     result = run("judge", "-l", tiny, "--journal", journal, "qi")
     assert (result.stdout, result.exit_code) == ("ACCEPTABLE\n", EXIT_NOT_RECORDED)
-    (line,) = result.stderr.splitlines()
+    (line,) = error_lines(result.stderr)
     assert line.startswith("adjudicator: NOT RECORDED: call the director (")
     result = run("judge", "-l", tiny, "--journal", journal, "--batch", "-", input=b"qi\nqz\n")
     assert (result.stdout, result.exit_code) == ("ACCEPTABLE\nUNACCEPTABLE\n", EXIT_NOT_RECORDED)
-    lines = result.stderr.splitlines()
+    lines = error_lines(result.stderr)
     assert [line[:len("adjudicator: NOT RECORDED: call the director (line 1: ")] for line in lines
             ] == [f"adjudicator: NOT RECORDED: call the director (line {n}: " for n in (1, 2)]
 
@@ -234,7 +241,7 @@ def test_every_command_with_its_output_closed_full_or_unwritable(tmp_path, tiny,
         if how != "closed":
             target.close()
         assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr, args
-        lines = proc.stderr.splitlines()
+        lines = error_lines(proc.stderr)
         if args[:1] == ["set-pin"]:  # its prompts, then the one error line
             lines = lines[-1:]
         assert (proc.returncode, len(lines)) == (EXIT_IO, 1), (args, proc.returncode, lines)
@@ -254,7 +261,7 @@ def test_a_closed_pipe_ends_quietly_never_with_1(tmp_path, tiny, recorded):
     err = proc.stderr.read()
     code = proc.wait(timeout=60)
     assert code in (0, -signal.SIGPIPE), code
-    assert err == b""
+    assert error_lines(err.decode()) == []
 
 
 @pytest.mark.parametrize("args", [[], ["lexicon"], ["journal"]])
@@ -268,7 +275,7 @@ def test_a_batch_from_a_closed_standard_input_exits_4(tiny):
     proc = subprocess.run(ADJUDICATOR + ["judge", "-l", tiny, "--batch", "-"], text=True,
                           capture_output=True, preexec_fn=lambda: os.close(0), timeout=60)
     assert proc.returncode == EXIT_IO and proc.stdout == ""
-    assert proc.stderr == "adjudicator: cannot read standard input: it is closed\n"
+    assert error_lines(proc.stderr) == ["adjudicator: cannot read standard input: it is closed"]
 
 
 def default_sigint() -> None:
@@ -289,7 +296,7 @@ def test_ctrl_c_exits_130_not_an_io_code(tiny, tmp_path):
     proc.wait(timeout=60)  # before stdin is closed: an end of input first would end it with 0
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
-    assert err.decode().splitlines() == ["adjudicator: interrupted"]
+    assert error_lines(err.decode()) == ["adjudicator: interrupted"]
 
 
 def test_an_os_error_no_command_caught_is_named_for_what_failed():
@@ -464,7 +471,7 @@ def test_every_command_with_each_mistake_gives_its_code_and_one_line(
     where a folder was not there."""
     args = [a.format(**mistakes_setup) for a in args]
     result = run(*args, input=stdin)
-    lines = result.stderr.splitlines()
+    lines = error_lines(result.stderr)
     if args[0] == "set-pin":
         lines = [line for line in lines if line.startswith("adjudicator:")]  # after its prompts
     assert (result.exit_code, len(lines)) == (code, 1), (result.exit_code, result.stderr)
@@ -508,7 +515,7 @@ def test_serve_stopped_with_ctrl_c_exits_130_with_one_line_as_the_hub_does(tmp_p
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 130
-    assert err.splitlines() == ["adjudicator: interrupted"]
+    assert error_lines(err) == ["adjudicator: interrupted"]
 
 
 @pytest.mark.parametrize("option, value", [("--table", "²"), ("--table", "0"),

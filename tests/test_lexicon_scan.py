@@ -50,7 +50,7 @@ def test_scan_finds_zyzzyva_database_in_home_and_lists_in_a_folder(home, tmp_pat
     write_dwg_set(words, "CLUB", WORDS)
     (folder / "club.dawg").write_bytes(quackle_bytes(WORDS))
     (folder / "club.kwg").write_bytes(kwg_bytes(WORDS))
-    (folder / "broken.kwg").write_bytes(kwg_bytes(WORDS)[:-4])
+    (folder / "broken.kwg").write_bytes(kwg_bytes(WORDS)[:-6])
     conn = sqlite3.connect(folder / "quiz.db")  # an SQLite file that is no lexicon: not listed
     conn.execute("CREATE TABLE questions (q text)")
     conn.commit()

@@ -12,6 +12,7 @@ from ..errors import EXIT_ENTRY
 from ..resolve import load_configured
 from ..tables import check_table
 from ..verdict import adjudicate, lookup
+from .lexicons import warn_unrecognised
 from .streams import (ACCEPTABLE, MAX_LINE_CHARS, UNACCEPTABLE, Entries, close_source,
                       open_source)
 
@@ -74,6 +75,7 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
 
         check_journal(journal)
     lex = load_configured(lexicon)
+    warn_unrecognised(lex)  # issue 29: said on stderr, as on every screen and slip
     if journal:  # through the station service: recorded before any verdict is shown
         from .recorded import judge_recorded, run_batch_recorded, terminal_station
 

@@ -11,6 +11,13 @@ from ..lexicon import compile_sources
 from ..resolve import load_configured
 
 
+def warn_unrecognised(lex) -> None:
+    """One line on stderr when LEX matches no known list, as screens and slips say it: a
+    script reading only stdout still sees ACCEPTABLE, the person at the terminal sees this."""
+    if lex.identity.known is None:
+        click.echo(f"adjudicator: warning: {lex.identity.warning}", err=True)
+
+
 @click.command("compile")
 @click.argument("sources", nargs=-1, required=True)  # unreadable files: exit 4, from the core
 @click.option("-o", "--output", "out", required=True, metavar="PATH",
@@ -104,6 +111,8 @@ def info_cmd(lexicon: str | None) -> None:
     width = max(len(k) for k, _ in rows) + 1
     for key, value in rows:
         click.echo(f"{key + ':':<{width}} {value}")
+    if content_ok:
+        warn_unrecognised(lex)
     if not content_ok:
         raise click.exceptions.Exit(3)
 

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
+from ..destination import kind_of
+from ..errors import FileAccessError
+from ..known import Claim
 from . import detect as _detect
 from . import kwg, quackle_dawg, zyzzyva_db, zyzzyva_dwg
 from .graph import MAX_BYTES, ListFormatError, check_size
 
-__all__ = ["Decoded", "ListFormatError", "read_open"]
+__all__ = ["Decoded", "ListFormatError", "open_regular", "read_open"]
 
 
 @dataclass
@@ -21,6 +25,31 @@ class Decoded:
     format: str
     sha256: str
     notes: list[str] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)  # an official list its hashes name
+
+
+def _state(st: os.stat_result) -> tuple[int, int, int, int]:
+    return st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev
+
+
+def open_regular(path: str, what: str = "word list") -> BinaryIO:
+    """PATH opened for reading when it is a regular file; a named pipe, a device, a socket or a
+    folder is refused at once (FileAccessError, exit 4), never waited on: opening a pipe for
+    reading would block until a writer came, for ever."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except OSError as e:
+        raise FileAccessError(f"cannot read {what} {path}: {e.strerror or e}") from e
+    try:
+        kind = kind_of(os.fstat(fd).st_mode)
+        if kind:
+            raise FileAccessError(f"cannot read {what} {path}: it is {kind}, not a regular file")
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
 
 
 def read_open(path: str, f: BinaryIO, size: int) -> tuple[Decoded | None, bytes]:
@@ -32,12 +61,19 @@ def read_open(path: str, f: BinaryIO, size: int) -> tuple[Decoded | None, bytes]
     head = f.read(len(zyzzyva_db.MAGIC))
     if head == zyzzyva_db.MAGIC:
         check_size(path, size, zyzzyva_db.MAX_DB_BYTES)
+        before = _state(os.fstat(f.fileno()))
         sha, seen = hashlib.sha256(head), len(head)
         for chunk in iter(lambda: f.read(1 << 20), b""):
             sha.update(chunk)
             seen += len(chunk)
             check_size(path, seen, zyzzyva_db.MAX_DB_BYTES)  # grew while being read
         words, notes, fmt = zyzzyva_db.read(path)
+        if _state(os.stat(path)) != before:  # the hash must be of the words read
+            raise ListFormatError(path, "it changed while being read (Zyzzyva writing it?): "
+                                  "close Zyzzyva and try again")
+        if not words:
+            raise ListFormatError(path, f"no words found in it ({fmt}: its words table is "
+                                  "empty)")
         return Decoded(words, fmt, sha.hexdigest(), notes), b""
     check_size(path, size, MAX_BYTES)
     data = head + f.read(MAX_BYTES + 1 - len(head))
@@ -51,13 +87,14 @@ def read_open(path: str, f: BinaryIO, size: int) -> tuple[Decoded | None, bytes]
         raise ListFormatError(path, "a Quackle GADDAG (a move-generation index, not read here): "
                               + (f"add {beside} beside it instead" if beside else
                                  "add the .dawg file of the same name instead"))
+    claims: list[Claim] = []
     if kind == _detect.ZYZZYVA_DWG:
-        words, notes = zyzzyva_dwg.read(path, data)
+        words, notes = zyzzyva_dwg.read(path, data, claims)
         fmt = zyzzyva_dwg.FORMAT
     elif kind == _detect.KWG:
         words, notes, fmt = kwg.read(path, data)
     else:
-        words, notes, fmt = quackle_dawg.read(path, data)
+        words, notes, fmt = quackle_dawg.read(path, data, claims)
     if not words:
         raise ListFormatError(path, f"no words found in it ({fmt})")
-    return Decoded(words, fmt, sha256, notes), b""
+    return Decoded(words, fmt, sha256, notes, claims), b""

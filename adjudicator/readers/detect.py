@@ -28,8 +28,9 @@ def detect(path: str, data: bytes) -> str | None:
         return QUACKLE_DAWG
     if zyzzyva_dwg.looks_like(data[:4096], len(data)):
         return ZYZZYVA_DWG
-    if kwg.looks_like(data):
-        return KWG
+    if kwg.looks_like(data) or (len(data) % 4 and b"\0" in data[:4096]
+                                and kwg.looks_like(data[:len(data) - len(data) % 4])):
+        return KWG  # whole nodes, or cut short: refused then as truncated
     if is_gaddag(path, data):
         return QUACKLE_GADDAG
     if quackle_dawg.looks_like_v0(data):

@@ -27,14 +27,22 @@ def _too_many(path: str) -> ListFormatError:
 
 # Each distinct sibling list keeps the words below it as one LF-separated byte string: one list
 # may hold at most MAX_WORDS words of 15 letters; all of them together, counting _PER_LIST bytes
-# for each list held, 8 times that (CSW19, TWL06 or NWL2018 need 16-26 MB), so a hostile graph
-# costs at most about 150 MB, however many empty lists it holds.
+# for each list held (what a dict entry, its int key and a bytes object really cost), 8 times
+# that. The real lists need 14-56 MB of it (CSW19.dwg 79k lists and 13 MB of words; the GADDAG
+# of NWL2018.kwg 371k lists). The memo is not the whole cost: the worst 64 MB file built so far
+# (tests/graph_files.worst_dawg: a Quackle v0 .dawg of 8.7 M records, every list distinct)
+# peaks at about 290 MB for the whole process (the file, its child index at 4 bytes a record,
+# the flag bytes, then the memo up to its budget, where it is refused); the largest list that
+# is accepted (913,952 words of 15 letters) about 380 MB through the whole compile. Measured
+# with 128 bytes a list (the budget counted 64, and 0.8 GB was measured against "150 MB").
 _MAX_BLOB = MAX_WORDS * 16
 _MEMO_BUDGET = 8 * _MAX_BLOB
-_PER_LIST = 64
+_PER_LIST = 128
 _NL_LETTER = [b"\n" + bytes([c & 127]) for c in range(256)]  # by code: b"\nA" for A
 _ENDS_HERE = [b"\n" + bytes([c & 127]) if c & 128 else b"" for c in range(256)]
+SEPARATOR = 1  # the letter code a KWG GADDAG's tile 0 is given (below A; 0 means no letter)
 _AZ = bytes(c if 65 <= c <= 90 else 0 for c in range(256))
+_AZ_SEPARATOR = bytes(c if 65 <= c <= 90 or c == SEPARATOR else 0 for c in range(256))
 
 
 def _merge(codes: bytes, accepts: bytes) -> bytes:
@@ -65,13 +73,17 @@ class FlatGraph:
         self.kids, self.base, self.raw = kids, base, raw_letters or letters
         self.count = len(letters)
 
-    def words(self, root: int) -> list[str]:
+    def words(self, root: int, skip_separator: bool = False) -> list[str]:
         """Every word below the sibling list starting at ROOT, in sorted order.
 
         Each distinct list is read once and the words below it are built once, bottom up, as
         one byte string (putting a letter in front of all of them is one bytes.replace), so
         time and memory are bounded by the file's size and the limits above however the graph
         shares its nodes. The walk goes at most 15 lists deep, so a loop is refused too.
+
+        Siblings come in strictly ascending letter order in every format read here: one letter
+        changed in a list mostly breaks the order, and is refused. SKIP_SEPARATOR: edges whose
+        letter is SEPARATOR (a KWG GADDAG's direction switch) are passed over, not refused.
         """
         path, letters, last, accepts, kids = (self.path, self.letters, self.last, self.accepts,
                                                self.kids)
@@ -79,7 +91,7 @@ class FlatGraph:
         memo: dict[int, bytes] = {}
         budget = _MEMO_BUDGET
         # one code per record: its letter, plus 128 where a word ends (0: not a letter A-Z)
-        codes = _merge(letters.translate(_AZ), accepts)
+        codes = _merge(letters.translate(_AZ_SEPARATOR if skip_separator else _AZ), accepts)
         ends_here = _ENDS_HERE
 
         def visit(start: int, depth: int) -> bytes:
@@ -94,7 +106,9 @@ class FlatGraph:
             if end - first == 1:  # a list of one edge: common, and cheaper without a loop
                 code = seg[0]
                 kid = kids[first]
-                if not kid:
+                if skip_separator and code & 127 == SEPARATOR:
+                    blob = b""
+                elif not kid:
                     blob = ends_here[code]
                 else:
                     below = memo.get(kid)
@@ -105,8 +119,13 @@ class FlatGraph:
                     blob = ends_here[code] + below.replace(b"\n", nl_letter[code])
             else:
                 parts = []
-                size = 0
+                size = prev = 0
                 for code, kid in zip(seg, kids[first:end]):
+                    if code & 127 <= prev:
+                        raise self._bad_order(first)
+                    prev = code & 127
+                    if skip_separator and prev == SEPARATOR:
+                        continue
                     parts.append(ends_here[code])
                     if kid:
                         below = memo.get(kid)
@@ -143,8 +162,13 @@ class FlatGraph:
         return ListFormatError(self.path, "a list of edges runs past the end of the file "
                                "(truncated or damaged)")
 
+    def _bad_order(self, first: int) -> ListFormatError:
+        return ListFormatError(self.path, f"the list of edges at record {first + self.base} is "
+                               "not in letter order (damaged or altered)")
+
     def _bad_letter(self, first: int, end: int) -> ListFormatError:
-        r = next(i for i in range(first, end) if not 65 <= self.letters[i] <= 90)
+        r = next((i for i in range(first, end) if not 65 <= self.letters[i] <= 90
+                  and self.letters[i] != SEPARATOR), first)
         return ListFormatError(self.path, f"record {r + self.base} holds letter code "
                                f"{self.raw[r]}, not a letter A-Z")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .graph import FlatGraph, ListFormatError, flag_table, low_bits
+from .graph import SEPARATOR, FlatGraph, ListFormatError, flag_table, low_bits
 
 FORMAT_FULL = "KWG word graph (.kwg, word graph and GADDAG)"
 FORMAT_DAWG = "KWG word graph (.kwg, word graph only)"
@@ -12,6 +12,7 @@ _ARC = 0x3FFFFF  # bits 21-0: the first node of the child list (0 = none)
 _ACCEPTS_TABLE = flag_table(_ACCEPTS)
 _IS_END_TABLE = flag_table(_IS_END)
 _TILES = bytes(64 + t if 1 <= t <= 26 else 0 for t in range(256))  # English: tiles 1-26 = A-Z
+_GADDAG_TILES = bytes([SEPARATOR]) + _TILES[1:]  # tile 0 there is the direction switch
 _ALPHAGRAM_MIN = 20  # this many words, each with its letters in order: alphagrams, not words
 
 
@@ -47,23 +48,47 @@ def is_gaddawg(data: bytes) -> bool:
 
 
 def read(path: str, data: bytes) -> tuple[list[str], list[str], str]:
-    """The words of the word-graph (DAWG) part; alphagram-only files (.kad) are refused."""
+    """The words of the word-graph (DAWG) part, checked against the GADDAG part of a full .kwg
+    (its paths without a direction switch are the same words spelled backwards, as Zyzzyva's
+    -R.dwg is). Alphagram files (.kad) are refused, damaged ones too."""
     if len(data) < 8 or len(data) % 4:
         raise ListFormatError(path, "not whole 4-byte nodes (truncated or damaged)")
+    full = is_gaddawg(data)
+    alphagrams = path.lower().endswith(".kad")
+    if alphagrams and not full:
+        raise _alphagram_file(path)
     flags = data[2::4]
     tiles = data[3::4]
-    graph = FlatGraph(path, tiles.translate(_TILES), flags.translate(_IS_END_TABLE),
-                      flags.translate(_ACCEPTS_TABLE), low_bits(data, _ARC >> 16), base=0,
+    last, accepts, kids = (flags.translate(_IS_END_TABLE), flags.translate(_ACCEPTS_TABLE),
+                           low_bits(data, _ARC >> 16))
+    graph = FlatGraph(path, tiles.translate(_TILES), last, accepts, kids, base=0,
                       raw_letters=tiles)
     root = _node(data, 0) & _ARC
     words = graph.words(root) if root else []
-    full = is_gaddawg(data)
-    if not full and len(words) >= _ALPHAGRAM_MIN and all_alphagrams(words):
-        raise ListFormatError(path, "it holds sorted letters, not words (an alphagram file, "
-                              ".kad, for anagram search): add the .kwg word list instead")
-    return words, [], FORMAT_FULL if full else FORMAT_DAWG
+    notes = []
+    if full:
+        gaddag_root = _node(data, 1) & _ARC
+        gaddag = FlatGraph(path, tiles.translate(_GADDAG_TILES), last, accepts, kids, base=0,
+                           raw_letters=tiles)
+        backward = gaddag.words(gaddag_root, skip_separator=True) if gaddag_root else []
+        if len(backward) != len(words) or set(
+                "\n".join(backward)[::-1].split("\n")) != set(words):
+            raise ListFormatError(path, "its GADDAG part does not hold the same words as its "
+                                  "word graph (damaged or altered)")
+        if words:
+            notes.append("its GADDAG part holds the same words")
+    elif len(words) >= _ALPHAGRAM_MIN and alphagram_share(words) > 0.5:
+        raise _alphagram_file(path)
+    return words, notes, FORMAT_FULL if full else FORMAT_DAWG
 
 
-def all_alphagrams(words: list[str]) -> bool:
-    """True when every word has its letters in alphabetical order (stops at the first not)."""
-    return all(list(w) == sorted(w) for w in words)
+def _alphagram_file(path: str) -> ListFormatError:
+    return ListFormatError(path, "it holds sorted letters, not words (an alphagram file, .kad, "
+                           "for anagram search): add the .kwg word list instead")
+
+
+def alphagram_share(words: list[str]) -> float:
+    """The share of WORDS whose letters are in alphabetical order: nearly all in a .kad, damaged
+    or not; under 1% in a word list."""
+    return sum(1 for w in words if "".join(sorted(w)) == w) / len(words)
+

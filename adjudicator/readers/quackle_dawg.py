@@ -8,6 +8,7 @@ import sys
 from array import array
 from operator import methodcaller
 
+from ..known import QUACKLE_HASHES, claim_of_id
 from .graph import FlatGraph, ListFormatError, flag_table
 
 FORMAT_V1 = "Quackle DAWG (.dawg, version 1)"
@@ -23,6 +24,7 @@ _QUACKLE_FIRST_LETTER = 5  # Quackle's letter codes: the hash encodes letter ind
 _LAST_TABLE = flag_table(_LAST)
 _V0_END_TABLE = flag_table(_V0_END)
 _LETTER_INDEX = bytes(b & 63 for b in range(256))
+ENGLISH = [chr(65 + i) for i in range(26)]  # an English Quackle file's alphabet, in this order
 _V0_LETTERS = bytes(65 + (b & 31) if (b & 31) < 26 else 0 for b in range(256))
 
 
@@ -67,7 +69,8 @@ def _graph(path: str, records: bytes, letters: bytes, accepts: bytes) -> FlatGra
     wide[0::4], wide[1::4], wide[2::4] = (records[2::_RECORD][:count], records[1::_RECORD][:count],
                                           records[0::_RECORD][:count])
     kids = array("I")
-    kids.frombytes(bytes(wide))
+    kids.frombytes(wide)  # no bytes() copy between: 4 bytes a record once, not twice
+    del wide
     if sys.byteorder == "big":
         kids.byteswap()
     flags = records[3::_RECORD]
@@ -75,8 +78,10 @@ def _graph(path: str, records: bytes, letters: bytes, accepts: bytes) -> FlatGra
                      raw_letters=flags.translate(_LETTER_INDEX))
 
 
-def read(path: str, data: bytes) -> tuple[list[str], list[str], str]:
-    """The words of a Quackle DAWG (either version), checked against the v1 header."""
+def read(path: str, data: bytes, claims: list | None = None
+         ) -> tuple[list[str], list[str], str]:
+    """The words of a Quackle DAWG (either version), checked against the v1 header; CLAIMS gets
+    the official list the header's hash names (Quackle's copyrights.txt keys), if any."""
     header = parse_header(data)
     if header is None:
         return _read_v0(path, data), [], FORMAT_V0
@@ -85,6 +90,9 @@ def read(path: str, data: bytes) -> tuple[list[str], list[str], str]:
     if bad is not None:
         raise ListFormatError(path, f"its alphabet holds {bad!r}, outside A-Z: not a list of "
                               "English words")
+    if alphabet != ENGLISH:  # two letters swapped keep the count and the hash: not the words
+        raise ListFormatError(path, f"its alphabet is {''.join(alphabet)}, not the English "
+                              "alphabet A-Z in order (damaged or altered)")
     records = data[start:]
     if len(records) % _RECORD or len(records) < 2 * _RECORD:
         raise ListFormatError(path, "its records are cut short (truncated or damaged)")
@@ -101,6 +109,9 @@ def read(path: str, data: bytes) -> tuple[list[str], list[str], str]:
     if word_hash(words, alphabet) != digest:
         raise ListFormatError(path, "its words do not match the hash in its header "
                               "(damaged or altered)")
+    official = QUACKLE_HASHES.get(digest[:4].hex())
+    if official is not None and claims is not None:
+        claims.append(claim_of_id(official, f"its header's hash {digest[:4].hex()}"))
     return words, [f"header checked: {count:,} words, hash {digest[:4].hex()}"], FORMAT_V1
 
 

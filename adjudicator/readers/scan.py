@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..errors import LexiconError
-from ..known import KnownLexicon, identify
+from ..known import KnownLexicon, claim_of_name, identify, refusal
 from .zyzzyva_db import NotALexiconDatabase
 
 MAX_DEPTH = 3  # data/words/British/CSW19.dwg is two folders below data/: enough, never the disk
@@ -49,6 +49,12 @@ def default_places() -> list[str]:
         "/opt/quackle/data/lexica", os.path.join(home, "quackle", "data", "lexica"),
         "/Applications/Quackle.app/Contents/MacOS/data/lexica",
         "/Applications/Quackle.app/Contents/Resources/data/lexica",
+        # Quackle's per-user lexica (settings.cpp: QStandardPaths::AppDataLocation, organisation
+        # Quackle.org, application Quackle): Linux, macOS; Windows below
+        os.path.join(os.environ.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share"),
+                     "Quackle.org", "Quackle", "lexica"),
+        os.path.join(home, ".local", "share", "Quackle.org", "Quackle", "lexica"),
+        os.path.join(home, "Library", "Application Support", "Quackle.org", "Quackle", "lexica"),
         # macondo and MAGPIE (KWG files)
         os.path.join(home, "macondo", "data", "lexica", "gaddag"),
         os.path.join(home, "MAGPIE", "data", "lexica"),
@@ -58,6 +64,10 @@ def default_places() -> list[str]:
     if profile:
         places += [os.path.join(profile, "Zyzzyva"),
                    os.path.join(profile, ".collinszyzzyva", "lexicons")]
+    for var in ("APPDATA", "LOCALAPPDATA"):  # Quackle's per-user lexica on Windows
+        root = os.environ.get(var)
+        if root:
+            places.append(os.path.join(root, "Quackle.org", "Quackle", "lexica"))
     for var in ("ProgramFiles", "ProgramFiles(x86)", "ProgramW6432"):
         root = os.environ.get(var)
         if root:
@@ -118,5 +128,14 @@ def scan(folders: list[str]) -> Iterator[Found]:
                 yield Found(path, problem=str(e))
                 continue
             fmt = report.format if report.format != "text" else "text word list"
-            known = identify(fingerprint_words(report.words))
+            fingerprint = fingerprint_words(report.words)
+            known = identify(fingerprint)
+            name = os.path.basename(path)
+            claims = [*report.claims, claim_of_name(os.path.splitext(name)[0],
+                                                    f"its file name {name}")]
+            why = next(filter(None, (refusal(c, known, len(report.words), fingerprint)
+                                     for c in claims if c is not None)), "")
+            if why:  # `lexicon add` would refuse it: never offered under the name it claims
+                yield Found(path, fmt, len(report.words), None, f"{path}: {why}; refused")
+                continue
             yield Found(path, fmt, len(report.words), known)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import binascii
 import os
 
+from ..known import ZYZZYVA_CHECKSUMS, claim_of_id
 from .graph import FlatGraph, ListFormatError, flag_table, low_bits
 
 FORMAT = "Zyzzyva word graph (.dwg)"
 _END = 1 << 23  # a word ends on this edge
 _LAST = 1 << 22  # last edge of its sibling list
 _CHILD = 0x1FFFFF  # index of the first edge of the child list (0 = none)
+_TRUNCATED_ROOT_MIN = 10  # a cut-short file is told from junk by a root list this long
 _BITREV = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
 # Zyzzyva (WordGraph.cpp) reads edge records into an array after a zero: file record k is edge k+1.
 
@@ -21,17 +23,22 @@ def is_whole(data: bytes) -> bool:
 
 
 def looks_like(head: bytes, size: int) -> bool:
-    """Size is 4 + 4N from the first u32, and the root list starts with ascending letters A-Z."""
-    if size < 8 or size % 4 or size != 4 + 4 * int.from_bytes(head[:4], "little"):
+    """Size is 4 + 4N from the first u32, and the root list starts with ascending letters A-Z;
+    or the file is shorter than 4 + 4N (cut short) and holds a whole root list of ten letters
+    or more and the zero bytes of a binary file, so it is refused as truncated, not as junk."""
+    if size < 8:
+        return False
+    whole = size % 4 == 0 and size == 4 + 4 * int.from_bytes(head[:4], "little")
+    if not whole and (size > 4 + 4 * int.from_bytes(head[:4], "little") or b"\0" not in head):
         return False
     prev = 0
-    for off in range(4, min(len(head), 4 + 4 * 26), 4):
+    for count, off in enumerate(range(4, min(len(head) - 3, 4 + 4 * 26), 4), start=1):
         edge = int.from_bytes(head[off:off + 4], "little")
         letter = edge >> 24
         if not (65 <= letter <= 90 and letter > prev):
             return False
         if edge & _LAST:
-            return True
+            return whole or count >= _TRUNCATED_ROOT_MIN
         prev = letter
     return False
 
@@ -43,8 +50,12 @@ _END_TABLE = flag_table(_END >> 16)
 def decode(path: str, data: bytes) -> list[str]:
     """Every word in the graph (walked from edge 1, the root list)."""
     if not is_whole(data):
+        expected = 4 + 4 * int.from_bytes(data[:4], "little") if len(data) >= 4 else 8
+        if len(data) < expected:
+            raise ListFormatError(path, f"truncated: {len(data):,} bytes of the {expected:,} its "
+                                  "edge count says (a Zyzzyva word graph cut short)")
         raise ListFormatError(path, "not a Zyzzyva word graph: its size does not match its edge "
-                              "count (truncated or damaged)")
+                              "count (damaged)")
     flags = data[6::4]  # bits 23-16 of each edge
     graph = FlatGraph(path, data[7::4], flags.translate(_LAST_TABLE), flags.translate(_END_TABLE),
                       low_bits(data[4:], 0x1F), base=1)
@@ -74,9 +85,10 @@ def is_reversed_graph(words: list[str]) -> bool:
     return backward >= 20 and backward > 3 * forward
 
 
-def read(path: str, data: bytes) -> tuple[list[str], list[str]]:
+def read(path: str, data: bytes, claims: list | None = None) -> tuple[list[str], list[str]]:
     """The words of LEX.dwg, checked against LEX-R.dwg and LEX-Checksums.txt when they are beside
-    it (as Zyzzyva's importLexicon does); the notes say what was checked or not there to check."""
+    it (as Zyzzyva's importLexicon does); the notes say what was checked or not there to check.
+    CLAIMS gets the official list whose checksums LEX-Checksums.txt holds, if any."""
     words = decode(path, data)
     if is_reversed_graph(words):
         stem, ext = os.path.splitext(path)
@@ -98,6 +110,9 @@ def read(path: str, data: bytes) -> tuple[list[str], list[str]]:
                                   f"match the second value in {os.path.basename(sums_path)} "
                                   "(damaged or altered)")
         notes.append(f"checksums match {os.path.basename(sums_path)}")
+        official = ZYZZYVA_CHECKSUMS.get(sums)
+        if official is not None and claims is not None:
+            claims.append(claim_of_id(official, f"{os.path.basename(sums_path)} beside it"))
     else:
         missing.append(os.path.basename(sums_path))
     if rev_data is not None:

@@ -137,7 +137,9 @@ def test_judge_with_a_config_records_as_the_station_and_forwards(tmp_path, make_
         config.write_text(f'station = "Runner desk"\nmode = "runner"\nlexicon = "{lex.path}"\n'
                           'journal = "runner.db"\n' + "\n".join(hub.station_lines) + "\n")
         done = run_judge("--config", str(config), "--table", "5", "qi", "za")
-        assert (done.returncode, done.stdout, done.stderr) == (0, "ACCEPTABLE\n", "")
+        assert (done.returncode, done.stdout) == (0, "ACCEPTABLE\n")
+        assert done.stderr.startswith("adjudicator: warning: UNRECOGNISED WORD LIST")  # issue 29
+        assert done.stderr.count("\n") == 1
         hub.stop()
         from adjudicator.journal import export_journal
         import json

@@ -1,0 +1,192 @@
+"""No list speaks under an official name it is not (issue 29): the naming rule on every path a
+list can take (shelf, compile, config, --lexicon, info, scan), the spellings the programs use,
+and the checks each format allows. Tiny lists only; the real files: test_readers_mutants.py."""
+
+import os
+import shutil
+
+import pytest
+from graph_files import dwg_bytes, kwg_bytes, quackle_bytes, write_dwg_set
+
+from adjudicator.config import Config
+from adjudicator.errors import EXIT_IO, EXIT_LEXICON, LexiconError
+from adjudicator.known import claim_of_name
+from adjudicator.lexicon import FORMAT_VERSION, Lexicon, compile_sources, write_compiled
+from adjudicator.readers import scan as scan_mod
+from adjudicator.station import load_lexicons
+
+WORDS = ["AA", "AB", "BE", "CAT", "QI", "ZA"]
+SHAPES = {  # a file as each program names it, holding a tiny list that is none of them
+    "CSW21.txt": lambda: ("\n".join(WORDS) + "\n").encode(),
+    "nwl23.dawg": lambda: quackle_bytes(WORDS),
+    "NWL20.kwg": lambda: kwg_bytes(WORDS),
+    "OWL2.dwg": lambda: dwg_bytes(WORDS),
+    "America.kwg": lambda: kwg_bytes(WORDS, gaddawg=False),
+    "CSW19 (1).txt": lambda: ("\n".join(WORDS) + "\n").encode(),
+}
+
+
+def one_line(result, code: int, *says: str) -> None:
+    assert result.exit_code == code, (result.stdout, result.stderr)
+    assert result.stderr.startswith("adjudicator: ") and result.stderr.count("\n") == 1
+    assert all(s in result.stderr for s in says), result.stderr
+
+
+def shelved() -> list[str]:
+    folder = os.environ["ADJUDICATOR_SHELF"]
+    return sorted(f for f in os.listdir(folder) if f.endswith(".lex")) if os.path.isdir(
+        folder) else []
+
+
+@pytest.mark.parametrize("spelling, official", [
+    ("nwl23", "NWL2023"), ("NWL20", "NWL2020"), ("NWL18", "NWL2018"), ("nwl2018", "NWL2018"),
+    ("CSW19", "CSW19"), ("csw21", "CSW21"), ("CSW2024", "CSW24"), ("twl06", "TWL06"),
+    ("OWL2", "TWL06"), ("OWL2+LWL", "TWL06"), ("America", "America"), ("csw15", "CSW15"),
+    ("cswapr07", "CSW07"), ("sowpods", "SOWPODS"), ("OWL2.1", "OWL2.1"), ("NWL 2018", "NWL2018"),
+    ("CSW21 (1)", "CSW21"), ("csw21-fixed", "CSW21"), ("Collins Scrabble Words 2019", "CSW19"),
+    ("ECWL", "CEL"), ("OTCWL2014", "OTCWL2014"), ("NWL", "NWL"),
+])
+def test_every_spelling_the_programs_use_names_its_official_list(spelling, official):
+    claim = claim_of_name(spelling, "its name")
+    assert claim is not None and claim.official == official
+
+
+@pytest.mark.parametrize("name", ["club", "TWL-tiny", "CSW-club", "tiny", "owl-sightings",
+                                  "words2019", "NWLclub"])
+def test_other_names_name_no_official_list(name):
+    assert claim_of_name(name, "its name") is None
+
+
+@pytest.fixture(params=SHAPES)
+def claimed(request, tmp_path):
+    """A tiny list in a file named like an official list (CSW21.txt, nwl23.dawg, ...)."""
+    path = tmp_path / request.param
+    path.write_bytes(SHAPES[request.param]())
+    return str(path)
+
+
+def test_lexicon_add_refuses_it_and_shelves_nothing(run, claimed):
+    one_line(run("lexicon", "add", claimed), EXIT_LEXICON, claimed, "refused",
+             f"its file name {os.path.basename(claimed)} names ")
+    assert shelved() == []
+
+
+def test_compile_refuses_it_and_writes_nothing(run, claimed, tmp_path):
+    out = tmp_path / "out.lex"
+    one_line(run("compile", claimed, "-o", str(out)), EXIT_LEXICON, "refused")
+    assert not out.exists()
+
+
+def test_judge_and_info_with_its_path_refuse_it(run, claimed):
+    one_line(run("judge", "--lexicon", claimed, "qi"), EXIT_LEXICON, "refused")
+    one_line(run("info", claimed), EXIT_LEXICON, "refused")
+
+
+def test_a_station_configured_with_its_path_refuses_it(claimed):
+    """lexicon = "/path/CSW21.dwg" in the config: the kiosk, the phone server and judge --config
+    all load through here; before, they judged with it under the official name."""
+    with pytest.raises(LexiconError, match="refused"):
+        load_lexicons(Config(lexicon=claimed))
+    with pytest.raises(LexiconError, match="refused"):
+        load_lexicons(Config(secondary_lexicon=claimed))
+
+
+def test_judge_with_a_config_naming_it_refuses_it(run, claimed, tmp_path):
+    config = tmp_path / "station.toml"
+    config.write_text(f'lexicon = "{claimed}"\njournal = "j.db"\n')
+    one_line(run("judge", "--config", str(config), "qi"), EXIT_LEXICON, "refused")
+    assert not (tmp_path / "j.db").exists() or b"CSW" not in (tmp_path / "j.db").read_bytes()
+
+
+def test_scan_says_it_is_refused_never_offers_it(run, claimed, tmp_path, monkeypatch):
+    monkeypatch.setattr(scan_mod, "default_places", list)
+    result = run("lexicon", "scan", str(tmp_path))
+    assert result.exit_code == 0
+    assert f"{claimed}\n  refused: {claimed}: its file name" in result.stdout
+
+
+def test_the_same_list_under_a_name_of_its_own_is_used_and_flagged(run, claimed, tmp_path):
+    own = tmp_path / ("club" + os.path.splitext(claimed)[1])
+    os.rename(claimed, own)
+    result = run("judge", "--lexicon", str(own), "qi")
+    assert (result.exit_code, result.stdout) == (0, "ACCEPTABLE\n")
+    assert result.stderr.startswith("adjudicator: warning: UNRECOGNISED WORD LIST CLUB (")
+    assert result.stderr.endswith("): not an official list\n") and result.stderr.count("\n") == 1
+
+
+def test_compile_with_a_name_of_its_own_overrides_the_file_name_only(run, tmp_path):
+    named = tmp_path / "CSW21.txt"
+    named.write_text("\n".join(WORDS) + "\n")
+    result = run("compile", str(named), "--name", "CLUB", "-o", str(tmp_path / "club.lex"))
+    assert result.exit_code == 0 and "CLUB — UNRECOGNISED LIST" in result.stdout
+    one_line(run("compile", str(named), "--name", "NWL23", "-o", str(tmp_path / "x.lex")),
+             EXIT_LEXICON, "the name NWL23 names NWL2023")
+    headed = tmp_path / "club.txt"  # its own header says it is CSW19: no --name unsays it
+    headed.write_text("Collins Scrabble Words (2019). 6 words. Words only.\n" + "\n".join(WORDS))
+    one_line(run("compile", str(headed), "--name", "CLUB", "-o", str(tmp_path / "y.lex")),
+             EXIT_LEXICON, "its header line names CSW19")
+
+
+def test_a_compiled_file_named_or_naming_itself_official_is_refused(run, tmp_path):
+    club = compile_sources([_text(tmp_path, "club.txt")], str(tmp_path / "CSW21.lex"))
+    assert club.name == "CLUB"
+    one_line(run("judge", "--lexicon", str(tmp_path / "CSW21.lex"), "qi"), EXIT_LEXICON,
+             "its file name CSW21.lex names CSW21")
+    one_line(run("lexicon", "add", str(tmp_path / "CSW21.lex")), EXIT_LEXICON, "refused")
+    # a file that says CSW21 inside (made before names were checked, or by hand)
+    import marisa_trie
+
+    from adjudicator.lexicon import fingerprint_words
+
+    forged = tmp_path / "forged.lex"
+    write_compiled(str(forged), marisa_trie.Trie(WORDS).tobytes(), {
+        "format": FORMAT_VERSION, "name": "CSW21", "word_count": len(WORDS),
+        "fingerprint": fingerprint_words(WORDS), "sources": []})
+    with pytest.raises(LexiconError, match="its name CSW21 names CSW21"):
+        Lexicon.load(str(forged))
+    one_line(run("judge", "--lexicon", str(forged), "qi"), EXIT_LEXICON, "refused")
+
+
+def _text(tmp_path, name: str) -> str:
+    path = tmp_path / name
+    path.write_text("\n".join(WORDS) + "\n")
+    return str(path)
+
+
+def test_a_hash_inside_the_file_names_the_list_whatever_the_file_is_called(run, tmp_path,
+                                                                         monkeypatch):
+    """Zyzzyva's checksums cover a quarter of a .dwg and Quackle's hash is in the file: when they
+    are an official list's, the file claims that list, and its words must be it."""
+    from adjudicator.readers import quackle_dawg, zyzzyva_dwg
+
+    write_dwg_set(tmp_path, "club", WORDS)
+    sums = tuple(int(v) for v in (tmp_path / "club-Checksums.txt").read_text().split())
+    monkeypatch.setattr(zyzzyva_dwg, "ZYZZYVA_CHECKSUMS", {sums: "CSW19"})
+    one_line(run("lexicon", "add", str(tmp_path / "club.dwg"), "--name", "CLUB"), EXIT_LEXICON,
+             "club-Checksums.txt beside it names CSW19")
+    data = quackle_bytes(WORDS)
+    (tmp_path / "club.dawg").write_bytes(data)
+    monkeypatch.setattr(quackle_dawg, "QUACKLE_HASHES", {data[1:5].hex(): "NWL2018"})
+    one_line(run("compile", str(tmp_path / "club.dawg"), "-o", str(tmp_path / "x.lex")),
+             EXIT_LEXICON, f"its header's hash {data[1:5].hex()} names NWL2018")
+    shutil.rmtree(tmp_path / "club.dwg", ignore_errors=True)
+
+
+def test_judge_and_info_name_an_unrecognised_list_on_stderr(run, tiny):
+    judged = run("judge", "--lexicon", tiny, "qi")
+    assert judged.stdout == "ACCEPTABLE\n"
+    assert judged.stderr.startswith("adjudicator: warning: UNRECOGNISED WORD LIST TINY (")
+    info = run("info", tiny)
+    assert info.exit_code == 0 and "UNRECOGNISED WORD LIST TINY" in info.stderr
+    default = run("judge", "cat")  # the embedded ENABLE: said on screens, not an error here
+    assert (default.stdout, default.stderr) == ("ACCEPTABLE\n", "")
+
+
+@pytest.mark.parametrize("command", [["lexicon", "add"], ["compile"], ["judge", "--lexicon"],
+                                     ["info"]])
+def test_a_named_pipe_is_refused_at_once_never_waited_on(run, tmp_path, command):
+    fifo = tmp_path / "CSW24.txt"
+    os.mkfifo(fifo)
+    args = [*command, str(fifo)] + (["-o", str(tmp_path / "x.lex")] if command == ["compile"]
+                                    else ["qi"] if command[0] == "judge" else [])
+    one_line(run(*args), EXIT_IO, "it is a named pipe, not a regular file")
