@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -41,13 +42,26 @@ class Page:
 
     name = ""
 
-    def goto(self, url: str) -> None: raise NotImplementedError
-    def reload(self) -> None: raise NotImplementedError
-    def js(self, script: str, *args): raise NotImplementedError
-    def _element(self, css: str): raise NotImplementedError
-    def screenshot(self, path: Path) -> None: raise NotImplementedError
-    def set_size(self, width: int, height: int) -> None: raise NotImplementedError
-    def clear_cookies(self) -> None: raise NotImplementedError
+    def goto(self, url: str) -> None:
+        raise NotImplementedError
+
+    def reload(self) -> None:
+        raise NotImplementedError
+
+    def js(self, script: str, *args):
+        raise NotImplementedError
+
+    def _element(self, css: str):
+        raise NotImplementedError
+
+    def screenshot(self, path: Path) -> None:
+        raise NotImplementedError
+
+    def set_size(self, width: int, height: int) -> None:
+        raise NotImplementedError
+
+    def clear_cookies(self) -> None:
+        raise NotImplementedError
 
     def click(self, css: str) -> None:
         self._element(css).click()
@@ -285,7 +299,17 @@ def start_firefox():
     return FirefoxPage(marionette), stop
 
 
-STARTERS = {"webkitgtk": start_webkit, "firefox": start_firefox}
+def _quietly(start):
+    """START() without the drivers' own deprecation warnings (selenium's, mozinfo's,
+    mozrunner's: not ours to act on)."""
+    def run():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return start()
+    return run
+
+
+STARTERS = {"webkitgtk": _quietly(start_webkit), "firefox": _quietly(start_firefox)}
 
 
 @pytest.fixture(scope="module", params=ENGINES)
