@@ -1,0 +1,99 @@
+"""The director's page in WebKitGTK (Safari's engine) and Firefox ESR: rows arrive live as a
+station posts them, and a new station is accepted with its Accept button. Elements are found by
+what they say (a row's words, a button named Accept beside the station's name), not by layout."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
+
+from engines import engine  # noqa: E402,F401 (the fixture)
+from hub_process import HubProcess  # noqa: E402
+
+from adjudicator.journal import Journal  # noqa: E402
+from adjudicator.link.forward import Forwarder  # noqa: E402
+from adjudicator.verdict import adjudicate  # noqa: E402
+
+# The Accept buttons for STATION: a button named exactly "Accept" whose nearest row, item or
+# box (up to three levels) names the station.
+ACCEPT_BUTTONS = """() => {
+  const name = arguments[0];
+  return [...document.querySelectorAll('button')].filter(b => {
+    if (b.textContent.trim() !== 'Accept' || b.offsetParent === null) return false;
+    let e = b.parentElement;
+    for (let i = 0; i < 3 && e; i++, e = e.parentElement) {
+      if (e.textContent.includes(name)) return true;
+    }
+    return false;
+  });
+}"""
+
+
+@pytest.fixture
+def hub(tmp_path):
+    proc = HubProcess(tmp_path / "hub.toml")
+    yield proc
+    proc.stop()
+
+
+def shot(page, tmp_path, name: str) -> None:
+    path = tmp_path / f"{page.name}-{name}.png"
+    page.screenshot(path)
+    assert path.stat().st_size > 1000
+    if os.environ.get("ADJUDICATOR_ENGINE_SHOTS"):
+        shutil.copy(path, os.environ["ADJUDICATOR_ENGINE_SHOTS"])
+
+
+def body_has(page, text: str) -> None:
+    page.wait("return document.body.innerText.includes(arguments[0]);", text,
+              what=f"{text!r} on the page")
+
+
+def test_rows_arrive_live_and_a_new_station_is_accepted(engine, hub, tmp_path, make_lexicon):
+    page = engine
+    page.set_size(1280, 900)
+    page.goto(hub.director_url)
+    page.wait("const e = document.getElementById('live');"
+              "return !!e && e.textContent.trim() === 'live';", what="the live feed")
+    assert "QI ZA" not in page.text("body")
+
+    lex = make_lexicon(["QI", "ZA", "CAT"], name="CSW24")
+    path = tmp_path / "desk.db"
+    desk = Journal.open(path)
+    desk.forward()
+    status = {"station": "Desk 8", "lexicon": lex.name, "fingerprint": lex.fingerprint,
+              "printer": "ready"}
+    fwd = Forwarder(str(path), hub.url, hub.token, status=lambda: status)
+    try:
+        desk.record(adjudicate(lex, ("QI", "ZA")), station="Desk 8", mode="station", table="12")
+        fwd.push()
+        body_has(page, "QI ZA")  # the page was open before the row existed: no reload
+        desk.record(adjudicate(lex, ("CAT", "QQ")), station="Desk 8", mode="station",
+                    table="12")
+        fwd.push()
+        body_has(page, "CAT QQ")
+        assert "UNACCEPTABLE" in page.text("body")
+
+        page.wait(f"return ({ACCEPT_BUTTONS})().length > 0;", "Desk 8",
+                  what="an Accept button for Desk 8")
+        shot(page, tmp_path, "director-new-station")
+        buttons = page.js(f"return ({ACCEPT_BUTTONS})();", "Desk 8")
+        page.js("arguments[0].scrollIntoView({block: 'center'});", buttons[0])
+        buttons[0].click()
+        page.wait(f"return ({ACCEPT_BUTTONS})().length === 0;", "Desk 8",
+                  what="no Accept button for Desk 8 once accepted")
+        shot(page, tmp_path, "director-accepted")
+        page.reload()  # the hub kept it: a fresh page offers no Accept for Desk 8 either
+        body_has(page, "CAT QQ")
+        page.wait("const e = document.getElementById('live');"
+                  "return !!e && e.textContent.trim() === 'live';", what="the live feed")
+        assert page.js(f"return ({ACCEPT_BUTTONS})().length;", "Desk 8") == 0
+    finally:
+        fwd.stop()
+        desk.close()
