@@ -185,10 +185,16 @@ class KioskApp(App, inherit_bindings=False):
         return ReadyScreen(notice=notice)
 
     def show_verdict(self, outcome: Outcome) -> None:
-        """One VerdictScreen, installed once and filled in for each challenge (paints sooner)."""
+        """One VerdictScreen, installed once and filled in for each challenge (paints sooner).
+
+        The protocol is told first (judged: the hold starts now). Pushed only when it is not
+        shown already: a second push suspended it and stopped its timers for good (issue 28).
+        """
+        self.protocol.judged()
         screen = self._verdict_screen()
         screen.show(outcome)
-        self.push_screen(screen)
+        if screen not in self.screen_stack:
+            self.push_screen(screen)
 
     def _verdict_screen(self):
         if not self.is_screen_installed("verdict"):

@@ -129,14 +129,24 @@ class ReadyScreen(LockedScreen):
     def on_touch_button_pressed(self, event: TouchButton.Pressed) -> None:
         if event.button.id == "adjudicate":
             event.stop()
-            self.query_one(EntryInput).action_adjudicate()
+            if self.is_current:  # a click read with others may be handled after Ready is gone
+                self.query_one(EntryInput).action_adjudicate()
 
     def on_entry_input_adjudicate(self, event: EntryInput.Adjudicate) -> None:
+        """Judge the entry, once: a second click, tap or TAB that came with the first (one read,
+        or a stall) finds Ready gone and the protocol past Entry, and does nothing (issue 28)."""
+        protocol = self.app.protocol
+        if not self.is_current or not protocol.take_judgement():
+            return
         try:  # recorded before the verdict is shown
             outcome = self.app.station.submit(event.text)
         except EntryError as e:
+            protocol.refused()
             self._say(str(e), error=True)  # answered in place, never judged
             return
+        except BaseException:
+            protocol.refused()
+            raise
         self._judged = True  # the entry is cleared on the way back, not on the verdict's path
         self.app.show_verdict(outcome)
 
