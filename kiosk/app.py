@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import sys
 import time
 
 from textual import events
@@ -68,6 +69,9 @@ class KioskApp(App, inherit_bindings=False):
         once; KeyboardInterrupt wherever the app happened to be) left the players' terminal on
         the alternate screen with mouse reporting on. The previous handlers are put back after.
         """
+        from .terminal import keep_log
+
+        keep_log(sys.stderr)  # the kiosk log, before Textual holds sys.stderr
         handlers = {sig: signal.signal(sig, self._signalled) for sig in STOP_SIGNALS}
         try:
             self.run()

@@ -16,7 +16,7 @@ from adjudicator.protocol import KEYBOARD, State, steps_text
 from ..widgets.bigtext import BigText
 from ..widgets.entry_input import EntryInput
 from ..widgets.touch_button import TouchButton
-from .base import LockedScreen
+from .base import LockedScreen, timer_delay
 
 STEP_1, STEP_2 = KEYBOARD.step_1, KEYBOARD.step_2
 
@@ -103,7 +103,7 @@ class ReadyScreen(LockedScreen):
             self._idle.stop()
             self._idle = None
         if protocol.deadline is not None:
-            self._idle = self.set_timer(protocol.remaining(), self._expire)
+            self._idle = self.set_timer(timer_delay(protocol), self._expire)
 
     def _expire(self) -> None:
         self._idle = None
@@ -114,7 +114,7 @@ class ReadyScreen(LockedScreen):
         elif state is State.ENTRY and protocol.deadline is not None:
             # woke before the deadline (a timer may, by the clock's resolution): wait again,
             # as the verdict screen does, or the entry would never be cleared
-            self._idle = self.set_timer(protocol.remaining(), self._expire)
+            self._idle = self.set_timer(timer_delay(protocol), self._expire)
 
     def clear_entry(self) -> None:
         """Idle too long: the unfinished entry is cleared and the station is Ready again."""

@@ -13,7 +13,7 @@ from adjudicator.protocol import KEYBOARD, Action, State
 from adjudicator.station import NOT_RECORDED, Outcome
 from ..widgets.bigtext import BigText
 from ..widgets.touch_button import TouchButton
-from .base import LockedScreen, screen_css
+from .base import LockedScreen, screen_css, timer_delay
 
 PLAIN = {True: "YES: the play is ACCEPTABLE", False: "NO: the play is UNACCEPTABLE"}
 NEXT_HINT = KEYBOARD.next_hint
@@ -123,7 +123,7 @@ class VerdictScreen(LockedScreen):
         released = protocol.state is State.VERDICT
         self.query_one("#hint", Static).update(NEXT_HINT if released else "")
         self.query_one("#verdict-buttons").display = released
-        self._verdict_timer = self.set_timer(protocol.remaining() or 0, self._expire)
+        self._verdict_timer = self.set_timer(timer_delay(protocol), self._expire)
 
     def _expire(self) -> None:
         self._verdict_timer = None

@@ -19,6 +19,8 @@ import pyte
 import pytest
 from pty_driver import PtyApp, child_env, kiosk_argv, kiosk_child, station_config
 
+from pty_screen import Shown
+
 from adjudicator.journal import Journal
 
 COLS, ROWS = 80, 24
@@ -68,10 +70,10 @@ def send(app: PtyApp, parts: list[bytes], stall: bool) -> None:
 
 def back_to_ready(app: PtyApp, count: int) -> None:
     """Past the verdict's hold, any key: Ready again, showing COUNT challenges."""
-    app.drain(0.3)
-    mark = len(app.screen)
+    shown = Shown(app, COLS, ROWS)
+    shown.wait("any other key")
     app.write(b" ")
-    app.read_until(f"station: {count}".encode(), start=mark)
+    shown.wait(f"station: {count}", absent="the play is")
 
 
 @pytest.fixture
@@ -137,7 +139,7 @@ def test_next_and_recheck_together_never_journal_a_recheck_nobody_saw(kiosk, sta
         app.write(b"cat xu\t")
         app.read_until(b"the play is", start=mark)
         count += 1
-        app.drain(0.6)  # past the hold: the buttons are shown
+        Shown(app, COLS, ROWS).wait("any other key")  # past the hold: the buttons are shown
         buttons = verdict_buttons(app)
         send(app, [buttons[r] for r in pair], stall)
         app.drain(1.0)

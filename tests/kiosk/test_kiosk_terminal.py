@@ -50,11 +50,13 @@ def run(terminal: TerminalInput, *reads: str) -> list:
 
 
 def typed(*reads: str, gap: float = 0.0) -> str:
-    """What the entry box would get from READS (GAP seconds apart): the printable keys."""
+    """What the entry box would get from READS (GAP seconds of silence apart, each found by a
+    look at the terminal): the printable keys."""
     clock, parser = Clock(), KioskParser()
     terminal = TerminalInput(clock=clock)
     text = ""
-    for read in (*reads, "", ""):
+    looks = [look for read in reads for look in ((read, "") if gap else (read,))]
+    for read in (*looks, "", ""):
         for part in terminal.split(read):
             if isinstance(part, Sequence):
                 messages = parser.sequence_events(part)
@@ -98,7 +100,32 @@ def test_a_lone_esc_is_the_escape_key_after_the_escape_delay():
     assert run(terminal, "") == [("key", "escape")]
     assert run(terminal, "\x1b") == []
     clock.now += ESCAPE_DELAY
-    assert run(terminal, "a") == [("key", "escape"), ("keys", "a")]  # a key after a pause
+    assert run(terminal, "", "a") == [("key", "escape"), ("keys", "a")]  # a key after a pause
+
+
+def test_bytes_read_late_are_never_silence():
+    """Issue 28: the timers ran on the clock of reading, so a stalled or busy kiosk counted as
+    silence. Only a look that finds nothing ("") is silence; what was waiting goes on."""
+    clock = Clock()
+    terminal = TerminalInput(clock=clock)
+    assert run(terminal, "qi\x1b") == [("keys", "qi")]
+    clock.now += 1.5  # stalled: the rest of the sequence came meanwhile
+    assert run(terminal, "[D") == [("seq", "\x1b[D")]  # the arrow key, not "[D" typed
+    assert run(terminal, "\x1b[<0;41;") == []
+    clock.now += 5 * SEQUENCE_QUIET
+    assert run(terminal, "23M") == [("seq", "\x1b[<0;41;23M")]
+    assert run(terminal, PASTE_START) == []
+    clock.now += 3 * PASTE_QUIET
+    assert run(terminal, "cat\txu" + PASTE_END) == ["cat\txu"]  # a paste, never keys
+    terminal.waiting()  # the reader handed everything on, then waited...
+    clock.now += PASTE_QUIET
+    assert run(terminal, "\x1b[") == []
+    clock.now += 1.0
+    terminal.waiting()  # ...busy again (no look found nothing): the cut sequence waits
+    clock.now += ESCAPE_DELAY / 2
+    assert run(terminal, "") == []
+    clock.now += ESCAPE_DELAY / 2
+    assert run(terminal, "") == [] and terminal.dropped == 1  # now it was silence: dropped
 
 
 def test_a_huge_paste_is_kept_only_up_to_paste_keep():
