@@ -233,3 +233,29 @@ def test_whatever_came_before_a_paste_it_is_pasted_whole(junk):
     assert parts[-1] == "x"  # typed after the paste: a key again
     pastes = [p for p in parts if isinstance(p, tuple) and p[0] == "paste"]
     assert pastes and pastes[-1][1].endswith("qi za")
+
+
+@pytest.mark.parametrize(("reads", "expected"), [
+    # issue 28 (a): a kitty terminal sending no associated text lost spaces and Shift+letters
+    (("\x1b[99u\x1b[97u\x1b[116u\x1b[32u\x1b[120u\x1b[117u",), "cat xu"),
+    (("\x1b[99;2u\x1b[97:65;2u\x1b[116;2;84u",), "CAT"),  # Shift; its alternate; its text
+    (("\x1b[99;65u\x1b[97;129u",), "ca"),  # caps lock and num lock change nothing
+    (("q\x1b[105;1:2u\x1b[105;1:3u",), "qi"),  # a repeat types; a release does not
+    # (c): a chord never types its letter, whatever the terminal adds
+    (("cat\x1b[27;3;120~\x1b[120;3;120u\x1b[120;5u\x1b[120;9u xu",), "cat xu"),
+    (("\x1b[27;2;81~\x1b[27;1;105~",), "Qi"),  # modifyOtherKeys: Shift is no chord
+    # (d): malformed or out of range: nothing, and the rest of the read goes on
+    (("\x1b[97;1:3:9u\x1b[1114112u\x1b[97;;55296u\x1b[57399;5u\x1b[1:2;5Acat",), "cat"),
+    (("\x1b[" + "9" * 40 + "uqi",), "qi"),
+])
+def test_keys_reported_as_codes_type_what_they_stand_for(reads, expected):
+    assert typed(*reads) == expected
+
+
+def test_command_keys_reported_as_codes_keep_their_names():
+    parser = KioskParser()
+    names = [key.key for seq in ("\x1b[9u", "\x1b[9;2u", "\x1b[13u", "\x1b[127u", "\x1b[27u",
+                                 "\x1b[27;2;9~", "\x1b[99;5u", "\x1b[120;3u")
+             for key in parser.sequence_events(seq)]
+    assert names == ["tab", "shift+tab", "enter", "backspace", "escape", "shift+tab", "ctrl+c",
+                     "alt+x"]
