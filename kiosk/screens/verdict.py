@@ -61,11 +61,6 @@ class VerdictScreen(LockedScreen):
         self.outcome = outcome
         self._verdict_timer: Timer | None = None
 
-    @property
-    def held(self) -> bool:
-        """True while the verdict ignores keys (timers.verdict_hold)."""
-        return self.app.protocol.state is State.VERDICT_HELD
-
     def compose(self) -> ComposeResult:
         with Vertical(id="verdict-box"):
             # the verdict word with a large tick or cross beside it (adjudicator/marks.py)
