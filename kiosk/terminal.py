@@ -4,7 +4,9 @@ Textual decodes the terminal's bytes as strict UTF-8 in its input thread: one in
 (a Latin-1 "é" is e9) raised UnicodeDecodeError there and Textual ended the app with a
 traceback on the players' screen. Here undecodable bytes become U+FFFD, which no entry box
 takes (kiosk/widgets/entry_input.py), and a failure on anything else the terminal sends is
-logged and the input started afresh: the station keeps judging.
+written to the kiosk log (keep_log) and only that part dropped: the station keeps judging.
+Keys reported as codes (kitty, modifyOtherKeys) are read by kiosk/keyreports.py; the kitty
+protocol itself is not asked for.
 
 The input is cut into text, whole escape sequences and bracketed pastes by kiosk/sequences.py
 (TerminalInput), however the reads cut them; only then does KioskParser turn them into events:
@@ -166,7 +168,10 @@ class KioskDriver(LinuxDriver):
                     continue
                 for part in parts:
                     for message in self._messages(parser, part):
-                        self.process_message(message)
+                        try:
+                            self.process_message(message)
+                        except Exception:  # noqa: BLE001 - the input thread never dies
+                            log.exception("terminal input not delivered: %r", message)
                 if data:
                     terminal_input.waiting()  # all handed on: silence counts from now
         finally:
