@@ -75,6 +75,7 @@ class Protocol:
         self.state = State.READY
         self.deadline: float | None = None
         self._verdict_shown_at: float | None = None
+        self.judging = False  # a judgement or recheck taken and not yet shown (take_judgement)
 
     def remaining(self) -> float | None:
         """Seconds until the running timer runs out (0 when overdue); None when none runs."""
@@ -93,8 +94,34 @@ class Protocol:
             self.state, self.deadline = State.READY, None
         return self.state
 
+    def take_judgement(self) -> bool:
+        """A request to judge the entry (TAB, ADJUDICATE, a tap): True when it is taken.
+
+        Only Ready or Entry take one, and one at a time: until judged() (or refused()) every
+        further request to judge or to recheck is refused. Two clicks on ADJUDICATE, or a click
+        and TAB, that arrive together are one challenge: one row, one verdict (issue 28).
+        """
+        if self.judging or self.state not in (State.READY, State.ENTRY):
+            return False
+        self.judging = True
+        return True
+
+    def take_recheck(self) -> bool:
+        """A request to recheck (R, RECHECK): True when it is taken, only on a verdict the
+        players can see released (not held, not gone), one at a time; then judged()."""
+        if self.judging or self.state is not State.VERDICT:
+            return False
+        self.judging = True
+        return True
+
+    def refused(self) -> State:
+        """The judgement taken was not made (the entry was refused): the entry stays as it was."""
+        self.judging = False
+        return self.state
+
     def judged(self) -> State:
         """A verdict is shown (first judgement or recheck): held, then waiting for the players."""
+        self.judging = False
         now = self._clock()
         self._verdict_shown_at = now
         if self.timers.verdict_hold > 0:
@@ -105,21 +132,20 @@ class Protocol:
 
     def key_on_verdict(self, key: str) -> Action:
         """What KEY means on the verdict: ignored while held, R rechecks, anything else: next."""
-        if self.state is State.VERDICT_HELD:
-            return Action.IGNORE
-        if self.state is not State.VERDICT:
+        if self.judging or self.state is not State.VERDICT:  # held, gone, or being rechecked
             return Action.IGNORE
         return Action.RECHECK if key.lower() in ("r", "shift+r") else Action.NEXT
 
     def next_challenge(self) -> State:
         """The players are done with the verdict: Ready, the entry cleared."""
         self.state, self.deadline, self._verdict_shown_at = State.READY, None, None
+        self.judging = False
         return self.state
 
     def expire(self) -> State:
         """Apply a timer that has run out: idle entry cleared, hold released, verdict cleared."""
-        if self.deadline is None or self._clock() < self.deadline:
-            return self.state
+        if self.judging or self.deadline is None or self._clock() < self.deadline:
+            return self.state  # (a judgement under way is shown before any timer applies)
         if self.state is State.ENTRY:
             return self.next_challenge()  # unfinished entry cleared: Ready again
         if self.state is State.VERDICT_HELD:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import sys
 import time
 
 from textual import events
@@ -68,6 +69,9 @@ class KioskApp(App, inherit_bindings=False):
         once; KeyboardInterrupt wherever the app happened to be) left the players' terminal on
         the alternate screen with mouse reporting on. The previous handlers are put back after.
         """
+        from .terminal import keep_log
+
+        keep_log(sys.stderr)  # the kiosk log, before Textual holds sys.stderr
         handlers = {sig: signal.signal(sig, self._signalled) for sig in STOP_SIGNALS}
         try:
             self.run()
@@ -185,10 +189,16 @@ class KioskApp(App, inherit_bindings=False):
         return ReadyScreen(notice=notice)
 
     def show_verdict(self, outcome: Outcome) -> None:
-        """One VerdictScreen, installed once and filled in for each challenge (paints sooner)."""
+        """One VerdictScreen, installed once and filled in for each challenge (paints sooner).
+
+        The protocol is told first (judged: the hold starts now). Pushed only when it is not
+        shown already: a second push suspended it and stopped its timers for good (issue 28).
+        """
+        self.protocol.judged()
         screen = self._verdict_screen()
         screen.show(outcome)
-        self.push_screen(screen)
+        if screen not in self.screen_stack:
+            self.push_screen(screen)
 
     def _verdict_screen(self):
         if not self.is_screen_installed("verdict"):

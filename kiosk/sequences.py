@@ -10,7 +10,11 @@ control string at ST or BEL), however the reads cut them, before anything become
 - a whole sequence goes on as one Sequence, which the driver turns into a key, a mouse report
   or a report it believes (kiosk/terminal.py), and drops whole when the kiosk does not use it;
 - ESC followed by one more character (an Alt chord) is dropped: every Alt chord does nothing;
-- a lone ESC, with nothing after it for ESCAPE_DELAY, is the Escape key;
+- a lone ESC, with nothing after it for ESCAPE_DELAY, is the Escape key. Silence is what the
+  reader finds when it looks (split("")), counted from when it last went back to waiting: bytes
+  that came while the kiosk was stalled or busy are never silence (issue 28: a 1.5 s stall under
+  mouse motion and arrow keys typed "D" and "C", 1,500 clicks in one write typed their
+  characters, a paste read late was typed as keys and its TAB judged);
 - a sequence that stops half-way is dropped: its introducer alone (ESC [, ESC O...) after
   ESCAPE_DELAY (it was an Alt chord), anything longer after SEQUENCE_QUIET without input;
 - a bracketed paste (ESC [ 200 ~ ... ESC [ 201 ~) is one Paste event. It ends at its end marker,
@@ -66,20 +70,34 @@ class TerminalInput:
         self._seq = ""  # the sequence so far (at most MAX_SEQUENCE characters kept)
         self._length = 0  # its real length
         self._take = 0  # characters still to take whatever they are (TAKE)
-        self._last = 0.0  # when input last came
+        self._last = clock()  # since when the reader has been waiting (waiting())
         self.pasting = False
         self._chunks: list[str] = []
         self._kept = 0
         self._held = ""  # the start of the paste's end marker, cut by the read
         self.dropped = 0  # sequences and Alt chords dropped (for the tests)
 
+    def waiting(self) -> None:
+        """The reader has handed on everything it read and waits for more: silence counts
+        from now (not from when the last bytes were read: a busy kiosk is not a quiet one)."""
+        self._last = self._clock()
+
     def split(self, text: str) -> list[str | Sequence | events.Event]:
-        """TEXT (may be "": a tick with no input) as parser text, Sequences and events."""
-        now = self._clock()
+        """TEXT as parser text, Sequences and events. "" means the reader looked and found no
+        input: only then does silence decide anything (an Escape key, a cut sequence dropped,
+        a paste ended). Bytes that were waiting, however late they are read (a stalled or busy
+        kiosk), go on with what came before them: boundaries are decided by the bytes."""
         out: list[str | Sequence | events.Event] = []
-        self._quiet(now, out)  # what the silence since the last input decided, first
-        if text:
-            self._last = now
+        if not text:
+            self._quiet(self._clock(), out)
+            return out
+        try:
+            self._split(text, out)
+        finally:
+            self.waiting()
+        return out
+
+    def _split(self, text: str, out: list) -> None:
         if self._held:  # only while pasting: the start of its end marker, from the last read
             text, self._held = self._held + text, ""
         i, n = 0, len(text)
@@ -101,7 +119,6 @@ class TerminalInput:
                 i = j + 1
             elif self._step(text[i], out):
                 i += 1
-        return out
 
     # -- sequences ------------------------------------------------------------------------------
 
@@ -201,8 +218,8 @@ class TerminalInput:
         self._state, self._seq, self._length, self._take = TEXT, "", 0, 0
 
     def _quiet(self, now: float, out: list) -> None:
-        """No input came: a lone ESC is the Escape key; a sequence cut half-way is dropped; a
-        paste whose end never came is what came."""
+        """The reader found no input: after long enough, a lone ESC is the Escape key; a
+        sequence cut half-way is dropped; a paste whose end never came is what came."""
         quiet = now - self._last + 0.005  # a select() timing out at 0.1 s may say 0.0999
         if self.pasting:
             if quiet >= PASTE_QUIET:

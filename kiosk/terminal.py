@@ -4,7 +4,9 @@ Textual decodes the terminal's bytes as strict UTF-8 in its input thread: one in
 (a Latin-1 "é" is e9) raised UnicodeDecodeError there and Textual ended the app with a
 traceback on the players' screen. Here undecodable bytes become U+FFFD, which no entry box
 takes (kiosk/widgets/entry_input.py), and a failure on anything else the terminal sends is
-logged and the input started afresh: the station keeps judging.
+written to the kiosk log (keep_log) and only that part dropped: the station keeps judging.
+Keys reported as codes (kitty, modifyOtherKeys) are read by kiosk/keyreports.py; the kitty
+protocol itself is not asked for.
 
 The input is cut into text, whole escape sequences and bracketed pastes by kiosk/sequences.py
 (TerminalInput), however the reads cut them; only then does KioskParser turn them into events:
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import selectors
 from codecs import getincrementaldecoder
 
@@ -31,6 +34,7 @@ from textual._xterm_parser import (
     FOCUSIN,
     FOCUSOUT,
     XTermParser,
+    _re_extended_key,
     _re_in_band_window_resize,
     _re_mouse_event,
     _re_terminal_mode_response,
@@ -41,13 +45,35 @@ from textual.keys import Keys
 from textual.message import Message
 from textual.messages import InBandWindowResize
 
+from adjudicator.visible import visible
+
+from .keyreports import reported_keys
 from .sequences import Sequence, TerminalInput
 
 log = logging.getLogger("adjudicator.kiosk")
 
+KITTY_REQUEST = re.compile(r"\x1b\[>[0-9]+u")  # push flags of the kitty keyboard protocol
 READ_SIZE = 4096
 MAX_COLUMNS = 1000  # no real screen is wider or taller than this, in character cells
 MAX_ROWS = 500
+
+
+def keep_log(stream) -> None:
+    """What the input thread reports (a part of the input it could not understand, dropped)
+    goes to STREAM: the kiosk log when supervised (adjudicator/supervised.py). Python's last
+    resort would write to sys.stderr, which Textual holds while it runs, so nothing reached the
+    log (issue 28). Never onto a terminal: that is the players' screen."""
+    try:
+        if stream is None or stream.isatty():
+            return
+    except (AttributeError, ValueError, OSError):
+        return
+    if any(getattr(h, "stream", None) is stream for h in log.handlers):
+        return
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
+    log.addHandler(handler)
+    log.propagate = False
 
 
 def clamp_size(width: int, height: int) -> tuple[int, int]:
@@ -80,7 +106,12 @@ class KioskParser(XTermParser):
         if _re_mouse_event.match(seq):
             event = self.parse_mouse_code(seq)
             return [] if event is None else [event]
-        return [key for key in self._sequence_to_key_events(seq) if key.key != Keys.Ignore]
+        keys = reported_keys(seq, self._sequence_to_key_events)  # kitty, modifyOtherKeys
+        if keys is None and _re_extended_key.fullmatch(seq) and (":" in seq or seq.count(";") > 1):
+            keys = []  # a kitty event type or text on a legacy key: not asked for, never typed
+        if keys is None:
+            keys = list(self._sequence_to_key_events(seq))
+        return [key for key in keys if key.key != Keys.Ignore]
 
     def parse_mouse_code(self, code: str):
         self.mouse_pixels = False  # mouse reports are always read as cells, never pixels
@@ -95,6 +126,16 @@ class KioskDriver(LinuxDriver):
 
     def _query_in_band_window_resize(self) -> None:
         """Never asked for: the terminal device's size (SIGWINCH) is the only one believed."""
+
+    def _sigcont_application(self, *_) -> None:
+        """SIGCONT: Textual started application mode again, with a second input thread beside
+        the one still reading, however the kiosk had stopped; after a plain SIGSTOP (a stalled
+        machine, a debugger) the two threads shared the input and typed the halves of escape
+        sequences (a stall under mouse motion typed "<35;64;9M"; issue 28). Only a kiosk whose
+        input had really stopped (suspended) starts it again."""
+        if self._key_thread is not None and self._key_thread.is_alive():
+            return
+        super()._sigcont_application()
 
     def process_message(self, message) -> None:
         if isinstance(message, InBandWindowResize):
@@ -113,25 +154,50 @@ class KioskDriver(LinuxDriver):
         terminal_input = TerminalInput()
         try:
             while not self.exit_event.is_set():
-                data = self._read() if selector.select(0.1) else b""
-                # "" for an incomplete UTF-8 sequence: the rest comes with the next read
+                # A select() interrupted by a signal (SIGCONT after a stall, SIGWINCH) whose
+                # time is up says "nothing" without looking (PEP 475): look again, at once.
+                data = self._read() if selector.select(0.1) or selector.select(0) else b""
+                text = decode(data)  # "" for an incomplete UTF-8 sequence: the rest comes next
+                if data and not text:
+                    continue  # bytes came: that is no silence
                 try:
-                    for part in terminal_input.split(decode(data)):
-                        for message in self._messages(parser, part):
-                            self.process_message(message)
+                    parts = terminal_input.split(text)  # "": nothing came (the timers run)
                 except Exception:  # noqa: BLE001 - the terminal's bytes must never end the kiosk
                     log.exception("terminal input not understood: %d bytes dropped", len(data))
                     parser, terminal_input = KioskParser(self._debug), TerminalInput()
+                    continue
+                for part in parts:
+                    for message in self._messages(parser, part):
+                        try:
+                            self.process_message(message)
+                        except Exception:  # noqa: BLE001 - the input thread never dies
+                            log.exception("terminal input not delivered: %r", message)
+                if data:
+                    terminal_input.waiting()  # all handed on: silence counts from now
         finally:
             selector.close()
 
     @staticmethod
     def _messages(parser: KioskParser, part) -> list:
-        if isinstance(part, Sequence):
-            return parser.sequence_events(part)
-        if isinstance(part, str):
-            return parser.text_events(part)
+        """The events of one PART; a part that cannot be understood is dropped alone (and
+        logged), never the rest of the read with it."""
+        try:
+            if isinstance(part, Sequence):
+                return parser.sequence_events(part)
+            if isinstance(part, str):
+                return parser.text_events(part)
+        except Exception:  # noqa: BLE001 - the terminal's bytes must never end the kiosk
+            log.exception("terminal input not understood: %r dropped", visible(str(part)[:80]))
+            return []
         return [part]  # a Paste, or the Escape key
+
+    def write(self, data: str) -> None:
+        """Everything Textual writes, but its request for the kitty keyboard protocol: the
+        station reads keys as every terminal sends them by default (kiosk/keyreports.py
+        still reads a report that comes anyway)."""
+        if KITTY_REQUEST.fullmatch(data):
+            return
+        super().write(data)
 
     def _read(self) -> bytes:
         try:

@@ -213,6 +213,37 @@ def test_protocol_without_a_hold_takes_keys_at_once():
     assert protocol.next_challenge() is State.READY
 
 
+def test_protocol_takes_one_judgement_at_a_time_and_only_from_ready_or_entry():
+    """Issue 28: two clicks on ADJUDICATE (or a click and TAB) read together are one challenge;
+    a request to judge or recheck is taken only in the state that allows it, by every surface."""
+    clock = Clock()
+    protocol = Protocol(Timers(entry_idle=30, verdict_hold=2, verdict_clear=15), clock)
+    protocol.typed("cat xu")
+    assert protocol.take_judgement() is True
+    assert protocol.take_judgement() is False  # the second request of the same challenge
+    assert protocol.take_recheck() is False
+    assert protocol.key_on_verdict("r") is Action.IGNORE
+    clock.now += 60
+    assert protocol.expire() is State.ENTRY  # no timer applies while the judgement is made
+    assert protocol.judged() is State.VERDICT_HELD
+    assert protocol.take_judgement() is False  # a verdict takes no judgement
+    assert protocol.take_recheck() is False  # held: a stray R is not a recheck
+    clock.now += 2
+    assert protocol.expire() is State.VERDICT
+    assert protocol.take_judgement() is False
+    assert protocol.take_recheck() is True
+    assert protocol.take_recheck() is False and protocol.key_on_verdict("space") is Action.IGNORE
+    assert protocol.judged() is State.VERDICT_HELD  # the recheck shown, held again
+    clock.now += 2
+    protocol.expire()
+    assert protocol.key_on_verdict("space") is Action.NEXT
+    protocol.next_challenge()
+    assert protocol.take_recheck() is False  # gone back to Ready: no recheck nobody sees
+    assert protocol.take_judgement() is True
+    assert protocol.refused() is State.READY  # refused entry: nothing judged, ask again
+    assert protocol.take_judgement() is True
+
+
 def test_each_table_counts_its_own_challenges_across_stations_sharing_a_counter(config,
                                                                                  make_lexicon):
     """The phone server's Stations (one per device) share one TableCounts: table 12's count is

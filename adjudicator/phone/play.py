@@ -44,31 +44,33 @@ async def act(frame: dict, device: Device, *, timers, clock, judge_in) -> str:
     if kind == "expire":
         return ""
     if kind == "judge":
-        if here.busy or protocol.state not in (State.READY, State.ENTRY):
+        if not protocol.take_judgement():
             return ""  # a second tap on the same play, or a tap on the verdict: ignored
         # Judged whole (the frame's size is capped): a text too long is refused with its real
         # length, never cut first and then counted.
         text = frame.get("text", "")
-        here.text, here.busy = text[:MAX_TEXT], True
+        here.text = text[:MAX_TEXT]
         try:
             outcome = await judge_in(device.station.submit, text, table=here.table,
                                      round=here.round)
         except EntryError as e:
+            protocol.refused()
             here.error = str(e)
             protocol.typed(here.text)
             return ""
-        finally:
-            here.busy = False
+        except BaseException:
+            protocol.refused()
+            raise
         here.outcome, here.text, here.error = outcome, "", ""
         protocol.judged()
         return ""
     action = protocol.key_on_verdict("r" if kind == "recheck" else "enter")
-    if action is Action.RECHECK and here.outcome is not None and not here.busy:
-        here.busy = True
+    if action is Action.RECHECK and here.outcome is not None and protocol.take_recheck():
         try:
             here.outcome = await judge_in(device.station.recheck, here.outcome)
-        finally:
-            here.busy = False
+        except BaseException:
+            protocol.refused()
+            raise
         protocol.judged()
     elif action is Action.NEXT:
         protocol.next_challenge()

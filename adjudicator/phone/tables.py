@@ -38,7 +38,6 @@ class TableState:
     text: str = ""
     error: str = ""
     outcome: Outcome | None = None
-    busy: bool = False  # a judgement is being recorded: a second tap waits for it
 
 
 @dataclass

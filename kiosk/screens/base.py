@@ -16,6 +16,18 @@ def screen_css(name: str) -> str:
     return Path(__file__).with_name(name).read_text(encoding="utf-8")
 
 
+# Seconds a screen's timer waits at least. Textual 8.2's one-shot timer never fires when more
+# than its interval passes between two clock reads at its start (Timer._run skips the tick), and
+# one of 0 s divides by zero there: a verdict whose hold had run out before it was mounted (a
+# busy machine) stayed held for good. Well above a thread switch (5 ms), well below a person.
+MIN_TIMER = 0.05
+
+
+def timer_delay(protocol) -> float:
+    """How long a screen's timer waits for the protocol's deadline: never 0 (MIN_TIMER)."""
+    return max(protocol.remaining() or 0.0, MIN_TIMER)
+
+
 class LockedScreen(Screen, inherit_bindings=False):
     """Players' screens: only the bindings a subclass declares, nothing inherited from Textual."""
 

@@ -16,7 +16,7 @@ from adjudicator.protocol import KEYBOARD, State, steps_text
 from ..widgets.bigtext import BigText
 from ..widgets.entry_input import EntryInput
 from ..widgets.touch_button import TouchButton
-from .base import LockedScreen
+from .base import LockedScreen, timer_delay
 
 STEP_1, STEP_2 = KEYBOARD.step_1, KEYBOARD.step_2
 
@@ -103,7 +103,7 @@ class ReadyScreen(LockedScreen):
             self._idle.stop()
             self._idle = None
         if protocol.deadline is not None:
-            self._idle = self.set_timer(protocol.remaining(), self._expire)
+            self._idle = self.set_timer(timer_delay(protocol), self._expire)
 
     def _expire(self) -> None:
         self._idle = None
@@ -114,7 +114,7 @@ class ReadyScreen(LockedScreen):
         elif state is State.ENTRY and protocol.deadline is not None:
             # woke before the deadline (a timer may, by the clock's resolution): wait again,
             # as the verdict screen does, or the entry would never be cleared
-            self._idle = self.set_timer(protocol.remaining(), self._expire)
+            self._idle = self.set_timer(timer_delay(protocol), self._expire)
 
     def clear_entry(self) -> None:
         """Idle too long: the unfinished entry is cleared and the station is Ready again."""
@@ -129,14 +129,24 @@ class ReadyScreen(LockedScreen):
     def on_touch_button_pressed(self, event: TouchButton.Pressed) -> None:
         if event.button.id == "adjudicate":
             event.stop()
-            self.query_one(EntryInput).action_adjudicate()
+            if self.is_current:  # a click read with others may be handled after Ready is gone
+                self.query_one(EntryInput).action_adjudicate()
 
     def on_entry_input_adjudicate(self, event: EntryInput.Adjudicate) -> None:
+        """Judge the entry, once: a second click, tap or TAB that came with the first (one read,
+        or a stall) finds Ready gone and the protocol past Entry, and does nothing (issue 28)."""
+        protocol = self.app.protocol
+        if not self.is_current or not protocol.take_judgement():
+            return
         try:  # recorded before the verdict is shown
             outcome = self.app.station.submit(event.text)
         except EntryError as e:
+            protocol.refused()
             self._say(str(e), error=True)  # answered in place, never judged
             return
+        except BaseException:
+            protocol.refused()
+            raise
         self._judged = True  # the entry is cleared on the way back, not on the verdict's path
         self.app.show_verdict(outcome)
 

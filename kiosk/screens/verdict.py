@@ -13,7 +13,7 @@ from adjudicator.protocol import KEYBOARD, Action, State
 from adjudicator.station import NOT_RECORDED, Outcome
 from ..widgets.bigtext import BigText
 from ..widgets.touch_button import TouchButton
-from .base import LockedScreen, screen_css
+from .base import LockedScreen, screen_css, timer_delay
 
 PLAIN = {True: "YES: the play is ACCEPTABLE", False: "NO: the play is UNACCEPTABLE"}
 NEXT_HINT = KEYBOARD.next_hint
@@ -61,11 +61,6 @@ class VerdictScreen(LockedScreen):
         self.outcome = outcome
         self._verdict_timer: Timer | None = None
 
-    @property
-    def held(self) -> bool:
-        """True while the verdict ignores keys (timers.verdict_hold)."""
-        return self.app.protocol.state is State.VERDICT_HELD
-
     def compose(self) -> ComposeResult:
         with Vertical(id="verdict-box"):
             # the verdict word with a large tick or cross beside it (adjudicator/marks.py)
@@ -100,16 +95,16 @@ class VerdictScreen(LockedScreen):
             widget.update(lines.get(line_id, ""))
             widget.display = line_id in lines
         self.query_one("#hint", Static).update("")
-        self._start_timers()
+        self._follow_protocol()  # the judge told the protocol (judged()) before showing it
 
     def on_screen_suspend(self) -> None:
         if self._verdict_timer is not None:
             self._verdict_timer.stop()
             self._verdict_timer = None
 
-    def _start_timers(self) -> None:
-        self.app.protocol.judged()
-        self._follow_protocol()
+    def on_screen_resume(self) -> None:
+        if self.outcome is not None and self._verdict_timer is None:
+            self._follow_protocol()  # never left without its timer
 
     def _follow_protocol(self) -> None:
         """Show what the protocol's state says, and wait for its next timer."""
@@ -123,7 +118,7 @@ class VerdictScreen(LockedScreen):
         released = protocol.state is State.VERDICT
         self.query_one("#hint", Static).update(NEXT_HINT if released else "")
         self.query_one("#verdict-buttons").display = released
-        self._verdict_timer = self.set_timer(protocol.remaining() or 0, self._expire)
+        self._verdict_timer = self.set_timer(timer_delay(protocol), self._expire)
 
     def _expire(self) -> None:
         self._verdict_timer = None
@@ -137,7 +132,8 @@ class VerdictScreen(LockedScreen):
     def on_key(self, event: events.Key) -> None:
         event.stop()
         event.prevent_default()
-        self._act(self.app.protocol.key_on_verdict(event.key))
+        if self.is_current:
+            self._act(self.app.protocol.key_on_verdict(event.key))
 
     def _act(self, action: Action) -> None:
         if action is Action.RECHECK:
@@ -147,11 +143,24 @@ class VerdictScreen(LockedScreen):
             self._done()
 
     def on_touch_button_pressed(self, event: TouchButton.Pressed) -> None:
+        """A tap means what its key means, asked of the protocol: nothing while held, nothing
+        once NEXT (a key, a tap) has gone back to Ready, whatever order they were read in."""
         event.stop()
-        if self.held:
+        if not self.is_current:
             return
-        self._act(Action.RECHECK if event.button.id == "recheck" else Action.NEXT)
+        self._act(self.app.protocol.key_on_verdict("r" if event.button.id == "recheck"
+                                                   else "enter"))
 
     def recheck(self) -> None:
-        """WESPA 3.10.9; 003 4.6.7: the same words judged again and recorded as a recheck."""
-        self.show(self.app.station.recheck(self.outcome))  # recorded before it is shown
+        """WESPA 3.10.9; 003 4.6.7: the same words judged again and recorded as a recheck,
+        only on the verdict the players see (protocol.take_recheck), once per request."""
+        protocol = self.app.protocol
+        if not self.is_current or self.outcome is None or not protocol.take_recheck():
+            return
+        try:
+            outcome = self.app.station.recheck(self.outcome)  # recorded before it is shown
+        except BaseException:
+            protocol.refused()
+            raise
+        protocol.judged()
+        self.show(outcome)

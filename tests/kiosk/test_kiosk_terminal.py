@@ -50,11 +50,13 @@ def run(terminal: TerminalInput, *reads: str) -> list:
 
 
 def typed(*reads: str, gap: float = 0.0) -> str:
-    """What the entry box would get from READS (GAP seconds apart): the printable keys."""
+    """What the entry box would get from READS (GAP seconds of silence apart, each found by a
+    look at the terminal): the printable keys."""
     clock, parser = Clock(), KioskParser()
     terminal = TerminalInput(clock=clock)
     text = ""
-    for read in (*reads, "", ""):
+    looks = [look for read in reads for look in ((read, "") if gap else (read,))]
+    for read in (*looks, "", ""):
         for part in terminal.split(read):
             if isinstance(part, Sequence):
                 messages = parser.sequence_events(part)
@@ -98,7 +100,32 @@ def test_a_lone_esc_is_the_escape_key_after_the_escape_delay():
     assert run(terminal, "") == [("key", "escape")]
     assert run(terminal, "\x1b") == []
     clock.now += ESCAPE_DELAY
-    assert run(terminal, "a") == [("key", "escape"), ("keys", "a")]  # a key after a pause
+    assert run(terminal, "", "a") == [("key", "escape"), ("keys", "a")]  # a key after a pause
+
+
+def test_bytes_read_late_are_never_silence():
+    """Issue 28: the timers ran on the clock of reading, so a stalled or busy kiosk counted as
+    silence. Only a look that finds nothing ("") is silence; what was waiting goes on."""
+    clock = Clock()
+    terminal = TerminalInput(clock=clock)
+    assert run(terminal, "qi\x1b") == [("keys", "qi")]
+    clock.now += 1.5  # stalled: the rest of the sequence came meanwhile
+    assert run(terminal, "[D") == [("seq", "\x1b[D")]  # the arrow key, not "[D" typed
+    assert run(terminal, "\x1b[<0;41;") == []
+    clock.now += 5 * SEQUENCE_QUIET
+    assert run(terminal, "23M") == [("seq", "\x1b[<0;41;23M")]
+    assert run(terminal, PASTE_START) == []
+    clock.now += 3 * PASTE_QUIET
+    assert run(terminal, "cat\txu" + PASTE_END) == ["cat\txu"]  # a paste, never keys
+    terminal.waiting()  # the reader handed everything on, then waited...
+    clock.now += PASTE_QUIET
+    assert run(terminal, "\x1b[") == []
+    clock.now += 1.0
+    terminal.waiting()  # ...busy again (no look found nothing): the cut sequence waits
+    clock.now += ESCAPE_DELAY / 2
+    assert run(terminal, "") == []
+    clock.now += ESCAPE_DELAY / 2
+    assert run(terminal, "") == [] and terminal.dropped == 1  # now it was silence: dropped
 
 
 def test_a_huge_paste_is_kept_only_up_to_paste_keep():
@@ -206,3 +233,29 @@ def test_whatever_came_before_a_paste_it_is_pasted_whole(junk):
     assert parts[-1] == "x"  # typed after the paste: a key again
     pastes = [p for p in parts if isinstance(p, tuple) and p[0] == "paste"]
     assert pastes and pastes[-1][1].endswith("qi za")
+
+
+@pytest.mark.parametrize(("reads", "expected"), [
+    # issue 28 (a): a kitty terminal sending no associated text lost spaces and Shift+letters
+    (("\x1b[99u\x1b[97u\x1b[116u\x1b[32u\x1b[120u\x1b[117u",), "cat xu"),
+    (("\x1b[99;2u\x1b[97:65;2u\x1b[116;2;84u",), "CAT"),  # Shift; its alternate; its text
+    (("\x1b[99;65u\x1b[97;129u",), "ca"),  # caps lock and num lock change nothing
+    (("q\x1b[105;1:2u\x1b[105;1:3u",), "qi"),  # a repeat types; a release does not
+    # (c): a chord never types its letter, whatever the terminal adds
+    (("cat\x1b[27;3;120~\x1b[120;3;120u\x1b[120;5u\x1b[120;9u xu",), "cat xu"),
+    (("\x1b[27;2;81~\x1b[27;1;105~",), "Qi"),  # modifyOtherKeys: Shift is no chord
+    # (d): malformed or out of range: nothing, and the rest of the read goes on
+    (("\x1b[97;1:3:9u\x1b[1114112u\x1b[97;;55296u\x1b[57399;5u\x1b[1:2;5Acat",), "cat"),
+    (("\x1b[" + "9" * 40 + "uqi",), "qi"),
+])
+def test_keys_reported_as_codes_type_what_they_stand_for(reads, expected):
+    assert typed(*reads) == expected
+
+
+def test_command_keys_reported_as_codes_keep_their_names():
+    parser = KioskParser()
+    names = [key.key for seq in ("\x1b[9u", "\x1b[9;2u", "\x1b[13u", "\x1b[127u", "\x1b[27u",
+                                 "\x1b[27;2;9~", "\x1b[99;5u", "\x1b[120;3u")
+             for key in parser.sequence_events(seq)]
+    assert names == ["tab", "shift+tab", "enter", "backspace", "escape", "shift+tab", "ctrl+c",
+                     "alt+x"]
