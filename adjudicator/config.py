@@ -10,6 +10,7 @@ from typing import Any
 
 from .entry import describe_char
 from .errors import ConfigError
+from .event import Division, Event, parse_event
 from .modes import MODES
 from .rules import ChallengeRule
 from .visible import is_hidden
@@ -93,6 +94,21 @@ class Config:
     journal_setting: str = ""  # the journal key as written in the file ("" = default place)
     hub: str = ""  # the director's hub ("http://H:P"): every row is forwarded there; "" = none
     hub_token: str = ""  # the station token the hub printed
+    # the event's divisions ([[division]], as the hub has them: adjudicator/event.py) and the
+    # ones this station serves (divisions = ["A"]; () = every division of the event)
+    event_divisions: tuple[Division, ...] = ()
+    divisions: tuple[str, ...] = ()
+
+    @property
+    def event_setup(self) -> Event:
+        """The event as this station knows it (its name, its divisions, the director's PIN)."""
+        return Event(name=self.event, divisions=self.event_divisions, pin_hash=self.pin_hash)
+
+    def served(self) -> tuple[Division, ...]:
+        """The divisions this station judges for (all of the event's when it names none)."""
+        if not self.divisions:
+            return self.event_divisions
+        return tuple(d for d in self.event_divisions if d.name in self.divisions)
 
     def with_changes(self, **changes: Any) -> Config:
         """A copy with some fields changed (the director's edits), the journal path re-resolved."""
@@ -171,7 +187,16 @@ def parse_config(data: dict[str, Any], where: str = "") -> Config:
         pin_hash=r.text("pin_hash", ""),
         hub=r.text("hub", "").strip().rstrip("/"),
         hub_token=r.text("hub_token", "").strip(),
+        divisions=r.text_list("divisions"),
     )
+    r.seen.add("division")
+    event = parse_event(None, data.get("division"), where)
+    for name in cfg["divisions"]:
+        if event.division(name) is None:
+            raise ConfigError(f"{_in(where)}key divisions: {name!r} is not one of the event's "
+                              "divisions ([[division]] names it)")
+    cfg["divisions"] = tuple(event.division(n).name for n in cfg["divisions"])
+    cfg["event_divisions"] = event.divisions
     r.refuse_unknown()
     if cfg["hub"] and not cfg["hub"].startswith(("http://", "https://")):
         raise ConfigError(f"{_in(where)}key hub: {cfg['hub']!r} is not an address like "
