@@ -148,7 +148,7 @@ def main(out: str, cut_tsh: bool = False) -> None:
                 page.goto(hub.director_url)
                 page.on("console", lambda m: print("console:", m.text))
                 try:
-                    page.get_by_text("silent").first.wait_for(timeout=20_000)
+                    page.get_by_text("printer: out of paper").first.wait_for(timeout=20_000)
                 except Exception as e:  # noqa: BLE001
                     print(e)
                 time.sleep(0.5)
