@@ -21,6 +21,7 @@ JOURNAL_ENV = "ADJUDICATOR_JOURNAL"
 MAX_SECONDS = 86_400.0
 FLOWS = ("none", "rtscts", "xonxoff")
 PAPERS = ("58mm", "80mm")
+STYLES = ("auto", "console", "full")  # the kiosk's look (kiosk/console.py); auto: by TERM
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ class Config:
     journal_setting: str = ""  # the journal key as written in the file ("" = default place)
     hub: str = ""  # the director's hub ("http://H:P"): every row is forwarded there; "" = none
     hub_token: str = ""  # the station token the hub printed
+    style: str = "auto"  # the kiosk's look: "console" (Linux console), "full", "auto" (by TERM)
 
     def with_changes(self, **changes: Any) -> Config:
         """A copy with some fields changed (the director's edits), the journal path re-resolved."""
@@ -155,6 +157,7 @@ def parse_config(data: dict[str, Any], where: str = "") -> Config:
         pin_hash=r.text("pin_hash", ""),
         hub=r.text("hub", "").strip().rstrip("/"),
         hub_token=r.text("hub_token", "").strip(),
+        style=r.choice("style", "auto", STYLES),
     )
     r.refuse_unknown()
     if cfg["hub"] and not cfg["hub"].startswith(("http://", "https://")):
@@ -283,6 +286,7 @@ def to_toml_dict(cfg: Config) -> dict[str, Any]:
         "split_window": cfg.split_window,
         "pin_hash": cfg.pin_hash,
         **({"hub": cfg.hub, "hub_token": cfg.hub_token} if cfg.hub else {}),
+        **({"style": cfg.style} if cfg.style != "auto" else {}),
         "timers": asdict(cfg.timers),
         "printer": asdict(cfg.printer),
     }
