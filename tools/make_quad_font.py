@@ -66,7 +66,7 @@ def font_text() -> str:
 def block_font_text() -> str:
     """block3x5: each pixel one cell, a full block or a space; a blank column after a letter."""
     lines = ["flf2a$ 5 5 8 -1 2",
-             "block3x5: 3x5 pixel letters in full blocks, for the adjudicator kiosk's console style.",
+             "block3x5: 3x5 pixel letters in full blocks, for the adjudicator kiosk's console.",
              "Made by tools/make_quad_font.py; only A-Z (and space) are drawn."]
     for code in range(32, 127):
         char = chr(code)

@@ -92,7 +92,9 @@ def test_the_console_characters_are_what_every_console_font_draws(drawable):
     assert all(sub in CONSOLE_CHARS for sub in SUBSTITUTES.values())
 
 
-ESCAPE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|P[^\x1b]*\x1b\\|[ -/]*[0-~])")
+ESCAPE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]"  # CSI
+                    r"|\][^\x07\x1b]*(\x07|\x1b\\)|P[^\x1b]*\x1b\\"  # OSC, DCS
+                    r"|[ -/]*[0-~])")  # two- or three-byte escapes
 
 
 def written_characters(screen: bytes) -> set[str]:
