@@ -231,3 +231,27 @@ async def test_what_is_typed_is_never_drawn_like_a_verdict(make_app, config, sty
         font, rows = app.screen.query_one("#typed").chosen()
         assert font in TYPED_FONTS and font not in VERDICT_FONTS
         assert not set("".join(rows)) & set("█▀▄▌▐▖▗▘▝▚▞▙▛▜▟")
+
+
+@pytest.mark.asyncio
+async def test_a_key_held_past_the_full_entry_redraws_its_refusal_once(make_app):
+    """About 600 KB of typing stalled the kiosk for over a minute: past the entry's 136
+    characters each key was refused and the refusal written again, a redraw per key (a third of
+    the time per key, profiled through a pty). It is said once."""
+    from textual import events
+    from textual.widgets import Static
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        message = app.screen.query_one("#message", Static)
+        updates = []
+        update = message.update
+        message.update = lambda text="": (updates.append(text), update(text))[1]
+        for _ in range(200):
+            app.post_message(events.Key("a", "a"))
+        await pilot.pause()
+        await pilot.pause()
+        assert len(app.screen.query_one("#entry").value) == 136
+        assert "Not taken" in str(message.content)
+        refusals = [text for text in updates if text]
+        assert len(refusals) == 1, refusals[:3]  # 64 keys refused, said once
