@@ -22,6 +22,7 @@ JOURNAL_ENV = "ADJUDICATOR_JOURNAL"
 MAX_SECONDS = 86_400.0
 FLOWS = ("none", "rtscts", "xonxoff")
 PAPERS = ("58mm", "80mm")
+STYLES = ("auto", "console", "full")  # the kiosk's look (kiosk/console.py); auto: by TERM
 MAX_STATION_NAME = 100  # characters: the hub takes 500, a phone's device label goes after it
 
 
@@ -109,6 +110,7 @@ class Config:
         if not self.divisions:
             return self.event_divisions
         return tuple(d for d in self.event_divisions if d.name in self.divisions)
+    style: str = "auto"  # the kiosk's look: "console" (Linux console), "full", "auto" (by TERM)
 
     def with_changes(self, **changes: Any) -> Config:
         """A copy with some fields changed (the director's edits), the journal path re-resolved."""
@@ -187,6 +189,7 @@ def parse_config(data: dict[str, Any], where: str = "") -> Config:
         pin_hash=r.text("pin_hash", ""),
         hub=r.text("hub", "").strip().rstrip("/"),
         hub_token=r.text("hub_token", "").strip(),
+        style=r.choice("style", "auto", STYLES),
         divisions=r.text_list("divisions"),
     )
     r.seen.add("division")
@@ -324,6 +327,7 @@ def to_toml_dict(cfg: Config) -> dict[str, Any]:
         "split_window": cfg.split_window,
         "pin_hash": cfg.pin_hash,
         **({"hub": cfg.hub, "hub_token": cfg.hub_token} if cfg.hub else {}),
+        **({"style": cfg.style} if cfg.style != "auto" else {}),
         "timers": asdict(cfg.timers),
         "printer": asdict(cfg.printer),
     }

@@ -34,10 +34,35 @@ SMALL_CROSS = (
     "\u2584\u2588\u2580 \u2580\u2588\u2584",
 )
 
+# In full blocks only, for screens whose font has no half blocks (the Linux console, issue 28).
+SOLID_TICK = (
+    "          \u2588\u2588",
+    "         \u2588\u2588 ",
+    "\u2588\u2588      \u2588\u2588  ",
+    " \u2588\u2588    \u2588\u2588   ",
+    "  \u2588\u2588  \u2588\u2588    ",
+    "   \u2588\u2588\u2588\u2588     ",
+)
+SOLID_CROSS = (
+    "\u2588\u2588        \u2588\u2588",
+    "  \u2588\u2588    \u2588\u2588  ",
+    "    \u2588\u2588\u2588\u2588    ",
+    "    \u2588\u2588\u2588\u2588    ",
+    "  \u2588\u2588    \u2588\u2588  ",
+    "\u2588\u2588        \u2588\u2588",
+)
+SOLID_SMALL_TICK = ("     \u2588\u2588", "\u2588\u2588  \u2588\u2588 ", " \u2588\u2588\u2588   ")
+SOLID_SMALL_CROSS = ("\u2588\u2588  \u2588\u2588", "  \u2588\u2588  ", "\u2588\u2588  \u2588\u2588")
+
 CHAR = {True: "\u2714", False: "\u2718"}  # one cell, for plain text
 
 
-def glyphs(acceptable: bool) -> tuple[tuple[str, ...], ...]:
-    """The drawings of the verdict's mark, largest first, every row of one the same width."""
-    drawings = (TICK, SMALL_TICK) if acceptable else (CROSS, SMALL_CROSS)
+def glyphs(acceptable: bool, solid: bool = False) -> tuple[tuple[str, ...], ...]:
+    """The drawings of the verdict's mark, largest first, every row of one the same width
+    (SOLID: in full blocks only)."""
+    if solid:
+        drawings = ((SOLID_TICK, SOLID_SMALL_TICK) if acceptable
+                    else (SOLID_CROSS, SOLID_SMALL_CROSS))
+    else:
+        drawings = (TICK, SMALL_TICK) if acceptable else (CROSS, SMALL_CROSS)
     return tuple(tuple(row.ljust(max(map(len, d))) for row in d) for d in drawings)

@@ -22,8 +22,18 @@ restarted: its message is shown and its exit code passed on, as without supervis
 SIGTERM, SIGHUP and SIGINT, to the supervisor or to the child, end the kiosk: the child ends its
 app as the director's Quit does, the supervisor waits STOP_GRACE seconds for it (then kills it),
 puts the terminal back (tty_restore), says why in one `adjudicator:` line and exits 128 + the
-signal's number (130 for SIGINT, 129 for SIGHUP, 143 for SIGTERM). A child killed any other way
-(SIGKILL, a crash) is started again.
+signal's number (130 for SIGINT, 129 for SIGHUP, 143 for SIGTERM). Every other signal that would
+end the supervisor and can be caught (SIGQUIT, SIGUSR1, SIGUSR2, SIGABRT, the real-time ones...)
+ends the kiosk the same way (the child is sent SIGTERM): only SIGKILL leaves the terminal as the
+kiosk had it. (SIGSEGV, SIGBUS, SIGILL and SIGFPE keep their default action: caught in Python, a
+real fault would repeat forever and hang the supervisor.) A child killed any other way (SIGKILL,
+a crash) is started again.
+
+The tty stays in the kiosk's raw mode (tty_restore.SavedTerminal.lock) from before the first
+child until the last has ended: Ctrl-C, Ctrl-Z and Ctrl-\\ are keys, never signals, also while a
+child restarts. A child is never left stopped: the supervisor ignores SIGTSTP, SIGTTIN and
+SIGTTOU; a child ignores them once it has painted (supervised.child_ready_callback), and one
+stopped all the same (before its first paint, or by SIGSTOP) is continued (SIGCONT) at once.
 """
 
 from __future__ import annotations
@@ -45,12 +55,32 @@ START_TRIES = 5  # children in a row that die before their first paint: a fault,
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 STOP_GRACE = 3  # seconds a child has to end its app after a stop signal, before SIGKILL
 PREPARE_AFTER = 0.5  # seconds from the first child's first paint to the supervisor's imports
+# Every other catchable signal whose default action would end the supervisor: it ends the kiosk
+# as a stop signal does, with the terminal put back.
+_FAULTS = {"SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE"}  # synchronous: left to their default
+_OTHERS = ("SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGABRT", "SIGTRAP", "SIGSYS", "SIGXCPU",
+           "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGIO", "SIGPWR", "SIGSTKFLT")
+ENDING_SIGNALS = STOP_SIGNALS + tuple(
+    getattr(signal, name) for name in _OTHERS if hasattr(signal, name)) + tuple(
+    range(signal.SIGRTMIN, signal.SIGRTMAX + 1) if hasattr(signal, "SIGRTMIN") else ())
+JOB_SIGNALS = (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU)  # would stop a process
 STOPPED = {  # why the kiosk ended, as said on stderr
     signal.SIGINT: "interrupted (SIGINT): the kiosk is closed",
     signal.SIGTERM: "stopped by SIGTERM: the kiosk is closed",
     signal.SIGHUP: "the terminal hung up (SIGHUP): the kiosk is closed",
 }
 CLOSED = "the kiosk was closed from director mode"
+
+
+def stopped_by(sig: int) -> str:
+    """Why the kiosk ended, when it was signal SIG that ended it."""
+    if sig in STOPPED:
+        return STOPPED[sig]
+    try:
+        name = signal.Signals(sig).name
+    except ValueError:
+        name = f"signal {sig}"
+    return f"stopped by {name}: the kiosk is closed"
 
 
 def describe_exit(code: int) -> str:
@@ -125,8 +155,23 @@ class Supervisor:
     def _stop(self, signum, _frame) -> None:
         self.stop_signal = self.stop_signal or signum
         if self.child_pid:
-            self._signal_child(signum)  # it ends its app and puts the terminal back itself
+            # It ends its app and puts the terminal back itself: a stop signal as it is, any
+            # other as SIGTERM (SIGQUIT or SIGUSR1 would kill it at once, unrestored).
+            self._signal_child(signum if signum in STOP_SIGNALS else signal.SIGTERM)
             signal.alarm(STOP_GRACE)
+
+    def _child_changed(self, _signum, _frame) -> None:
+        """SIGCHLD: a child that was stopped (SIGTSTP or SIGTTIN before its first paint, or
+        SIGSTOP) is continued at once; the kiosk never stays frozen. Its end is waited for in
+        _run_child."""
+        if not self.child_pid:
+            return
+        try:
+            stopped = os.waitid(os.P_PID, self.child_pid, os.WSTOPPED | os.WNOHANG)
+        except ChildProcessError:
+            return
+        if stopped is not None and not self.stop_signal:  # a hung child is killed, not woken
+            self._signal_child(signal.SIGCONT)
 
     def _overdue(self, _signum, _frame) -> None:
         if self.child_pid:
@@ -140,10 +185,13 @@ class Supervisor:
 
     def run(self) -> int:
         """Supervise until the kiosk ends; the terminal put back; the exit code."""
-        handlers = {sig: signal.signal(sig, self._stop) for sig in STOP_SIGNALS}
+        handlers = {sig: signal.signal(sig, self._stop) for sig in ENDING_SIGNALS}
         handlers[signal.SIGALRM] = signal.signal(signal.SIGALRM, self._overdue)
+        handlers[signal.SIGCHLD] = signal.signal(signal.SIGCHLD, self._child_changed)
+        handlers.update({sig: signal.signal(sig, signal.SIG_IGN) for sig in JOB_SIGNALS})
         code, message, refused = EXIT_IO, "", None
         try:
+            self.terminal.lock()  # raw from the first child to the last: no signal keys
             code, message, refused = self._supervise()
         finally:
             signal.alarm(0)
@@ -177,7 +225,7 @@ class Supervisor:
             code, ready, said = self._run_child(restart_reason=why)
             stop = self.stop_signal or stop_signal_of(code)
             if stop:
-                return 128 + stop, STOPPED[stop], None
+                return 128 + stop, stopped_by(stop), None
             if code == 0:
                 return 0, CLOSED, None
             if not ready:
@@ -194,12 +242,12 @@ class Supervisor:
                 failed_starts = 0
             why = describe_exit(code)
             self.restarts += 1
-        return 128 + self.stop_signal, STOPPED[self.stop_signal], None
+        return 128 + self.stop_signal, stopped_by(self.stop_signal), None
 
     def _run_child(self, restart_reason: str) -> tuple[int, bool, int | str]:
         """One child, to its end: (exit code, whether it painted, the log offset it began at or,
         when it ended before it knew its log, what it said)."""
-        self.terminal.restore_mode()  # a killed child's raw mode is not the terminal's own
+        self.terminal.lock()  # as a child that ended on its own may have left it: raw
         threading = sys.modules.get("threading")  # never imported: no thread was started
         if threading and threading.active_count() > 1:  # a fork copies their locks, held
             if self.check is not None and not self.log:
@@ -207,7 +255,7 @@ class Supervisor:
             raise AdjudicatorError("cannot start the kiosk: the supervisor runs a thread")
         read_end, write_end = os.pipe()
         supervisor = os.getpid()
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, (*ENDING_SIGNALS, signal.SIGCHLD))
         try:
             pid = os.fork()
         except OSError as e:
@@ -276,7 +324,9 @@ class Supervisor:
         """In the forked child: run the kiosk, then end this process with its code."""
         code = EXIT_CRASHED
         try:
-            for sig in (*STOP_SIGNALS, signal.SIGALRM):  # the supervisor's are not the child's
+            # The supervisor's handlers are not the child's. SIGTSTP, SIGTTIN and SIGTTOU stay
+            # ignored until Textual sets its own (then child_ready_callback ignores them again).
+            for sig in (*ENDING_SIGNALS, signal.SIGALRM, signal.SIGCHLD):
                 signal.signal(sig, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             os.close(read_end)

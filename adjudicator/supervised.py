@@ -74,6 +74,7 @@ def child_ready_callback():
         return None
 
     def ready() -> None:
+        _keep_running()
         _report(fd, READY)
         try:
             os.close(int(fd))
@@ -107,6 +108,17 @@ class Reports:
                     self.said = self.buffer[1:].decode("utf-8", "replace")
                 return None
             self.buffer += chunk
+
+
+def _keep_running() -> None:
+    """In the child, from its first paint: SIGTSTP and SIGTTIN (`kill -TSTP`) no longer stop it
+    (Textual's own SIGTSTP handler leaves application mode and stops the process; its SIGTTIN
+    and SIGTTOU are back to stopping it once it has started): the kiosk is never frozen."""
+    try:
+        for sig in (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU):
+            signal.signal(sig, signal.SIG_IGN)
+    except ValueError:  # not the main thread: the supervisor continues a stopped child
+        pass
 
 
 def _report(fd: str, data: bytes) -> None:

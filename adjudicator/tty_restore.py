@@ -5,6 +5,12 @@ keyboard protocol, hides the cursor and puts the tty in raw mode; it undoes all 
 the app ends normally. A kiosk child that is killed (SIGKILL, a hang, a crash in the driver)
 leaves the players' terminal in that state, so the supervisor (adjudicator/supervise.py) puts it
 back itself whenever the kiosk ends, whatever ended it: `SavedTerminal.restore`.
+
+From before the first kiosk child starts until the last one has ended, the tty is kept in the
+kiosk's own raw mode (`SavedTerminal.lock`): no echo, no line editing and no signal keys, also
+while a child is being restarted. Between two children the terminal's own mode had Ctrl-C,
+Ctrl-Z and Ctrl-\\ send signals for 19-32 ms: held through a restart they ended or stopped the
+kiosk (issue 28, item 6).
 """
 
 from __future__ import annotations
@@ -42,17 +48,36 @@ class SavedTerminal:
         except (ImportError, OSError):
             pass
 
-    def restore_mode(self) -> None:
-        """The tty mode as saved (echo, line editing, the signal keys): before each kiosk child
-        starts, so that a child never takes a killed one's raw mode for the terminal's own."""
+    def lock(self) -> None:
+        """The kiosk's raw mode, as Textual's LinuxDriver sets it (no ECHO, ICANON, IEXTEN, ISIG;
+        no IXON, IXOFF, ICRNL, INLCR, IGNCR): kept from the first child to the last, so a child
+        that ends (or is killed) never hands the players a terminal whose keys send signals."""
         if self.attrs is None:
             return
+        import termios
+
+        locked = list(self.attrs)
+        locked[0] &= ~(termios.IXON | termios.IXOFF | termios.ICRNL | termios.INLCR
+                       | termios.IGNCR)
+        locked[3] &= ~(termios.ECHO | termios.ICANON | termios.IEXTEN | termios.ISIG)
+        locked[6] = list(locked[6])
+        locked[6][termios.VMIN] = 1
+        locked[6][termios.VTIME] = 0
+        self._set(locked)
+
+    def restore_mode(self) -> None:
+        """The tty mode as saved (echo, line editing, the signal keys): once the kiosk has
+        ended (its last child)."""
+        if self.attrs is not None:
+            self._set(self.attrs)
+
+    def _set(self, attrs: list) -> None:
         import termios
 
         # From a background process group tcsetattr would stop us (SIGTTOU): ignored meanwhile.
         before = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
         try:
-            termios.tcsetattr(self.in_fd, termios.TCSANOW, self.attrs)
+            termios.tcsetattr(self.in_fd, termios.TCSANOW, attrs)
         except (termios.error, OSError):
             pass  # the terminal went away (SIGHUP): nothing left to restore
         finally:

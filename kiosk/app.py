@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import sys
 import time
@@ -18,6 +19,7 @@ from adjudicator.protocol import Protocol
 
 from adjudicator.pin_gate import PinGate
 from adjudicator.station_state import save_state, state_path
+from .console import CSS_PATH as CONSOLE_CSS, ConsoleFilter, wants_console
 from .screens.ready import ReadyScreen
 from adjudicator.station import Outcome, Station, open_station
 
@@ -46,7 +48,12 @@ class KioskApp(App, inherit_bindings=False):
     BINDINGS = [Binding(DIRECTOR_KEY, "director", show=False, priority=True)]
 
     def __init__(self, station: Station, *, pin_clock=None, idle_clock=None) -> None:
-        super().__init__()
+        # The Linux console's characters and colours (kiosk/console.py), by `style` and TERM.
+        self.console_style = wants_console(station.config.style, os.environ.get("TERM"))
+        super().__init__(ansi_color=True if self.console_style else None)
+        if self.console_style:
+            self.css_path = [*self.css_path, CONSOLE_CSS]
+        self._console_filter = ConsoleFilter() if self.console_style else None
         self.station = station
         self.protocol = Protocol(station.config.timers)  # where the players are (adjudicator/)
         journal = station.config.journal
@@ -60,6 +67,10 @@ class KioskApp(App, inherit_bindings=False):
         self._director_seen: float | None = None  # last key or touch in director mode
         self._director_watch = None
         self.stop_signal = 0  # the stop signal that ended the app, if one did
+
+    def get_line_filters(self):
+        filters = super().get_line_filters()
+        return [*filters, self._console_filter] if self._console_filter else filters
 
     def run_until_signalled(self) -> int:
         """Run the app; the stop signal that ended it (0 when something else did).

@@ -1,8 +1,11 @@
-"""Writes kiosk/widgets/quad3x5.flf: letters of 3x5 pixels (M N W: 5x5) drawn with quadrant blocks.
+"""Writes kiosk/widgets/quad3x5.flf: letters of 3x5 pixels (M N W: 5x5) drawn with quadrant blocks,
+and kiosk/widgets/block3x5.flf: the same letters, one full block (or space) a pixel.
 
 Two pixels to a character cell each way, one blank pixel column after each letter and one blank
 pixel row below, so a letter is 2 columns by 3 rows (M N W 3 columns): the smallest block letters
 that still read, for long plays (8 words of 15 letters) at 80x24 (issue 11).
+block3x5 is 4 columns by 5 rows a letter and uses only the full block, which every Linux
+console font has (the console style, issue 28): UNACCEPTABLE is 49 columns wide.
 Run `python tools/make_quad_font.py` after changing a drawing.
 """
 
@@ -60,7 +63,26 @@ def font_text() -> str:
     return "\n".join(lines) + "\n"
 
 
+def block_font_text() -> str:
+    """block3x5: each pixel one cell, a full block or a space; a blank column after a letter."""
+    lines = ["flf2a$ 5 5 8 -1 2",
+             "block3x5: 3x5 pixel letters in full blocks, for the adjudicator kiosk's console.",
+             "Made by tools/make_quad_font.py; only A-Z (and space) are drawn."]
+    for code in range(32, 127):
+        char = chr(code)
+        if char == " ":
+            rows = ["$" * SPACE_COLUMNS] * 5
+        elif char in GLYPHS:
+            rows = [row.replace("#", "\u2588").replace(".", "$") + "$"
+                    for row in GLYPHS[char].split()]
+        else:
+            rows = [""] * 5
+        lines += [row + "@" for row in rows[:-1]] + [rows[-1] + "@@"]
+    return "\n".join(lines) + "\n"
+
+
 if __name__ == "__main__":
-    target = pathlib.Path(__file__).resolve().parent.parent / "kiosk" / "widgets" / "quad3x5.flf"
-    target.write_text(font_text(), encoding="utf-8")
-    print(f"wrote {target}")
+    folder = pathlib.Path(__file__).resolve().parent.parent / "kiosk" / "widgets"
+    for name, text in (("quad3x5.flf", font_text()), ("block3x5.flf", block_font_text())):
+        (folder / name).write_text(text, encoding="utf-8")
+        print(f"wrote {folder / name}")

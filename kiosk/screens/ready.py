@@ -152,5 +152,7 @@ class ReadyScreen(LockedScreen):
 
     def _say(self, text: str, *, error: bool) -> None:
         message = self.query_one("#message", Static)
+        if message.content == text and message.has_class("error") == error:
+            return  # said already: a held key refused 600,000 times redraws nothing (issue 28)
         message.update(text)
         message.set_class(error, "error")

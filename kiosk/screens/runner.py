@@ -166,7 +166,8 @@ class RunnerScreen(LockedScreen):
         yield Static("", id="runner-message")
         with Vertical(id="runner-last"):
             yield Static("", id="last-mark")
-            yield BigText("", max_rows=6, id="last-big", plain=False)  # #last-mark says it
+            yield BigText("", max_rows=6, id="last-big", plain=False,  # #last-mark says it
+                          verdict=True)
             yield Static("", id="last-record")
             yield Static("", id="last-consequence")
             yield Static("", id="last-lexicon")

@@ -64,7 +64,7 @@ class VerdictScreen(LockedScreen):
     def compose(self) -> ComposeResult:
         with Vertical(id="verdict-box"):
             # the verdict word with a large tick or cross beside it (adjudicator/marks.py)
-            yield BigText("", max_rows=12, reserve=12, id="big")
+            yield BigText("", max_rows=12, reserve=12, id="big", verdict=True)
             for line_id in LINE_IDS:
                 yield Static("", id=line_id, classes="alarm" if line_id in ALARMS else "")
         yield Static("", id="hint")

@@ -17,13 +17,26 @@ from textual.widget import Widget
 from adjudicator.marks import CHAR, glyphs
 from adjudicator.visible import visible
 
-# Widest first. Widths of "UNACCEPTABLE": banner3 113, ansi_regular 100, mono9 84, standard 72,
-# smblock 36, quad3x5 24; below that, plain bold text.
-FONTS = ("banner3", "ansi_regular", "mono9", "standard", "smblock", "quad3x5")
+# Widest first. The verdict is drawn in solid block letters; widths of "UNACCEPTABLE": banner3
+# 112, ansi_regular 99, mono9 83, block3x5 49, smblock 36; below that, plain bold text.
+VERDICT_FONTS = ("banner3", "ansi_regular", "mono9", "block3x5", "smblock")
+# The console style (kiosk/console.py): letters of full blocks only, which every console font has.
+CONSOLE_VERDICT_FONTS = ("banner3", "ansi_regular", "block3x5")
+# What is typed is drawn in outline letters of ASCII lines (big 82, standard 72, small 57, mini
+# 32 wide): never in a verdict's font, so typing `unacceptable` on Ready never looks like the
+# verdict (issue 28, 5(e)). A long play that fits no outline font gets quad3x5, which no verdict
+# uses: 8 words of 15 letters at 80x24 (issue 11).
+TYPED_FONTS = ("big", "standard", "small", "mini", "quad3x5")
+CONSOLE_TYPED_FONTS = ("big", "standard", "small", "mini")
+FONTS = VERDICT_FONTS + tuple(f for f in TYPED_FONTS if f not in VERDICT_FONTS)  # all of them
+# The verdict words are laid out in the font both would get: a rejection is drawn as large as an
+# acceptance (before, at 80x24 UNACCEPTABLE got a 4-row font and ACCEPTABLE a 6-row one).
+VERDICT_WORDS = ("ACCEPTABLE", "UNACCEPTABLE")
 SOLID = {"banner3": "#"}  # fonts drawn with a character that reads better as a solid block
-# Our own font (tools/make_quad_font.py): 2 columns by 3 rows a letter, so 8 words of 15 letters
-# fit 80x24 in block letters, two words to a line (issue 11). Only A-Z and space.
-OWN_FONTS = {"quad3x5": Path(__file__).with_name("quad3x5.flf")}
+# Our own fonts (tools/make_quad_font.py), only A-Z and space. quad3x5: 2 columns by 3 rows a
+# letter, so 8 words of 15 letters fit 80x24, two words to a line (issue 11). block3x5: the same
+# letters in full blocks, 4 columns by 5 rows.
+OWN_FONTS = {name: Path(__file__).with_name(f"{name}.flf") for name in ("quad3x5", "block3x5")}
 # Fonts whose letters already end in a blank half row: lines of them need no blank row between.
 NO_GAP = frozenset({"quad3x5"})
 
@@ -85,25 +98,29 @@ def centre(block: tuple[str, ...], width: int) -> list[str]:
 
 
 def layout(words: tuple[str, ...], width: int, max_rows: int,
-           fonts: tuple[str, ...] = FONTS, mark: bool | None = None,
+           fonts: tuple[str, ...] = TYPED_FONTS, mark: bool | None = None,
+           fit: tuple[str, ...] = (), solid: bool = False,
            ) -> tuple[str | None, tuple[str, ...]]:
     """(font, rows) of the largest font whose word-wrapped rendering fits; (None, plain) if none.
 
     The rows are WIDTH wide and already centred (each block as a whole). MARK True or False draws
-    the verdict's tick or cross as a block glyph beside the words (adjudicator/marks.py).
+    the verdict's tick or cross as a block glyph beside the words (adjudicator/marks.py; SOLID:
+    drawn in full blocks only). FIT: other words the font must fit as well (the other verdict),
+    so that both are drawn the same size.
     """
     if not words or width <= 0:
         return None, ()
+    fits = [words] + [(word,) for word in fit]
     if mark is not None:  # the mark beside the words, else above them, else the words alone
         for place in (_beside, _above):
             for font in fonts:
-                rows = place(words, width, font, mark)
-                if rows is not None and len(rows) <= max_rows:
-                    return font, rows
+                rows = [place(w, width, font, mark, solid) for w in fits]
+                if all(r is not None and len(r) <= max_rows for r in rows):
+                    return font, rows[0]
     for font in fonts:
-        rows = _wrap_render(words, width, font)
-        if rows is not None and len(rows) <= max_rows:
-            return font, rows
+        rows = [_wrap_render(w, width, font) for w in fits]
+        if all(r is not None and len(r) <= max_rows for r in rows):
+            return font, rows[0]
     text = words if mark is None else (CHAR[mark], *words)
     return None, tuple(line.center(width).ljust(width) for line in _wrap_plain(text, width))
 
@@ -111,14 +128,14 @@ def layout(words: tuple[str, ...], width: int, max_rows: int,
 GAPS = (3, 1)  # columns between the mark and the words: 1 where 3 does not fit
 
 
-def _beside(words, width, font, mark: bool) -> tuple[str, ...] | None:
+def _beside(words, width, font, mark: bool, solid: bool) -> tuple[str, ...] | None:
     """The mark's largest glyph at most one row taller than the words, then the words: one
     block, centred as a whole."""
     if not covers(" ".join(words), font):
         return None
     word_block = render_lines(" ".join(words), font)
     word_width = _width(" ".join(words), font)
-    drawings = glyphs(mark)
+    drawings = glyphs(mark, solid)
     glyph = next((g for g in drawings if len(g) <= len(word_block) + 1), drawings[-1])
     glyph_width = len(glyph[0])
     gap = next((g for g in GAPS if glyph_width + g + word_width <= width), None)
@@ -130,10 +147,10 @@ def _beside(words, width, font, mark: bool) -> tuple[str, ...] | None:
     return tuple(centre(tuple(a + " " * gap + b for a, b in zip(left, right)), width))
 
 
-def _above(words, width, font, mark: bool) -> tuple[str, ...] | None:
+def _above(words, width, font, mark: bool, solid: bool) -> tuple[str, ...] | None:
     """The mark's smallest glyph over the words (a narrow screen), each centred."""
     rows = _wrap_render(words, width, font)
-    glyph = glyphs(mark)[-1]
+    glyph = glyphs(mark, solid)[-1]
     if rows is None or len(glyph[0]) > width:
         return None
     return tuple(centre(glyph, width)) + rows
@@ -147,7 +164,7 @@ def _middle(block: tuple[str, ...], height: int, width: int) -> list[str]:
         height - top - len(block))
 
 
-def warm(texts: tuple[str, ...] = ("ACCEPTABLE", "UNACCEPTABLE")) -> None:
+def warm(texts: tuple[str, ...] = VERDICT_WORDS) -> None:
     """Load the fonts and render the verdict words once, so the first verdict paints at once."""
     for font in FONTS:
         for text in texts:
@@ -199,16 +216,19 @@ class BigText(Widget):
     """
 
     def __init__(self, text: str = "", *, max_rows: int = 8, reserve: int = 0,
-                 fonts: tuple[str, ...] = FONTS, id: str | None = None,
-                 classes: str | None = None, mark: bool | None = None, plain: bool = True):
+                 fonts: tuple[str, ...] = TYPED_FONTS, id: str | None = None,
+                 classes: str | None = None, mark: bool | None = None, plain: bool = True,
+                 verdict: bool = False):
         """RESERVE: rows of the terminal the rest of the screen needs (0: only MAX_ROWS counts).
-        PLAIN False: nothing at all where no font fits (another line already says the words)."""
+        PLAIN False: nothing at all where no font fits (another line already says the words).
+        VERDICT: a verdict word, in the verdicts' fonts, as large as the other verdict word."""
         super().__init__(id=id, classes=classes)
         self.plain = plain
         self._text = visible(text)
         self.max_rows = max_rows
         self.reserve = reserve
-        self.fonts = fonts
+        self.verdict = verdict
+        self.fonts = VERDICT_FONTS if verdict and fonts is TYPED_FONTS else fonts
         self.mark = mark  # True: a tick beside the words; False: a cross; None: no mark
 
     @property
@@ -223,19 +243,28 @@ class BigText(Widget):
             self.mark = mark
             self.refresh(layout=True)
 
+    def _layout(self, width: int, rows: int) -> tuple[str | None, tuple[str, ...]]:
+        console = self.is_attached and getattr(self.app, "console_style", False)
+        fonts = self.fonts
+        if console:  # full blocks and ASCII only (kiosk/console.py)
+            fonts = {VERDICT_FONTS: CONSOLE_VERDICT_FONTS,
+                     TYPED_FONTS: CONSOLE_TYPED_FONTS}.get(fonts, fonts)
+        words = tuple(self._text.split())
+        fit = tuple(w for w in VERDICT_WORDS if w not in words) if self.verdict else ()
+        return layout(words, width, rows, fonts, self.mark, fit, solid=bool(console))
+
     def _rows(self, width: int) -> tuple[str | None, tuple[str, ...]]:
         rows = self.max_rows
         if self.reserve and self.is_attached:
             rows = min(rows, max(3, self.app.size.height - self.reserve))
-        return layout(tuple(self._text.split()), width, rows, self.fonts, self.mark)
+        return self._layout(width, rows)
 
     def chosen(self) -> tuple[str | None, tuple[str, ...]]:
         """(font, rows) as drawn now: font None means plain text (no rows if not self.plain)."""
         if self.styles.height is not None and not self.styles.height.is_auto:
             # A fixed or fractional height (e.g. 1fr): the largest font that fits that box.
             budget = min(self.max_rows, max(1, self.content_size.height))
-            return self._plain_or_not(layout(tuple(self._text.split()), self.content_size.width,
-                                             budget, self.fonts, self.mark))
+            return self._plain_or_not(self._layout(self.content_size.width, budget))
         return self._plain_or_not(self._rows(self.content_size.width))
 
     def _plain_or_not(self, chosen):

@@ -41,12 +41,16 @@ def hooked_env(tmp_path, hook: str) -> dict[str, str]:
 class PtyApp:
     """One child on a pseudo-terminal of COLS x ROWS; everything it paints is kept in `screen`."""
 
-    def __init__(self, argv: list[str], env: dict[str, str], cols: int = 80, rows: int = 24):
+    def __init__(self, argv: list[str], env: dict[str, str], cols: int = 80, rows: int = 24,
+                 controlling: bool = False):
+        """CONTROLLING: the pty is the program's controlling terminal (as on a real console:
+        with the tty's signal keys on, Ctrl-C sends SIGINT to its foreground processes)."""
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         self.started = time.perf_counter()
+        take = (lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0)) if controlling else None
         self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
-                                     start_new_session=True, close_fds=True)
+                                     start_new_session=True, close_fds=True, preexec_fn=take)
         os.close(slave)
         self.master = master
         self.screen = bytearray()

@@ -108,6 +108,16 @@ def test_verdict_unacceptable(snap_compare, snap_app, size):
     assert _snap(snap_compare, snap_app(), size, *"cat xyzzy", "tab")
 
 
+@pytest.mark.parametrize("keys", ["", "cat dog", "cat dog\t", "cat xyzzy\t"],
+                         ids=["ready", "entry", "acceptable", "unacceptable"])
+def test_console_style(snap_compare, snap_app, keys):
+    """The console style (TERM=linux, issue 28) at the console's 80x25: full blocks, ASCII and
+    line drawing only; backgrounds of the console's eight colours."""
+    app = snap_app(config=snap_app.frozen.with_changes(style="console"))
+    keys = ["tab" if k == "\t" else k for k in keys]
+    assert snap_compare(app, terminal_size=(80, 25), run_before=_typing(*keys))
+
+
 # -- the director --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("size", SIZE_IDS)
