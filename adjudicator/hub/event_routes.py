@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Any
 
 from aiohttp import web
 
@@ -23,8 +23,7 @@ from ..rules import ChallengeRule
 from ..visible import visible
 from .event_setup import describe_change, same, save_event, shelf_lists
 
-if TYPE_CHECKING:
-    from .server import Hub
+Hub = Any  # server.Hub (which imports this module)
 
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer"}
