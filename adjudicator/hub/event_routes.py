@@ -21,7 +21,7 @@ from ..errors import AdjudicatorError
 from ..event import HEX64, MAX_DIVISIONS, Event, EventError, parse_event, to_dict
 from ..rules import ChallengeRule
 from ..visible import visible
-from .event_setup import describe_change, same, save_event, shelf_lists
+from .event_setup import describe_change, pin_hash_in, same, save_event, shelf_lists
 
 Hub = Any  # server.Hub (which imports this module)
 
@@ -133,7 +133,9 @@ def _event_from_panel(hub: Hub, said: dict) -> Event:
                       "fingerprint": hub.offered[chosen][0],
                       "challenge_rule": d.get("challenge_rule", ""),
                       "tables": d.get("tables", "")})
-    pin = hub.event.pin_hash if hub.event else ""
+    pin = pin_hash_in(hub.config_path)  # set-pin --config hub.toml since the start: taken
+    if pin is None:
+        pin = hub.event.pin_hash if hub.event else ""
     return parse_event({"name": said.get("name", ""), "pin_hash": pin}, table)
 
 

@@ -123,6 +123,19 @@ def set_hub_pin(path: str, pin_hash: str) -> None:
     _write(path, tomlkit.dumps(doc))
 
 
+def pin_hash_in(path: str) -> str | None:
+    """The event's pin_hash as hub.toml holds it now (set-pin may have run since the start)."""
+    import tomllib
+
+    try:
+        with open(path, "rb") as f:
+            event = tomllib.load(f).get("event")
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return None
+    pin = event.get("pin_hash") if isinstance(event, dict) else None
+    return pin if isinstance(pin, str) and len(pin) <= 400 and pin.isprintable() else None
+
+
 def is_hub_config(path: str) -> bool:
     """True when PATH reads as a hub's config (an [event] table, [[division]]s with no station
     key, or a `tsh` key), not a station's: set-pin writes the event's PIN there."""
