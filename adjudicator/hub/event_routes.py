@@ -131,7 +131,7 @@ def _event_from_panel(hub: Hub, said: dict) -> Event:
                              "among the hub's lists (adjudicator lexicon add FILE on the hub)")
         table.append({"name": d.get("name", ""), "lexicon": chosen,
                       "fingerprint": hub.offered[chosen][0],
-                      "challenge_rule": d.get("challenge_rule", ""),
+                      "challenge_rule": d.get("challenge_rule", "5-per-word"),
                       "tables": d.get("tables", "")})
     pin = pin_hash_in(hub.config_path)  # set-pin --config hub.toml since the start: taken
     if pin is None:
@@ -140,10 +140,14 @@ def _event_from_panel(hub: Hub, said: dict) -> Event:
 
 
 def add_routes(app: web.Application, hub: Hub) -> None:
-    app.router.add_get("/join", lambda r: join(hub, r))
-    app.router.add_get("/lexicon/{fingerprint}", lambda r: lexicon(hub, r))
-    app.router.add_get("/api/event", lambda r: panel(hub, r))
-    app.router.add_post("/api/event", lambda r: change(hub, r))
+    def bound(handler):
+        async def handle(request: web.Request) -> web.StreamResponse:
+            return await handler(hub, request)
+        return handle
+    app.router.add_get("/join", bound(join))
+    app.router.add_get("/lexicon/{fingerprint}", bound(lexicon))
+    app.router.add_get("/api/event", bound(panel))
+    app.router.add_post("/api/event", bound(change))
 
 
 def load_event(hub: Hub, event: Event | None, lists: dict[str, str], config_path: str) -> None:
