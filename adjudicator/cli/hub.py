@@ -38,11 +38,6 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
     cfg, created = load_hub_config(config_path)
     if created:
         click.echo(f"Wrote {cfg.path} (journal = \"hub.db\").")
-    event, lists = None, {}
-    if cfg.event is not None:
-        from ..hub.event_setup import pin_lists
-
-        event, lists = pin_lists(cfg.event, cfg.path)  # a list not found, unofficial: exit 6
 
     def ready(hub, bound: int) -> None:
         base = base_url(host, bound)
@@ -52,18 +47,27 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
                    f"Paste these two lines into each station's config:\n"
                    f"  hub = \"{base}\"\n"
                    f"  hub_token = \"{hub.station_token}\"")
-        print_event(hub.event)
+        print_event(hub.event, cfg.path)
         join = f"{base}/join?code={hub.join_code}"
         click.echo(f"Or, on each station (writes its whole config, fetches the event's lists):\n"
                    f"  adjudicator join {join}")
         print_qr(join)
         sys.stdout.flush()
 
+    event, lists = cfg.event, {}
     if cfg.tsh:
         from ..hub.tsh import read_tourney
 
-        read_tourney(cfg.tsh)  # a wrong path or file is said now, in one line (exit 6)
+        tourney = read_tourney(cfg.tsh)  # a wrong path or file is said now, in one line (exit 6)
         click.echo(f"Players' names from tsh: {cfg.tsh} (read only, never written)")
+        if event is not None:
+            from ..hub.event_setup import with_tsh_tables
+
+            event = with_tsh_tables(event, tourney)  # tsh's tables where a division has none
+    if event is not None:
+        from ..hub.event_setup import pin_lists
+
+        event, lists = pin_lists(event, cfg.path)  # a list not found, unofficial: exit 6
     import signal
 
     stopped_by = asyncio.run(serve(cfg.journal, host, port, ready, cfg.tsh, event=event,
@@ -75,14 +79,14 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
                    "connection closed, the hub's journal closed", err=True)
 
 
-def print_event(event) -> None:
+def print_event(event, config_path: str) -> None:
     """The event the hub runs, one line a division (or how to set one)."""
     if event is None or not event.divisions:
         click.echo("No event set: add [event] and [[division]] to the hub's config "
                    "(docs/event.md), or set it on the director's page")
         return
-    pin = "director PIN set" if event.pin_hash else "no director PIN (adjudicator set-pin " \
-        "--config HUB.TOML)"
+    pin = ("director PIN set" if event.pin_hash else
+           f"no director PIN: adjudicator set-pin --config {config_path}")
     click.echo(f"Event: {event.name or '(no name)'} (version {event.version}; {pin})")
     for d in event.divisions:
         click.echo(f"  division {d.name}: {d.lexicon} ({d.fingerprint[:12]}), "

@@ -49,6 +49,37 @@ def pin_lists(event: Event, config_path: str = "") -> tuple[Event, dict[str, str
     return replace(event, divisions=tuple(divisions)), lists
 
 
+def with_tsh_tables(event: Event, tourney: dict) -> Event:
+    """EVENT with tsh's tables for each division that gives none: tsh's `config tables` for
+    the division of the same name (its boards' tables); checked again whole (no overlaps)."""
+    from ..event import parse_event, to_dict
+    from .tsh import NAME_CHARS
+
+    config = tourney.get("config") if isinstance(tourney.get("config"), dict) else {}
+    tables = config.get("tables") if isinstance(config.get("tables"), dict) else {}
+    by_name = {str(k)[:NAME_CHARS].casefold(): v for k, v in tables.items()}
+    shape = to_dict(event)
+    for d in shape["division"]:
+        numbers = by_name.get(d["name"].casefold())
+        if d["tables"] or not isinstance(numbers, list):
+            continue
+        found = sorted({n for n in numbers[:10_000] if type(n) is int and 1 <= n <= 9999}  # noqa: E721
+                       | {int(n) for n in numbers[:10_000] if isinstance(n, str)
+                          and n.isdigit() and 1 <= int(n) <= 9999})
+        d["tables"] = _ranges(found)
+    return parse_event(shape["event"], shape["division"], "tsh's tables")
+
+
+def _ranges(numbers: list[int]) -> str:
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+
+
 def shelf_lists() -> dict[str, tuple[str, str]]:
     """The official tournament lists the hub can offer: {id: (fingerprint, file)}, from its
     shelf and lexicon folders (the director's panel chooses among these, by name)."""

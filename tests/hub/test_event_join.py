@@ -364,3 +364,20 @@ def test_config_errors_stop_join_before_the_file_changes(tmp_path):
     with pytest.raises(ConfigError):
         save_event_config(str(path), {"hub": "ftp://x"}, [])
     assert path.read_text() == 'station = "Desk"\n'
+
+
+# -- tables from tsh ---------------------------------------------------------------------------
+
+
+def test_a_division_without_tables_takes_tsh_s_tables(tmp_path):
+    from adjudicator.hub.event_setup import with_tsh_tables
+
+    cfg, _ = load_hub_config(str(hub_toml(tmp_path, HUB_TOML.replace('tables = "1-20"\n', ""))))
+    tourney = {"config": {"tables": {"a": [1, 2, 3, 5, "6", None, -4, "x"], "B": [99]}},
+               "divisions": []}
+    event = with_tsh_tables(cfg.event, tourney)
+    assert event.division("A").tables_text == "1-3, 5-6"
+    assert event.division("B").tables_text == "21-40"  # its own tables stay
+    clash = {"config": {"tables": {"A": [20, 21]}}}
+    with pytest.raises(EventError, match="divisions A and B overlap: table 21"):
+        with_tsh_tables(cfg.event, clash)
