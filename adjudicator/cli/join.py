@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 
 import click
 
@@ -42,6 +43,8 @@ def join_cmd(url: str, station: str | None, division: str | None,
     existing = load_config(where, must_exist=False) if os.path.exists(where) else None
     if station is not None and station_name_problem(station):
         raise EntryError("name", f"--name: {station!r} {station_name_problem(station)}")
+    click.echo(f"Asking the hub at {url.split('/join', 1)[0][:200]} for its event...")
+    sys.stdout.flush()  # standard output that cannot be written is said before anything is done
     joined = fetch_event(url)
     event = joined.event
     served = event.divisions
