@@ -63,12 +63,16 @@ def join_cmd(url: str, station: str | None, division: str | None,
     name = station or (existing.station if existing and _written(where, "station") else
                        _machine_name())
     values = {
-        "event": event.name or None, "station": name, "pin_hash": event.pin_hash or None,
+        "station": name,
         "hub": joined.hub, "hub_token": joined.hub_token,
         "divisions": [served[0].name] if division is not None else None,
         "lexicon": next(iter(lists))[0] if len(lists) == 1 else None,
         "challenge_rule": next(iter(rules)) if len(rules) == 1 else None,
     }
+    if event.name:
+        values["event"] = event.name
+    if event.pin_hash:  # an event without a PIN leaves the station's own PIN as it is
+        values["pin_hash"] = event.pin_hash
     if not _written(where, "journal"):
         values["journal"] = (default_journal_path() if config_path is None else
                              os.path.splitext(os.path.basename(where))[0] + ".db")

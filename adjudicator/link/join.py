@@ -117,23 +117,26 @@ def fetch_event(url: str, timeout: float = TIMEOUT) -> Joined:
     return Joined(hub.rstrip("/"), token, event, code)
 
 
-def shelved(fingerprint: str) -> str | None:
-    """The shelf's file holding the list with FINGERPRINT, or None."""
+def shelved(fingerprint: str, shelf: str | None = None) -> str | None:
+    """The shelf's file holding the list with FINGERPRINT, or None (SHELF: the shelf's folder,
+    default the user's)."""
     from ..shelf import entries
 
-    return next((e.path for e in entries()
+    return next((e.path for e in entries(shelf)
                  if e.identity is not None and e.identity.fingerprint == fingerprint), None)
 
 
-def fetch_list(hub: str, code: str, fingerprint: str, timeout: float = LIST_TIMEOUT) -> str:
-    """The list FINGERPRINT fetched from HUB onto the shelf (when not there already): checked
-    to be that very list before it is shelved. Its path on the shelf."""
-    from .. import shelf
+def fetch_list(hub: str, code: str, fingerprint: str, shelf: str | None = None,
+               timeout: float = LIST_TIMEOUT) -> str:
+    """The list FINGERPRINT fetched from HUB onto the shelf (SHELF: its folder, default the
+    user's), when not there already: checked to be that very list before it is shelved (its
+    fingerprint, then its words against it). Its path on the shelf."""
+    from .. import shelf as shelves
     from ..lexicon import Lexicon
 
     if not HEX64.match(fingerprint):
         raise LexiconError(f"{fingerprint[:70]!r} is not a list's fingerprint")
-    held = shelved(fingerprint)
+    held = shelved(fingerprint, shelf)
     if held is not None:
         return held
     with tempfile.TemporaryDirectory(prefix="adjudicator-join-") as folder:
@@ -152,7 +155,7 @@ def fetch_list(hub: str, code: str, fingerprint: str, timeout: float = LIST_TIME
         named = os.path.join(folder, f"{lex.name}.lex")
         os.replace(got, named)
         try:
-            return shelf.add(named).path  # its words checked against its fingerprint there
+            return shelves.add(named, folder=shelf).path  # its words checked against its fingerprint there
         except AdjudicatorError:
             raise
         except OSError as e:

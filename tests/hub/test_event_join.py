@@ -381,3 +381,39 @@ def test_a_division_without_tables_takes_tsh_s_tables(tmp_path):
     clash = {"config": {"tables": {"A": [20, 21]}}}
     with pytest.raises(EventError, match="divisions A and B overlap: table 21"):
         with_tsh_tables(cfg.event, clash)
+
+
+def test_the_events_pin_reaches_the_station_and_no_pin_leaves_the_stations_own(
+        start_hub, tmp_path, lists, monkeypatch, run):
+    from adjudicator.pin import hash_pin, verify_pin
+
+    pin = hash_pin("2468")
+    hub = started(start_hub, tmp_path, HUB_TOML.replace(
+        'name = "Club Open 2026"', f'name = "Club Open 2026"\npin_hash = "{pin}"'))
+    home = station_home(tmp_path, monkeypatch)
+    done = run("join", f"{hub.url}/join?code={hub.hub.join_code}")
+    assert done.exit_code == 0, done.stderr
+    assert verify_pin("2468", load_config(str(home / "config.toml")).pin_hash)
+    hub.stop()
+    own = hash_pin("1357")
+    path = home / "own.toml"
+    path.write_text(f'pin_hash = "{own}"\n')
+    cfg, _ = load_hub_config(str(hub_toml(tmp_path, HUB_TOML)))  # an event with no PIN
+    event, files = pin_lists(cfg.event, cfg.path)
+    nopin = start_hub(str(tmp_path / "hub2.db"), event=event, lists=files,
+                      config_path=cfg.path)
+    done = run("join", f"{nopin.url}/join?code={nopin.hub.join_code}", "--config", str(path))
+    assert done.exit_code == 0, done.stderr
+    assert load_config(str(path)).pin_hash == own
+
+
+def test_fetch_list_puts_the_list_on_the_shelf_it_is_given(start_hub, tmp_path, lists):
+    from adjudicator.link.join import fetch_event, fetch_list
+
+    hub = started(start_hub, tmp_path)
+    joined = fetch_event(f"{hub.url}/join?code={hub.hub.join_code}")
+    folder = tmp_path / "another-shelf"
+    fp = joined.event.division("A").fingerprint
+    path = fetch_list(joined.hub, joined.code, fp, str(folder))
+    assert path == str(folder / "TINYA.lex")
+    assert fetch_list(joined.hub, joined.code, fp, str(folder)) == path  # there: not fetched
