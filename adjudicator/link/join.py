@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 import urllib.error
 import urllib.request
@@ -19,12 +20,15 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 from ..errors import AdjudicatorError, EntryError, FileAccessError, LexiconError
 from ..event import HEX64, Event, EventError, parse_event
+from ..visible import visible
 from .deadline import Deadline, urlopen
 
 TIMEOUT = 10.0  # seconds the event's answer may take
 LIST_TIMEOUT = 120.0  # seconds one compiled list may take (a CSW list is ~3 MB)
 MAX_ANSWER = 256 * 1024  # bytes of the event's answer read at most
 MAX_LIST = 64 * 1024 * 1024  # bytes of a compiled list read at most
+TOKEN = re.compile(r"[A-Za-z0-9_-]{8,200}")  # a station token as ledger.py makes it
+SHELF_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # as shelf.py names its files
 
 
 class HubNotReached(FileAccessError):
@@ -103,18 +107,16 @@ def fetch_event(url: str, timeout: float = TIMEOUT) -> Joined:
         said = json.loads(data)
         if not isinstance(said, dict):
             raise ValueError
-        hub, token = said.get("hub"), said.get("hub_token")
+        token = said.get("hub_token")
         event = parse_event(said.get("event"), said.get("division"), "the hub's event")
     except (ValueError, EventError) as e:
         why = f": {e}" if isinstance(e, EventError) else ""
         raise HubNotReached(f"{base} did not answer with an event{why}") from None
-    if (not isinstance(hub, str) or not hub.startswith(("http://", "https://"))
-            or len(hub) > 300 or not isinstance(token, str) or not 8 <= len(token) <= 200
-            or not token.isprintable() or not hub.isprintable()):
-        raise HubNotReached(f"{base} did not answer with a hub's address and token")
+    if not isinstance(token, str) or not TOKEN.fullmatch(token):
+        raise HubNotReached(f"{base} did not answer with a hub's station token")
     if not event.divisions or any(not HEX64.match(d.fingerprint) for d in event.divisions):
         raise HubNotReached(f"{base} answered an event without its lists pinned")
-    return Joined(hub.rstrip("/"), token, event, code)
+    return Joined(base, token, event, code)  # the address typed, whatever the answer says
 
 
 def shelved(fingerprint: str, shelf: str | None = None) -> str | None:
@@ -150,8 +152,13 @@ def fetch_list(hub: str, code: str, fingerprint: str, shelf: str | None = None,
             raise LexiconError(f"the list the hub sent for {fingerprint[:12]} is not a usable "
                                f"list ({str(e).split(': ', 1)[-1]}); nothing was shelved") from None
         if lex.fingerprint != fingerprint:
-            raise LexiconError(f"the hub sent another list ({lex.name}, {lex.fingerprint[:12]}) "
-                               f"for {fingerprint[:12]}; nothing was shelved")
+            raise LexiconError(f"the hub sent another list ({visible(lex.name)[:40]}, "
+                               f"{lex.fingerprint[:12]}) for {fingerprint[:12]}; nothing was "
+                               "shelved")
+        known = lex.identity.known
+        if known is None or not known.tournament or not SHELF_NAME.fullmatch(lex.name):
+            raise LexiconError(f"the hub sent {visible(lex.name)[:40]} ({fingerprint[:12]}), "
+                               "which is not an official tournament list; nothing was shelved")
         named = os.path.join(folder, f"{lex.name}.lex")
         os.replace(got, named)
         try:

@@ -17,7 +17,7 @@ import pytest
 
 from adjudicator import shelf
 from adjudicator.config import load_config
-from adjudicator.errors import ConfigError
+from adjudicator.errors import AdjudicatorError, ConfigError
 from adjudicator.event import EventError, parse_event
 from adjudicator.hub.event_setup import pin_lists, save_event
 from adjudicator.hub.ledger import HubJournal
@@ -417,3 +417,35 @@ def test_fetch_list_puts_the_list_on_the_shelf_it_is_given(start_hub, tmp_path, 
     path = fetch_list(joined.hub, joined.code, fp, str(folder))
     assert path == str(folder / "TINYA.lex")
     assert fetch_list(joined.hub, joined.code, fp, str(folder)) == path  # there: not fetched
+
+
+def test_a_list_not_official_or_named_as_a_path_is_not_shelved(start_hub, tmp_path, lists,
+                                                                 monkeypatch):
+    """A hostile hub pins and serves a list of its own: refused, nothing written anywhere."""
+    from dataclasses import replace
+
+    import marisa_trie
+
+    from adjudicator.lexicon import FORMAT_VERSION, fingerprint_words, write_compiled
+    from adjudicator.link.join import fetch_list
+
+    hub = started(start_hub, tmp_path)
+    for name, official in (("CLUB", False), ("../../evil", True)):
+        words = ["QI", "ZA", "ZO"] if official else ["QI", "XU", "ZO"]
+        fp = fingerprint_words(words)
+        out = tmp_path / f"served-{official}.lex"
+        write_compiled(str(out), marisa_trie.Trie(words).tobytes(), {
+            "format": FORMAT_VERSION, "name": name, "word_count": len(words),
+            "fingerprint": fp, "sources": []})
+        if official:
+            monkeypatch.setitem(known_lexicons(), fp, KnownLexicon(
+                "CLUBX", "Club", "1", "t", len(words), fp))
+        hub.hub.event_lists[fp] = str(out)
+        hub.hub.event = replace(hub.hub.event, divisions=(replace(
+            hub.hub.event.divisions[0], fingerprint=fp),) + hub.hub.event.divisions[1:])
+        with pytest.raises(AdjudicatorError) as e:
+            fetch_list(hub.url, hub.hub.join_code, fp, str(tmp_path / "s"))
+        assert "not an official tournament list" in str(e.value), str(e.value)
+        assert e.value.exit_code == 3
+        assert not (tmp_path / "s").exists() or os.listdir(tmp_path / "s") == []
+        assert not (tmp_path.parent / "evil.lex").exists()
