@@ -430,7 +430,7 @@ def test_a_list_not_official_or_named_as_a_path_is_not_shelved(start_hub, tmp_pa
     from adjudicator.link.join import fetch_list
 
     hub = started(start_hub, tmp_path)
-    for name, official in (("CLUB", False), ("../../evil", True)):
+    for name, official in (("CLUB", False), ("../evil-adjudicator-test", True)):
         words = ["QI", "ZA", "ZO"] if official else ["QI", "XU", "ZO"]
         fp = fingerprint_words(words)
         out = tmp_path / f"served-{official}.lex"
@@ -448,4 +448,7 @@ def test_a_list_not_official_or_named_as_a_path_is_not_shelved(start_hub, tmp_pa
         assert "not an official tournament list" in str(e.value), str(e.value)
         assert e.value.exit_code == 3
         assert not (tmp_path / "s").exists() or os.listdir(tmp_path / "s") == []
-        assert not (tmp_path.parent / "evil.lex").exists()
+        import tempfile
+
+        assert not os.path.exists(os.path.join(tempfile.gettempdir(),
+                                               "evil-adjudicator-test.lex"))
