@@ -168,8 +168,10 @@ def pin_hash_in(path: str) -> str | None:
 
 
 def is_hub_config(path: str) -> bool:
-    """True when PATH reads as a hub's config (an [event] table, [[division]]s with no station
-    key, or a `tsh` key), not a station's: set-pin writes the event's PIN there."""
+    """True when PATH reads as a hub's config, not a station's: only hub keys (journal, tsh,
+    [event] as a table, [[division]]), and an [event] table, a `tsh` key, or a name saying so
+    (hub.toml as `adjudicator hub` writes it holds only its journal). set-pin writes the
+    event's PIN there."""
     import tomllib
 
     try:
@@ -177,9 +179,11 @@ def is_hub_config(path: str) -> bool:
             data = tomllib.load(f)
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
         return False
-    if isinstance(data.get("event"), dict) or "tsh" in data:
-        return True
-    return set(data) <= {"journal", "division"} and "division" in data
+    if not set(data) <= {"journal", "tsh", "event", "division"}:
+        return False
+    if "event" in data:
+        return isinstance(data["event"], dict)
+    return "tsh" in data or "hub" in os.path.basename(path).lower()
 
 
 def _read(path: str):

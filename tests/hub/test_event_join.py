@@ -452,3 +452,27 @@ def test_a_list_not_official_or_named_as_a_path_is_not_shelved(start_hub, tmp_pa
 
         assert not os.path.exists(os.path.join(tempfile.gettempdir(),
                                                "evil-adjudicator-test.lex"))
+
+
+@pytest.mark.parametrize("text, name, hub", [
+    ('journal = "hub.db"\n', "hub.toml", True),  # as `adjudicator hub` writes it
+    ('journal = "hub.db"\n', "station.toml", False),
+    ('journal = "x.db"\n[event]\nname = "Open"\n', "event.toml", True),
+    ('journal = "x.db"\ntsh = "t.js"\n', "a.toml", True),
+    ('event = "Open"\nstation = "Desk"\n', "hub.toml", False),  # a station's, whatever its name
+    ('station = "Desk"\n[[division]]\nname = "A"\nlexicon = "CSW19"\n', "hub.toml", False),
+])
+def test_set_pin_tells_a_hubs_config_from_a_stations(tmp_path, text, name, hub):
+    from adjudicator.hub.event_setup import is_hub_config
+
+    (tmp_path / name).write_text(text)
+    assert is_hub_config(str(tmp_path / name)) is hub
+
+
+def test_set_pin_on_a_new_hub_toml_keeps_it_a_hubs_config(tmp_path, run):
+    path = tmp_path / "hub.toml"
+    path.write_text('journal = "hub.db"  # the hub\'s journal\n')
+    done = run("set-pin", "--config", str(path), input="2468\n2468\n")
+    assert done.exit_code == 0, done.stderr
+    cfg, _ = load_hub_config(str(path))  # still a hub's config: the hub starts
+    assert cfg.event is not None and cfg.event.pin_hash.startswith("scrypt$")
