@@ -239,31 +239,7 @@ def save_config(cfg: Config, path: str | None = None) -> str:
     the default (issue 11: set-pin and the director's Save stripped every comment).
     """
     where = path or cfg.path or default_config_path()
-    text = _edited_toml(where, to_toml_dict(cfg))
-    folder = os.path.dirname(os.path.abspath(where))
-    try:
-        os.makedirs(folder, exist_ok=True)
-        import tempfile
-
-        from .destination import destination
-
-        target = destination(where, "config file")  # a symlink's target; a device: exit 4
-        folder = os.path.dirname(target)
-
-        fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.chmod(tmp, 0o600)  # it holds the director's PIN hash
-            os.replace(tmp, target)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-    except OSError as e:
-        raise ConfigError(f"cannot write config file {where}: {e.strerror or e}") from e
+    _write_atomic(where, _edited_toml(where, to_toml_dict(cfg)))
     return where
 
 
@@ -338,13 +314,7 @@ def _edited_toml(where: str, data: dict[str, Any]) -> str:
     """The text of WHERE (if it is there and reads as TOML) with DATA's values put in."""
     import tomlkit
 
-    try:
-        with open(where, encoding="utf-8") as f:
-            doc = tomlkit.parse(f.read())
-    except FileNotFoundError:
-        doc = tomlkit.document()
-    except (OSError, UnicodeDecodeError, tomlkit.exceptions.TOMLKitError) as e:
-        raise ConfigError(f"cannot update config file {where}: {e}") from e
+    doc = _read_toml(where)
     _put(doc, data, to_toml_dict(Config()))
     return tomlkit.dumps(doc)
 
