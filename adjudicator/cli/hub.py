@@ -54,7 +54,7 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
         print_qr(join)
         sys.stdout.flush()
 
-    event, lists = cfg.event, {}
+    event, lists, from_tsh = cfg.event, {}, frozenset()
     if cfg.tsh:
         from ..hub.tsh import read_tourney
 
@@ -63,7 +63,10 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
         if event is not None:
             from ..hub.event_setup import with_tsh_tables
 
+            untabled = {d.name for d in event.divisions if not d.tables}
             event = with_tsh_tables(event, tourney)  # tsh's tables where a division has none
+            from_tsh = frozenset(d.name for d in event.divisions
+                                 if d.name in untabled and d.tables)
     if event is not None:
         from ..hub.event_setup import pin_lists
 
@@ -71,7 +74,8 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
     import signal
 
     stopped_by = asyncio.run(serve(cfg.journal, host, port, ready, cfg.tsh, event=event,
-                                   lists=lists, config_path=cfg.path))
+                                   lists=lists, config_path=cfg.path,
+                                   tables_from_tsh=from_tsh))
     if stopped_by == signal.SIGINT:  # Ctrl-C: 130 and one line, as `serve` (README)
         raise KeyboardInterrupt
     if stopped_by:  # a shutdown (SIGTERM) or a closed terminal (SIGHUP): exit 0, as `serve`

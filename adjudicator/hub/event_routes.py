@@ -104,7 +104,8 @@ async def change(hub: Hub, request: web.Request) -> web.Response:
     lists = {**hub.event_lists, **{fp: path for fp, path in hub.offered.values()}}
     loop = asyncio.get_running_loop()
     try:
-        await loop.run_in_executor(hub._writer, save_event, hub.config_path, new, before)
+        await loop.run_in_executor(hub._writer, save_event, hub.config_path, new, before,
+                                   hub.tables_from_tsh)
         await loop.run_in_executor(hub._writer, hub.ledger.record_event, to_dict(new), who, what)
     except AdjudicatorError as e:
         return _error(503, f"the change was not made: {e}")
@@ -150,10 +151,13 @@ def add_routes(app: web.Application, hub: Hub) -> None:
     app.router.add_post("/api/event", bound(change))
 
 
-def load_event(hub: Hub, event: Event | None, lists: dict[str, str], config_path: str) -> None:
+def load_event(hub: Hub, event: Event | None, lists: dict[str, str], config_path: str,
+               tables_from_tsh: frozenset[str] = frozenset()) -> None:
     """Hub.event at start: hub.toml's (lists pinned), its version one past the last journaled
-    when it differs from it (a hand edit of hub.toml is journaled as the director's too)."""
+    when it differs from it (a hand edit of hub.toml is journaled as the director's too).
+    TABLES_FROM_TSH: the divisions whose tables tsh gave (never written into hub.toml)."""
     hub.config_path = config_path
+    hub.tables_from_tsh = tables_from_tsh
     hub.event_lists = dict(lists)
     if event is None:
         return

@@ -99,10 +99,11 @@ def shelf_lists() -> dict[str, tuple[str, str]]:
     return found
 
 
-def save_event(path: str, event: Event, before: Event | None = None) -> None:
+def save_event(path: str, event: Event, before: Event | None = None,
+               from_tsh: frozenset[str] = frozenset()) -> None:
     """EVENT into hub.toml at PATH, in place: [event] name and pin_hash, one [[division]] per
     division; a division whose list is unchanged since BEFORE keeps its lexicon as written (a
-    file stays a file)."""
+    file stays a file), one whose tables came from tsh (FROM_TSH, unchanged) keeps none."""
     import tomlkit
 
     doc = _read(path)
@@ -126,7 +127,8 @@ def save_event(path: str, event: Event, before: Event | None = None) -> None:
         values = {"name": d.name, "challenge_rule": d.challenge_rule.value}
         if was is None or was.fingerprint != d.fingerprint or "lexicon" not in item:
             values["lexicon"] = d.lexicon
-        if d.tables or "tables" in item:
+        tsh_s = d.name in from_tsh and was is not None and was.tables == d.tables
+        if (d.tables or "tables" in item) and not tsh_s:
             values["tables"] = d.tables_text
         for key, value in values.items():
             if item.get(key) != value:

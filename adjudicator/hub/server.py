@@ -60,6 +60,7 @@ class Hub:
         self.event_lists: dict[str, str] = {}
         self.offered: dict[str, tuple[str, str]] = {}
         self.config_path = ""
+        self.tables_from_tsh: frozenset[str] = frozenset()  # divisions given tables by tsh
         self.tsh = None
         if tsh:
             from .tsh import TshNames

@@ -476,3 +476,23 @@ def test_set_pin_on_a_new_hub_toml_keeps_it_a_hubs_config(tmp_path, run):
     assert done.exit_code == 0, done.stderr
     cfg, _ = load_hub_config(str(path))  # still a hub's config: the hub starts
     assert cfg.event is not None and cfg.event.pin_hash.startswith("scrypt$")
+
+
+def test_tables_from_tsh_are_not_written_into_hub_toml(tmp_path, lists):
+    from dataclasses import replace
+
+    from adjudicator.hub.event_setup import with_tsh_tables
+
+    path = hub_toml(tmp_path, HUB_TOML.replace('tables = "1-20"\n', ""))
+    cfg, _ = load_hub_config(str(path))
+    before, _ = pin_lists(with_tsh_tables(cfg.event, {"config": {"tables": {"A": [1, 2]}}}),
+                          cfg.path)
+    after = replace(before, name="Club Open, day 2")
+    save_event(str(path), after, before, frozenset({"A"}))
+    again, _ = load_hub_config(str(path))
+    assert again.event.name == "Club Open, day 2"
+    assert again.event.division("A").tables == ()  # still tsh's to say
+    moved = replace(after, divisions=(replace(after.divisions[0], tables=((3, 4),)),
+                                      after.divisions[1]))
+    save_event(str(path), moved, after, frozenset({"A"}))
+    assert load_hub_config(str(path))[0].event.division("A").tables_text == "3-4"
