@@ -1,4 +1,4 @@
-"""`adjudicator join` from an empty home to a station ready to judge, its CSW19 fetched from the hub,
+"""`adjudicator join` from an empty home to a station ready to judge, CSW19 fetched from the hub,
 against `adjudicator lexicon add CSW19.txt` on the same machine, measured in the same run."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`adjudicator join URL`: a station's whole config for the event, its lists fetched from the hub."""
+"""`adjudicator join URL`: a station's whole config for the event, its lists from the hub."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The event in hub.toml: each division's list found and pinned by fingerprint; changes written back.
+"""The event in hub.toml: each division's list found and pinned by fingerprint; changes saved.
 
 At start every division's list is resolved (a name on the hub's lexicon shelf, or a file) and
 must be an official tournament list (lexicons/known.toml): a list the hub cannot find, an
@@ -63,9 +63,9 @@ def with_tsh_tables(event: Event, tourney: dict) -> Event:
         numbers = by_name.get(d["name"].casefold())
         if d["tables"] or not isinstance(numbers, list):
             continue
-        found = sorted({n for n in numbers[:10_000] if type(n) is int and 1 <= n <= 9999}  # noqa: E721
-                       | {int(n) for n in numbers[:10_000] if isinstance(n, str)
-                          and n.isdigit() and 1 <= int(n) <= 9999})
+        found = sorted({int(n) for n in numbers[:10_000]
+                        if (type(n) is int or isinstance(n, str) and n.isascii()  # noqa: E721
+                            and n.isdigit() and len(n) <= 4) and 1 <= int(n) <= 9999})
         d["tables"] = _ranges(found)
     return parse_event(shape["event"], shape["division"], "tsh's tables")
 

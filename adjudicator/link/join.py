@@ -162,7 +162,7 @@ def fetch_list(hub: str, code: str, fingerprint: str, shelf: str | None = None,
         named = os.path.join(folder, f"{lex.name}.lex")
         os.replace(got, named)
         try:
-            return shelves.add(named, folder=shelf).path  # its words checked against its fingerprint there
+            return shelves.add(named, folder=shelf).path  # its words checked there too
         except AdjudicatorError:
             raise
         except OSError as e:
