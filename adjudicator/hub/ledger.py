@@ -6,9 +6,10 @@ twice is kept once; `hub_stations`, each station journal's acknowledged sequence
 hash; `hub_meta`, the station and director tokens (made once, kept with the journal so a restarted
 hub accepts the same stations), the join code (`adjudicator join`'s address) and the event,
 with each change as the director made it (who, when, what; `event_change:N` for version N);
-`hub_keys` and `hub_names`, the stations' keys and what each is bound to (identity.py); `hub_firsts`, which journal id each row 1 came under. A station's rows
-are accepted in order only: each must follow the last one held (seq and chain link); rows after
-a gap wait for the station to resend.
+`hub_keys` and `hub_names`, the stations' keys and what each is bound to (identity.py);
+`hub_firsts`, which journal id each row 1 came under. A station's rows are accepted in order
+only: each must follow the last one held (seq and chain link); rows after a gap wait for the
+station to resend.
 """
 
 from __future__ import annotations

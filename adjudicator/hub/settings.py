@@ -1,4 +1,4 @@
-"""hub.toml: the hub's settings (journal, tsh's file, the event), checked whole; written if missing."""
+"""hub.toml: the hub's settings (journal, tsh's file, the event), checked whole; made if missing."""
 
 from __future__ import annotations
 
