@@ -95,6 +95,11 @@ async def change(hub: Hub, request: web.Request) -> web.Response:
         new = _event_from_panel(hub, said)
     except (wire.WireError, EventError) as e:
         return _error(400, visible(str(e))[:300])
+    async with hub.event_lock:  # two directors' changes: one after the other, each versioned
+        return await _make(hub, request, new)
+
+
+async def _make(hub: Hub, request: web.Request, new: Event) -> web.Response:
     if same(new, hub.event):
         return web.json_response({"changed": False, **_panel_state(hub)}, headers=HEADERS)
     before = hub.event
@@ -106,9 +111,15 @@ async def change(hub: Hub, request: web.Request) -> web.Response:
     try:
         await loop.run_in_executor(hub._writer, save_event, hub.config_path, new, before,
                                    hub.tables_from_tsh)
-        await loop.run_in_executor(hub._writer, hub.ledger.record_event, to_dict(new), who, what)
     except AdjudicatorError as e:
         return _error(503, f"the change was not made: {e}")
+    try:
+        await loop.run_in_executor(hub._writer, hub.ledger.record_event, to_dict(new), who, what)
+    except AdjudicatorError as e:  # not journaled: not made (hub.toml put back as it was)
+        if before is not None:
+            await loop.run_in_executor(hub._writer, save_event, hub.config_path, before, new,
+                                       hub.tables_from_tsh)
+        return _error(503, f"the change was not made: the hub journal did not take it ({e})")
     hub.event = new
     hub.event_lists = {d.fingerprint: lists[d.fingerprint] for d in new.divisions}
     hub.log(f"event changed (version {new.version}) by the {who}: {what}")

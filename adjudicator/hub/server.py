@@ -61,6 +61,7 @@ class Hub:
         self.offered: dict[str, tuple[str, str]] = {}
         self.config_path = ""
         self.tables_from_tsh: frozenset[str] = frozenset()  # divisions given tables by tsh
+        self.event_lock = asyncio.Lock()  # the director's changes of the event, one at a time
         self.tsh = None
         if tsh:
             from .tsh import TshNames

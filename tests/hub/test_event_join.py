@@ -496,3 +496,24 @@ def test_tables_from_tsh_are_not_written_into_hub_toml(tmp_path, lists):
                                       after.divisions[1]))
     save_event(str(path), moved, after, frozenset({"A"}))
     assert load_hub_config(str(path))[0].event.division("A").tables_text == "3-4"
+
+
+def test_two_changes_at_once_are_two_versions(start_hub, tmp_path, lists):
+    import threading
+
+    hub = started(start_hub, tmp_path)
+    url = f"{hub.url}/api/event?key={hub.hub.director_token}"
+    changes = [{"name": name, "divisions": [
+        {"name": "A", "lexicon": "TINYA", "challenge_rule": "5-per-word", "tables": "1-20"},
+        {"name": "B", "lexicon": lexicon, "challenge_rule": "double", "tables": "21-40"}]}
+        for name, lexicon in (("Day 2", "TINYC"), ("Day 3", "TINYA"))]
+    answers = []
+    threads = [threading.Thread(target=lambda c=c: answers.append(post(url, c)))
+               for c in changes]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert sorted(status for status, _ in answers) == [200, 200]
+    versions = [c["version"] for c in hub.call(hub.hub.ledger.event_changes)]
+    assert versions == [1, 2, 3] and hub.hub.event.version == 3
