@@ -242,24 +242,68 @@ def save_config(cfg: Config, path: str | None = None) -> str:
     the default (issue 11: set-pin and the director's Save stripped every comment).
     """
     where = path or cfg.path or default_config_path()
-    text = _edited_toml(where, to_toml_dict(cfg))
-    folder = os.path.dirname(os.path.abspath(where))
+    _write_atomic(where, _edited_toml(where, to_toml_dict(cfg)))
+    return where
+
+
+def save_event_config(where: str, values: dict[str, Any], divisions: list[dict]) -> list[str]:
+    """An event's settings into the station config WHERE, in place (comments and layout kept,
+    every other key as it was): VALUES' keys set (a value None: the key taken out), the
+    [[division]] array replaced by DIVISIONS (event.to_dict's). Checked whole as a station
+    reads it before it is written; the keys whose value changed, or [] when none did."""
+    import tomlkit
+
+    doc = _read_toml(where)
+    before = doc.unwrap()
+    for key, value in values.items():
+        if value is None:
+            doc.pop(key, None)
+        elif key not in doc or doc[key] != value:
+            doc[key] = value
+    if "division" in doc:
+        del doc["division"]
+    if divisions:
+        array = tomlkit.aot()
+        for d in divisions:
+            array.append(tomlkit.item({k: v for k, v in d.items() if v != ""}))
+        doc.append("division", array)
+    text = tomlkit.dumps(doc)
+    parse_config(tomllib.loads(text), where)  # never a file the station then refuses
+    after = tomllib.loads(text)
+    changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+    if changed:
+        _write_atomic(where, text)
+    return changed
+
+
+def _read_toml(where: str):
+    import tomlkit
+
     try:
-        os.makedirs(folder, exist_ok=True)
-        import tempfile
+        with open(where, encoding="utf-8") as f:
+            return tomlkit.parse(f.read())
+    except FileNotFoundError:
+        return tomlkit.document()
+    except (OSError, UnicodeDecodeError, tomlkit.exceptions.TOMLKitError) as e:
+        raise ConfigError(f"cannot update config file {where}: {e}") from e
 
-        from .destination import destination
 
-        target = destination(where, "config file")  # a symlink's target; a device: exit 4
-        folder = os.path.dirname(target)
+def _write_atomic(where: str, text: str) -> None:
+    import tempfile
 
-        fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=folder)
+    from .destination import destination
+
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(where)), exist_ok=True)
+        target = destination(where, "config file")
+        fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".toml",
+                                   dir=os.path.dirname(target))
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
                 f.flush()
                 os.fsync(f.fileno())
-            os.chmod(tmp, 0o600)  # it holds the director's PIN hash
+            os.chmod(tmp, 0o600)  # it holds the director's PIN hash and the hub's token
             os.replace(tmp, target)
         except BaseException:
             if os.path.exists(tmp):
@@ -267,20 +311,13 @@ def save_config(cfg: Config, path: str | None = None) -> str:
             raise
     except OSError as e:
         raise ConfigError(f"cannot write config file {where}: {e.strerror or e}") from e
-    return where
 
 
 def _edited_toml(where: str, data: dict[str, Any]) -> str:
     """The text of WHERE (if it is there and reads as TOML) with DATA's values put in."""
     import tomlkit
 
-    try:
-        with open(where, encoding="utf-8") as f:
-            doc = tomlkit.parse(f.read())
-    except FileNotFoundError:
-        doc = tomlkit.document()
-    except (OSError, UnicodeDecodeError, tomlkit.exceptions.TOMLKitError) as e:
-        raise ConfigError(f"cannot update config file {where}: {e}") from e
+    doc = _read_toml(where)
     _put(doc, data, to_toml_dict(Config()))
     return tomlkit.dumps(doc)
 

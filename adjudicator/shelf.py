@@ -45,9 +45,10 @@ class Added:
     replaced: bool = False
 
 
-def entries() -> list[ShelfEntry]:
-    """Every lexicon on the shelf, checked (a damaged one is listed with its problem)."""
-    folder = shelf_dir()
+def entries(folder: str | None = None) -> list[ShelfEntry]:
+    """Every lexicon on the shelf (FOLDER, else shelf_dir()), checked (a damaged one is listed
+    with its problem)."""
+    folder = folder or shelf_dir()
     try:
         names = sorted(os.listdir(folder))
     except FileNotFoundError:
@@ -67,16 +68,17 @@ def entries() -> list[ShelfEntry]:
 
 
 def add(source: str, *, name: str | None = None, replace: bool = False,
-        skip_invalid: bool = False) -> Added:
+        skip_invalid: bool = False, folder: str | None = None) -> Added:
     """Compile SOURCE (a word list, or copy a compiled lexicon) onto the shelf as NAME.lex.
 
     NAME defaults to the official id when the words match a known list (known.toml), else the
     file's name. A list named like an official one (CSW19.txt) whose words are not that list as
-    published is refused: a station must never say CSW19 while judging other words.
+    published is refused: a station must never say CSW19 while judging other words. FOLDER: the
+    shelf (default shelf_dir()).
     """
     if name is not None and not _NAME.fullmatch(name):
         raise LexiconError(f"{name!r} cannot name a lexicon: use letters, digits, '-', '_', '.'")
-    folder = shelf_dir()
+    folder = folder or shelf_dir()
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as e:

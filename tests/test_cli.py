@@ -232,7 +232,7 @@ def test_every_command_has_help_with_an_example(run):
 
     commands = list(walk(main, []))
     assert {"judge", "compile", "info", "lexicon", "journal", "kiosk", "set-pin", "serve",
-            "printer", "hub"} == {
+            "printer", "hub", "join"} == {
         path[0] for path, _ in commands
     }
     for path, _ in commands:

@@ -169,6 +169,7 @@ def _commands(tmp_path, tiny, printer, live_hub):
         ["serve", "--port", "0", "--config", config],  # its link and code, then it would serve
         ["hub", "--port", "0", "--config", hub],  # its URL and lines, then it would serve
         ["journal", "push", "--config", station],  # to a live hub: "N rows sent..."
+        ["join", f"{live_hub[0]}/join?code=x", "--config", str(tmp_path / "joined.toml")],
     ]
 
 

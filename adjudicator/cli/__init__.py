@@ -152,5 +152,6 @@ COMMAND_MODULES = {
     "set-pin": "kiosk",
     "serve": "serve",
     "hub": "hub",
+    "join": "join",
     "printer": "printer",
 }

@@ -47,21 +47,71 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
                    f"Paste these two lines into each station's config:\n"
                    f"  hub = \"{base}\"\n"
                    f"  hub_token = \"{hub.station_token}\"")
+        print_event(hub.event, cfg.path)
+        join = f"{base}/join?code={hub.join_code}"
+        click.echo(f"Or, on each station (writes its whole config, fetches the event's lists):\n"
+                   f"  adjudicator join {join}")
+        print_qr(join)
         sys.stdout.flush()
 
+    event, lists, from_tsh = cfg.event, {}, frozenset()
     if cfg.tsh:
         from ..hub.tsh import read_tourney
 
-        read_tourney(cfg.tsh)  # a wrong path or file is said now, in one line (exit 6)
+        tourney = read_tourney(cfg.tsh)  # a wrong path or file is said now, in one line (exit 6)
         click.echo(f"Players' names from tsh: {cfg.tsh} (read only, never written)")
+        if event is not None:
+            from ..hub.event_setup import with_tsh_tables
+
+            untabled = {d.name for d in event.divisions if not d.tables}
+            event = with_tsh_tables(event, tourney)  # tsh's tables where a division has none
+            from_tsh = frozenset(d.name for d in event.divisions
+                                 if d.name in untabled and d.tables)
+    if event is not None:
+        from ..hub.event_setup import pin_lists
+
+        event, lists = pin_lists(event, cfg.path)  # a list not found, unofficial: exit 6
     import signal
 
-    stopped_by = asyncio.run(serve(cfg.journal, host, port, ready, cfg.tsh))
+    stopped_by = asyncio.run(serve(cfg.journal, host, port, ready, cfg.tsh, event=event,
+                                   lists=lists, config_path=cfg.path,
+                                   tables_from_tsh=from_tsh))
     if stopped_by == signal.SIGINT:  # Ctrl-C: 130 and one line, as `serve` (README)
         raise KeyboardInterrupt
     if stopped_by:  # a shutdown (SIGTERM) or a closed terminal (SIGHUP): exit 0, as `serve`
         click.echo(f"adjudicator: stopped ({signal.Signals(stopped_by).name}): every "
                    "connection closed, the hub's journal closed", err=True)
+
+
+def print_event(event, config_path: str) -> None:
+    """The event the hub runs, one line a division (or how to set one)."""
+    if event is None or not event.divisions:
+        click.echo("No event set: add [event] and [[division]] to the hub's config "
+                   "(docs/event.md), or set it on the director's page")
+        return
+    pin = ("director PIN set" if event.pin_hash else
+           f"no director PIN: adjudicator set-pin --config {config_path}")
+    click.echo(f"Event: {event.name or '(no name)'} (version {event.version}; {pin})")
+    for d in event.divisions:
+        click.echo(f"  division {d.name}: {d.lexicon} ({d.fingerprint[:12]}), "
+                   f"{d.challenge_rule.value}, tables {d.tables_text or 'any other'}")
+
+
+def print_qr(url: str) -> None:
+    """URL as a QR code in block characters (a phone's camera opens it on a laptop to copy)."""
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    try:
+        segno.make(url, error="m").terminal(out=out, compact=True)
+    except (UnicodeEncodeError, ValueError):
+        return
+    try:
+        click.echo(out.getvalue(), nl=False)
+    except UnicodeEncodeError:
+        click.echo("  (this terminal cannot draw the QR code; type the line above)")
 
 
 PUSH_LIMIT = 30.0  # seconds `journal push` may take whatever the hub does (docs/hub.md)

@@ -65,6 +65,8 @@ def set_pin_cmd(config_path: str | None) -> None:
     """
     from ..pin import check_pin_text, hash_pin
 
+    if config_path and _hub_config(config_path):  # the event's PIN, which stations join with
+        return _set_hub_pin(config_path)
     config = load_config(config_path, must_exist=False)
     pin = read_pin("New director PIN", config.path)
     try:
@@ -76,6 +78,29 @@ def set_pin_cmd(config_path: str | None) -> None:
                                "unchanged")
     where = save_config(config.with_changes(pin_hash=hash_pin(pin)))
     click.echo(f"Director PIN set (salted scrypt hash) in {where}")
+
+
+def _hub_config(path: str) -> bool:
+    from ..hub.event_setup import is_hub_config
+
+    return is_hub_config(path)
+
+
+def _set_hub_pin(path: str) -> None:
+    """set-pin --config hub.toml: the event's PIN hash in [event], the file edited in place."""
+    from ..hub.event_setup import set_hub_pin
+    from ..pin import check_pin_text, hash_pin
+
+    pin = read_pin("New director PIN for the event", path)
+    try:
+        check_pin_text(pin)
+    except ConfigError as e:
+        raise click.UsageError(f"{e}; no PIN was set") from None
+    if read_pin("Repeat the PIN", path) != pin:
+        raise click.UsageError(f"the two PINs differ; no PIN was set, {path} is unchanged")
+    set_hub_pin(path, hash_pin(pin))
+    click.echo(f"Director PIN set for the event (salted scrypt hash) in {path}: stations get "
+               "it when they join (restart the hub to serve it)")
 
 
 def read_pin(prompt: str, config_path: str) -> str:

@@ -4,15 +4,19 @@ It is an ordinary journal file (its own hash chain; `adjudicator journal verify/
 plus three things only a hub has: a unique index on (origin journal, origin seq), so a row sent
 twice is kept once; `hub_stations`, each station journal's acknowledged sequence and last row
 hash; `hub_meta`, the station and director tokens (made once, kept with the journal so a restarted
-hub accepts the same stations); `hub_keys` and `hub_names`, the stations' keys and what each is
-bound to (identity.py); `hub_firsts`, which journal id each row 1 came under. A station's rows
-are accepted in order only: each must follow the last one held (seq and chain link); rows after
-a gap wait for the station to resend.
+hub accepts the same stations), the join code (`adjudicator join`'s address) and the event,
+with each change as the director made it (who, when, what; `event_change:N` for version N);
+`hub_keys` and `hub_names`, the stations' keys and what each is bound to (identity.py);
+`hub_firsts`, which journal id each row 1 came under. A station's rows are accepted in order
+only: each must follow the last one held (seq and chain link); rows after a gap wait for the
+station to resend.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
+from datetime import datetime, timezone
 from collections.abc import Iterable, Mapping
 
 from ..errors import JournalError
@@ -81,6 +85,42 @@ class HubJournal:
                                  (key, found[key]))
             return found["station_token"], found["director_token"]
         return self.journal._write(get)
+
+    def join_code(self) -> str:
+        """The join code (a third secret: `adjudicator join` and the lists served with it),
+        made on the first start and kept in the journal as the tokens are."""
+        def get(conn):
+            found = conn.execute("SELECT value FROM hub_meta WHERE key = 'join_code'").fetchone()
+            if found:
+                return found[0]
+            code = secrets.token_urlsafe(12)
+            conn.execute("INSERT INTO hub_meta (key, value) VALUES ('join_code', ?)", (code,))
+            return code
+        return self.journal._write(get)
+
+    def last_event(self) -> dict | None:
+        """The event as last journaled ({"event": ..., "division": [...]}), or None."""
+        found = self.journal._query("SELECT value FROM hub_meta WHERE key = 'event'")
+        return json.loads(found[0][0]) if found else None
+
+    def record_event(self, event: dict, who: str, what: str) -> None:
+        """A change of the event (to_dict shape, its version in it), journaled with who made it,
+        when and what it changed; the event as it now is kept under `event`."""
+        version = int(event["event"]["version"])
+        change = {"version": version, "who": who, "what": what, "event": event,
+                  "when": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+
+        def put(conn):
+            conn.execute("INSERT OR REPLACE INTO hub_meta (key, value) VALUES ('event', ?)",
+                         (json.dumps(event, sort_keys=True),))
+            conn.execute("INSERT OR REPLACE INTO hub_meta (key, value) VALUES (?, ?)",
+                         (f"event_change:{version:06d}", json.dumps(change, sort_keys=True)))
+        self.journal._write(put)
+
+    def event_changes(self) -> list[dict]:
+        """Every journaled change of the event, oldest first."""
+        return [json.loads(v) for (v,) in self.journal._query(
+            "SELECT value FROM hub_meta WHERE key LIKE 'event_change:%' ORDER BY key")]
 
     def acked(self) -> dict[str, int]:
         """{station journal id: highest sequence held without a gap}."""

@@ -24,6 +24,7 @@ from ..errors import AdjudicatorError
 from ..net.guard import ConnectionGuard, raise_file_limit
 from ..net.logs import OneLineLog, loop_exception_handler, route_library_logs
 from ..net.stopping import on_stop_signals
+from .event_routes import load_event
 from .server import Hub
 
 MAX_CONNECTIONS = 600  # stations, the director's pages and their event streams
@@ -66,10 +67,14 @@ def slow_body_guard(log, seconds: float = BODY):
 async def serve(journal_path: str, host: str, port: int, ready=None, tsh: str = "",
                 log: OneLineLog | None = None, max_connections: int = MAX_CONNECTIONS,
                 first_request: float = FIRST_REQUEST, idle: float = IDLE, body: float = BODY,
-                per_address: int = PER_ADDRESS, reserve: int = RESERVE) -> int | None:
+                per_address: int = PER_ADDRESS, reserve: int = RESERVE, event=None,
+                lists: dict[str, str] | None = None, config_path: str = "",
+                tables_from_tsh: frozenset[str] = frozenset()) -> int | None:
     """Serve until cancelled or a stop signal (SIGINT, SIGTERM, SIGHUP), which it returns;
     READY(hub, bound port) is called once listening. TSH: tsh's tourney.js, for the players'
-    names at each table. LOG: one-line messages (stderr); the caps and timeouts are the
+    names at each table. EVENT, LISTS, CONFIG_PATH: hub.toml's event with its lists pinned
+    (event_setup.pin_lists) and the file the director's panel saves it to; TABLES_FROM_TSH:
+    the divisions whose tables came from tsh. LOG: one-line messages (stderr); the caps and timeouts are the
     module's unless given (tests)."""
     log = log or OneLineLog(sys.stderr)
     loop = asyncio.get_running_loop()
@@ -78,6 +83,7 @@ async def serve(journal_path: str, host: str, port: int, ready=None, tsh: str = 
     cap = connection_cap(max_connections)
     hub = Hub(journal_path, tsh=tsh)
     hub.log = log
+    load_event(hub, event, lists or {}, config_path, tables_from_tsh)
     app = hub.make_app()
     guard = ConnectionGuard(None, cap, first_request, log, trusted=hub.holds_a_token,
                             per_address=per_address, reserve=min(reserve, cap // 6))

@@ -19,8 +19,10 @@ from aiohttp import web
 
 from .. import wire
 from ..errors import AdjudicatorError
+from ..event import Event
 from ..net.logs import OneLineLog
 from ..visible import visible
+from . import event_routes
 from .board import Board
 from .identity import MAX_NEW_ROWS, Identities, Refusal
 from .ledger import Claimed, Full, HubJournal, Refused
@@ -51,6 +53,15 @@ class Hub:
         self.log = OneLineLog(sys.stderr)  # run.py's, when served
         self.ledger = HubJournal(journal_path)
         self.station_token, self.director_token = self.ledger.tokens()
+        self.join_code = self.ledger.join_code()  # `adjudicator join`'s address holds it
+        # the event (hub.toml's [event] and [[division]], lists pinned: event_routes.load_event),
+        # the compiled file of each list it names, the lists the director's panel offers
+        self.event: Event | None = None
+        self.event_lists: dict[str, str] = {}
+        self.offered: dict[str, tuple[str, str]] = {}
+        self.config_path = ""
+        self.tables_from_tsh: frozenset[str] = frozenset()  # divisions given tables by tsh
+        self.event_lock = asyncio.Lock()  # the director's changes of the event, one at a time
         self.tsh = None
         if tsh:
             from .tsh import TshNames
@@ -332,6 +343,7 @@ class Hub:
         app.router.add_get("/state", self.state)
         app.router.add_get("/events", self.events)
         app.router.add_get("/favicon.ico", _no_icon)
+        event_routes.add_routes(app, self)
         return app
 
 

@@ -1,4 +1,4 @@
-"""hub.toml: the hub's settings (its journal; tsh's file), checked whole; written when missing."""
+"""hub.toml: the hub's settings (journal, tsh's file, the event), checked whole; made if missing."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import tomllib
 from dataclasses import dataclass
 
 from ..errors import ConfigError
+from ..event import Event, parse_event
 
 DEFAULT = 'journal = "hub.db"  # every station\'s rows, once (adjudicator journal verify/export)\n'
 
@@ -16,6 +17,7 @@ class HubConfig:
     path: str
     journal: str  # resolved beside the config file when relative
     tsh: str = ""  # tsh's html/tourney.js (or its event folder): players' names per table
+    event: Event | None = None  # [event] and [[division]] as written (event_setup pins lists)
 
 
 def load_hub_config(path: str) -> tuple[HubConfig, bool]:
@@ -44,9 +46,13 @@ def load_hub_config(path: str) -> tuple[HubConfig, bool]:
         raise ConfigError(f"the hub config {path} is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"the hub config {path} is not valid TOML: {e}") from None
-    unknown = sorted(set(data) - {"journal", "tsh"})
+    unknown = sorted(set(data) - {"journal", "tsh", "event", "division"})
     if unknown:
-        raise ConfigError(f"{path}: key {unknown[0]}: is not a hub setting (journal, tsh)")
+        raise ConfigError(f"{path}: key {unknown[0]}: is not a hub setting (journal, tsh, "
+                          "[event], [[division]])")
+    event = None
+    if "event" in data or "division" in data:
+        event = parse_event(data.get("event"), data.get("division"), path)
     journal = data.get("journal", "hub.db")
     if not isinstance(journal, str) or not journal.strip():
         raise ConfigError(f'{path}: key journal: must be a file name in quotes, e.g. "hub.db"')
@@ -55,7 +61,7 @@ def load_hub_config(path: str) -> tuple[HubConfig, bool]:
         raise ConfigError(f'{path}: key tsh: must be a path in quotes, e.g. '
                           '"event/html/tourney.js"')
     tsh = _beside(tsh, path) if tsh.strip() else ""
-    return HubConfig(path, _beside(journal, path), tsh), created
+    return HubConfig(path, _beside(journal, path), tsh, event), created
 
 
 def _beside(setting: str, config_path: str) -> str:

@@ -1,0 +1,119 @@
+"""`adjudicator join URL`: a station's whole config for the event, its lists from the hub."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+
+import click
+
+
+@click.command("join")
+@click.argument("url", metavar="URL")
+@click.option("--name", "station", metavar="NAME",
+              help="This station's name (default: the one its config has, else the machine's).")
+@click.option("--division", "division", metavar="D",
+              help="The division this station judges for (default: every division).")
+@click.option("--config", "config_path", metavar="PATH",
+              help="The config to write (default: the user config file, or "
+                   "$ADJUDICATOR_CONFIG); an existing one is changed in place.")
+def join_cmd(url: str, station: str | None, division: str | None,
+             config_path: str | None) -> None:
+    """Join the event a hub runs: one command sets this station up.
+
+    URL is the `adjudicator join http://H:P/join?code=...` address the hub printed. Writes the
+    station's config (the event, its divisions, lists by name, rules, the director's PIN hash,
+    the hub lines, its journal), and fetches from the hub the event's lists this machine's
+    shelf lacks (checked by fingerprint before they are shelved). Then `adjudicator kiosk`,
+    `adjudicator kiosk --mode runner` and `adjudicator serve` need no other setting.
+
+    \b
+    Examples:
+      adjudicator join http://192.168.1.20:8080/join?code=...
+      adjudicator join http://192.168.1.20:8080/join?code=... --name "Desk 4" --division A
+    """
+    from ..config import default_config_path, default_journal_path, load_config, \
+        save_event_config, station_name_problem
+    from ..errors import ConfigError, EntryError
+    from ..event import to_dict
+    from ..link.join import fetch_event, fetch_list
+
+    where = default_config_path(config_path)
+    existing = load_config(where, must_exist=False) if os.path.exists(where) else None
+    if station is not None and station_name_problem(station):
+        raise EntryError("name", f"--name: {station!r} {station_name_problem(station)}")
+    click.echo(f"Asking the hub at {url.split('/join', 1)[0][:200]} for its event...")
+    sys.stdout.flush()  # standard output that cannot be written is said before anything is done
+    joined = fetch_event(url)
+    event = joined.event
+    served = event.divisions
+    if division is not None:
+        chosen = event.division(division)
+        if chosen is None:
+            names = ", ".join(d.name for d in event.divisions)
+            raise EntryError("division", f"--division: the event has no division {division!r} "
+                             f"(its divisions: {names})")
+        served = (chosen,)
+    for d in {d.fingerprint: d for d in served}.values():
+        path = fetch_list(joined.hub, joined.code, d.fingerprint)
+        click.echo(f"List {d.lexicon} ({d.fingerprint[:12]}): {path}")
+    lists = {(d.lexicon, d.fingerprint) for d in served}
+    rules = {d.challenge_rule.value for d in served}
+    name = station or (existing.station if existing and _written(where, "station") else
+                       _machine_name())
+    values = {
+        "station": name,
+        "hub": joined.hub, "hub_token": joined.hub_token,
+        "divisions": [served[0].name] if division is not None else None,
+        "lexicon": next(iter(lists))[0] if len(lists) == 1 else None,
+        "challenge_rule": next(iter(rules)) if len(rules) == 1 else None,
+    }
+    if event.name:
+        values["event"] = event.name
+    if event.pin_hash:  # an event without a PIN leaves the station's own PIN as it is
+        values["pin_hash"] = event.pin_hash
+    if not _written(where, "journal"):
+        values["journal"] = (default_journal_path() if config_path is None else
+                             os.path.splitext(os.path.basename(where))[0] + ".db")
+    try:
+        changed = save_event_config(where, values, to_dict(event)["division"])
+    except ConfigError as e:
+        raise ConfigError(f"{e}; {where} is unchanged") from None
+    verb = "Wrote" if existing is None else ("Updated" if changed else "Already up to date:")
+    kept = " (its other settings and comments kept)" if existing is not None and changed else ""
+    click.echo(f"{verb} {where}{kept}")
+    if existing is not None and changed:
+        click.echo(f"  changed: {', '.join(changed)}")
+    cfg = load_config(where)
+    served_text = ", ".join(f"{d.name} ({d.lexicon}, {d.challenge_rule.value})"
+                            for d in cfg.served())
+    click.echo(f"Station {cfg.station!r} of {event.name or 'the event'}: division "
+               f"{served_text}; journal {cfg.journal}; hub {cfg.hub}")
+    flag = [] if config_path is None else ["--config", where]
+    click.echo("Start it with: " + " ".join(["adjudicator", "kiosk", *map(_quoted, flag)]))
+
+
+def _written(where: str, key: str) -> bool:
+    """True when the config file WHERE sets KEY itself."""
+    import tomllib
+
+    try:
+        with open(where, "rb") as f:
+            return key in tomllib.load(f)
+    except (OSError, ValueError):
+        return False
+
+
+def _machine_name() -> str:
+    name = "".join(c for c in socket.gethostname() if c.isprintable()).strip()[:60]
+    return name or "Station 1"
+
+
+def _quoted(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+COMMANDS = [join_cmd]

@@ -1,0 +1,169 @@
+"""Joining an event: the hub's event fetched with the join code, the lists the shelf lacks fetched.
+
+`fetch_event(url)` reads `GET /join?code=C` (the hub lines and the event, checked by parse_event
+as anything from a peer is); `fetch_list(hub, code, fingerprint)` fetches one compiled list the
+event names, checks it is that list (its fingerprint, recomputed from its words) before it is
+put on the shelf. Every failure is one line with the README's exit code: a hub not reached 4, a
+wrong code 2, a list that is not the one asked for 3.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from urllib.parse import parse_qs, quote, urlsplit
+
+from ..errors import AdjudicatorError, EntryError, FileAccessError, LexiconError
+from ..event import HEX64, Event, EventError, parse_event
+from ..visible import visible
+from .deadline import Deadline, urlopen
+
+TIMEOUT = 10.0  # seconds the event's answer may take
+LIST_TIMEOUT = 120.0  # seconds one compiled list may take (a CSW list is ~3 MB)
+MAX_ANSWER = 256 * 1024  # bytes of the event's answer read at most
+MAX_LIST = 64 * 1024 * 1024  # bytes of a compiled list read at most
+TOKEN = re.compile(r"[A-Za-z0-9_-]{8,200}")  # a station token as ledger.py makes it
+SHELF_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # as shelf.py names its files
+
+
+class HubNotReached(FileAccessError):
+    """The hub did not answer, or not as a hub does (exit 4)."""
+
+
+class WrongCode(EntryError):
+    """The join address's code is not this hub's (exit 2: the command line's argument)."""
+
+    def __init__(self, message: str):
+        super().__init__("join-code", message)
+
+
+@dataclass(frozen=True)
+class Joined:
+    """What the hub said: its address, the station token, the event (checked), the code."""
+
+    hub: str
+    hub_token: str
+    event: Event
+    code: str
+
+
+def parse_join_url(url: str) -> tuple[str, str]:
+    """(hub base address, join code) from `http://H:P/join?code=C`; EntryError otherwise."""
+    parts = urlsplit(url.strip())
+    code = parse_qs(parts.query).get("code", [""])[0]
+    if parts.scheme not in ("http", "https") or not parts.netloc or not code:
+        raise EntryError("join-url", f"{url!r} is not a join address: use the line "
+                         "`adjudicator hub` printed (http://H:P/join?code=...)")
+    return f"{parts.scheme}://{parts.netloc}", code
+
+
+def _get(url: str, timeout: float, limit: int, into=None) -> bytes:
+    """GET URL within TIMEOUT; the body (at most LIMIT bytes), or written to INTO."""
+    deadline = Deadline(timeout)
+    try:
+        with urlopen(urllib.request.Request(url), deadline) as answer:
+            if into is None:
+                data = answer.read(limit + 1)
+                if len(data) > limit:
+                    raise HubNotReached(f"{url.split('?')[0]} answered more than a hub does")
+                return data
+            total = 0
+            while chunk := answer.read(1 << 20):
+                total += len(chunk)
+                if total > limit:
+                    raise LexiconError("the hub sent a list larger than any word list; refused")
+                into.write(chunk)
+            return b""
+    except urllib.error.HTTPError as e:
+        why = _why(e)
+        if e.code == 403:
+            raise WrongCode(why or "wrong join code") from None
+        raise HubNotReached(f"the hub at {url.split('?')[0]} refused: {why or e.code}") from None
+    except (urllib.error.URLError, OSError, ValueError) as e:
+        reason = getattr(e, "reason", e)
+        raise HubNotReached(f"cannot reach the hub at {url.split('?')[0]}: "
+                            f"{getattr(reason, 'strerror', None) or reason}") from None
+
+
+def _why(e: urllib.error.HTTPError) -> str:
+    try:
+        said = json.loads(e.read(4096))
+        why = said.get("error", "") if isinstance(said, dict) else ""
+    except (ValueError, OSError):
+        return ""
+    return "".join(c for c in str(why) if c.isprintable())[:300]
+
+
+def fetch_event(url: str, timeout: float = TIMEOUT) -> Joined:
+    """The event at the join address URL, checked whole (never trusted unchecked)."""
+    base, code = parse_join_url(url)
+    data = _get(f"{base}/join?code={quote(code, safe='')}", timeout, MAX_ANSWER)
+    try:
+        said = json.loads(data)
+        if not isinstance(said, dict):
+            raise ValueError
+        token = said.get("hub_token")
+        event = parse_event(said.get("event"), said.get("division"), "the hub's event")
+    except (ValueError, EventError) as e:
+        why = f": {e}" if isinstance(e, EventError) else ""
+        raise HubNotReached(f"{base} did not answer with an event{why}") from None
+    if not isinstance(token, str) or not TOKEN.fullmatch(token):
+        raise HubNotReached(f"{base} did not answer with a hub's station token")
+    if not event.divisions or any(not HEX64.match(d.fingerprint) for d in event.divisions):
+        raise HubNotReached(f"{base} answered an event without its lists pinned")
+    return Joined(base, token, event, code)  # the address typed, whatever the answer says
+
+
+def shelved(fingerprint: str, shelf: str | None = None) -> str | None:
+    """The shelf's file holding the list with FINGERPRINT, or None (SHELF: the shelf's folder,
+    default the user's)."""
+    from ..shelf import entries
+
+    return next((e.path for e in entries(shelf)
+                 if e.identity is not None and e.identity.fingerprint == fingerprint), None)
+
+
+def fetch_list(hub: str, code: str, fingerprint: str, shelf: str | None = None,
+               timeout: float = LIST_TIMEOUT) -> str:
+    """The list FINGERPRINT fetched from HUB onto the shelf (SHELF: its folder, default the
+    user's), when not there already: checked to be that very list before it is shelved (its
+    fingerprint, then its words against it). Its path on the shelf."""
+    from .. import shelf as shelves
+    from ..lexicon import Lexicon
+
+    if not HEX64.match(fingerprint):
+        raise LexiconError(f"{fingerprint[:70]!r} is not a list's fingerprint")
+    held = shelved(fingerprint, shelf)
+    if held is not None:
+        return held
+    with tempfile.TemporaryDirectory(prefix="adjudicator-join-") as folder:
+        got = os.path.join(folder, "fetched.lex")
+        with open(got, "wb") as f:
+            _get(f"{hub}/lexicon/{fingerprint}?code={quote(code, safe='')}", timeout, MAX_LIST,
+                 into=f)
+        try:
+            lex = Lexicon.load(got)
+        except LexiconError as e:
+            raise LexiconError(f"the list the hub sent for {fingerprint[:12]} is not a usable "
+                               f"list ({str(e).split(': ', 1)[-1]}); nothing was shelved") from None
+        if lex.fingerprint != fingerprint:
+            raise LexiconError(f"the hub sent another list ({visible(lex.name)[:40]}, "
+                               f"{lex.fingerprint[:12]}) for {fingerprint[:12]}; nothing was "
+                               "shelved")
+        known = lex.identity.known
+        if known is None or not known.tournament or not SHELF_NAME.fullmatch(lex.name):
+            raise LexiconError(f"the hub sent {visible(lex.name)[:40]} ({fingerprint[:12]}), "
+                               "which is not an official tournament list; nothing was shelved")
+        named = os.path.join(folder, f"{lex.name}.lex")
+        os.replace(got, named)
+        try:
+            return shelves.add(named, folder=shelf).path  # its words checked there too
+        except AdjudicatorError:
+            raise
+        except OSError as e:
+            raise FileAccessError(f"cannot shelve {lex.name}: {e.strerror or e}") from None

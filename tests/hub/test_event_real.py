@@ -1,0 +1,107 @@
+"""A director's event with real lists: a hub with a CSW19 and an NWL2020 division, a station
+joined from an empty home (its lists fetched from the hub), its config loaded and judging."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from hub_process import HubProcess, cli_env
+from realdata import real_list
+
+from adjudicator import shelf
+
+HUB_TOML = """\
+journal = "hub.db"
+[event]
+name = "Club Open 2026"
+[[division]]
+name = "A"
+lexicon = "CSW19"
+challenge_rule = "5-per-word"
+tables = "1-20"
+[[division]]
+name = "B"
+lexicon = "NWL2020"
+challenge_rule = "double"
+tables = "21-40"
+"""
+
+
+def empty_home(folder) -> dict:
+    """The environment of a new machine: HOME and XDG_* in FOLDER, no adjudicator setting."""
+    env = {k: v for k, v in cli_env().items() if not k.startswith("ADJUDICATOR_")}
+    env.update(HOME=str(folder), XDG_CONFIG_HOME=str(folder / ".config"),
+               XDG_DATA_HOME=str(folder / ".local/share"), XDG_CACHE_HOME=str(folder / ".cache"),
+               XDG_STATE_HOME=str(folder / ".local/state"))
+    return env
+
+
+def cli(env, *args):
+    return subprocess.run([sys.executable, "-m", "adjudicator", *args], capture_output=True,
+                          text=True, env=env, timeout=120)
+
+
+@pytest.fixture
+def event_hub(tmp_path):
+    for name in ("CSW19", "NWL2020"):
+        shelf.add(real_list(f"{name}.txt"))
+    (tmp_path / "hub.toml").write_text(HUB_TOML)
+    hub = HubProcess(tmp_path / "hub.toml")
+    while not hub.lines[-1].startswith("▀"):  # the QR code's last line, after the join line
+        line = hub.proc.stdout.readline()
+        assert line, "the hub ended before printing its join line"
+        hub.lines.append(line.rstrip("\n"))
+    yield hub
+    hub.stop()
+
+
+def test_a_station_joins_from_an_empty_home_and_judges_with_its_divisions_list(event_hub,
+                                                                              tmp_path):
+    text = "\n".join(event_hub.lines)
+    assert "division A: CSW19 (4f3fcd3f6980), 5-per-word, tables 1-20" in text
+    assert "division B: NWL2020 (efc01e7b8a42), double, tables 21-40" in text
+    join = next(line.strip() for line in event_hub.lines
+                if line.strip().startswith("adjudicator join "))
+    assert "█" in text  # the join address as a QR code, in block characters
+    home = tmp_path / "home"
+    home.mkdir()
+    env = empty_home(home)
+    done = cli(env, "join", join.split()[-1], "--name", "Desk 4")
+    assert done.returncode == 0, done.stderr
+    shelf_dir = home / ".local/share/adjudicator/lexicons"
+    assert sorted(os.listdir(shelf_dir)) == ["CSW19.lex", "NWL2020.lex"]  # fetched
+    config = home / ".config/adjudicator/config.toml"
+    assert config.exists()
+    # both divisions: the station has no one list; a station of division A judges with CSW19
+    done = cli(env, "join", join.split()[-1], "--name", "Desk 4", "--division", "A")
+    assert done.returncode == 0, done.stderr
+    assert "changed: " in done.stdout
+    zo = cli(env, "judge", "--config", str(config), "zo")
+    assert zo.returncode == 0 and "ACCEPTABLE" in zo.stdout, zo.stderr  # ZO: in CSW19 only
+    info = cli(env, "info", "CSW19")
+    assert "verified" in info.stdout
+    b = tmp_path / "b.toml"
+    done = cli(env, "join", join.split()[-1], "--name", "Desk 30", "--division", "B",
+               "--config", str(b))
+    assert done.returncode == 0, done.stderr
+    assert "List NWL2020" in done.stdout
+    zo = cli(env, "judge", "--config", str(b), "zo")
+    assert zo.returncode == 1 and "UNACCEPTABLE" in zo.stdout  # NWL2020 has no ZO
+    assert (tmp_path / "b.db").exists()  # its journal, beside its config
+
+
+def test_a_hub_with_an_unofficial_list_does_not_start(tmp_path):
+    shelf.add(real_list("CSW19.txt"))
+    src = tmp_path / "club.txt"
+    src.write_text("QI\nZA\n")
+    shelf.add(str(src), name="CLUB")
+    (tmp_path / "hub.toml").write_text(HUB_TOML.replace("NWL2020", "CLUB"))
+    done = subprocess.run([sys.executable, "-m", "adjudicator", "hub", "--port", "0",
+                           "--config", str(tmp_path / "hub.toml")], capture_output=True,
+                          text=True, env=cli_env(), timeout=60)
+    assert done.returncode == 6
+    assert done.stderr.startswith("adjudicator: division B: 'CLUB' is an unrecognised list")
+    assert done.stderr.count("\n") == 1
