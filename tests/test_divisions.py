@@ -142,3 +142,34 @@ def test_the_serve_command_refuses_a_list_not_pinned_with_exit_3(tmp_path, shelf
         f'fingerprint = "{prints["BETA"]}"\n')
     result = run("serve", "--config", str(tmp_path / "event.toml"), "--port", "0")
     assert result.exit_code == 3
+
+
+def test_the_hub_says_the_event_and_its_lists_at_start(tmp_path, monkeypatch, run):
+    """Item 5: `adjudicator hub` prints the event, each list (name, edition, fingerprint) and
+    its journal; a hub without an event prints no event lines."""
+    from adjudicator.event import parse_event
+    from adjudicator.known import by_id
+
+    csw19 = by_id("CSW19").fingerprint
+    event = parse_event({"name": "Club Open 2026"}, [
+        {"name": "A", "lexicon": "CSW19", "fingerprint": csw19, "tables": "1-20"},
+        {"name": "B", "lexicon": "NWL2020", "challenge_rule": "double", "tables": "21-40"}])
+
+    class FakeHub:
+        station_token, director_token = "st", "dt"
+
+    async def fake_serve(journal, host, port, ready, tsh="", **kwargs):
+        ready(FakeHub, 8080)
+
+    monkeypatch.setattr("adjudicator.hub.run.serve", fake_serve)
+    (tmp_path / "hub.toml").write_text('journal = "hub.db"\n')
+    plain = run("hub", "--config", str(tmp_path / "hub.toml"), "--host", "127.0.0.1")
+    assert "Event:" not in plain.output and "Hub journal: " in plain.output
+    FakeHub.event = event
+    said = run("hub", "--config", str(tmp_path / "hub.toml"), "--host", "127.0.0.1").output
+    assert said.splitlines()[:3] == [
+        "Event: Club Open 2026",
+        f"Division A (tables 1-20): CSW19 — Collins Scrabble Words 2019 — {csw19[:12]} · "
+        "5-per-word",
+        "Division B (tables 21-40): NWL2020 — NASPA Word List 2020 — not pinned · double"]
+    assert f"Hub journal: {tmp_path / 'hub.db'}" in said
