@@ -89,3 +89,27 @@ async def test_words_typed_without_a_table_are_not_judged(make_app, divisions_co
         assert screen_name(app) == "ReadyScreen" and app.station.journal.count() == 0
         assert "Type the table number first" in text_of(app, "#message")
         assert app.focused is app.screen.query_one("#table")
+
+
+async def test_the_runners_desk_judges_each_slip_with_its_tables_list(make_app, divisions_config):
+    app = make_app(config=divisions_config.with_changes(mode="runner"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert screen_name(app) == "RunnerScreen"
+        assert text_of(app, "#lexicon") == ("Lexicon and rule by table · A (tables 1-20): ALPHA"
+                                            " · B (tables 21-40): BETA")
+        await pilot.press(*"45", "enter", "enter", *"zo", "tab")
+        await settle(pilot)
+        assert "Table 45 is in no division here" in text_of(app, "#runner-message")
+        assert app.focused is app.screen.query_one("#table")
+        assert app.station.journal.count() == 0
+        await pilot.press("backspace", "backspace", *"25", "enter", "enter", "tab")
+        await settle(pilot)
+        assert "Table 25 · BETA" in text_of(app, "#last-record")
+        assert "UNACCEPTABLE" in text_of(app, "#last-mark")
+        await pilot.press(*"5", "enter", "enter", *"zo", "tab")
+        await settle(pilot)
+        assert "Table 5 · ALPHA" in text_of(app, "#last-record")
+        rows = [app.station.journal.get(n) for n in (1, 2)]
+    assert [(r.table, r.lexicon_name, r.rule, r.acceptable) for r in rows] == [
+        ("25", "BETA", "double", False), ("5", "ALPHA", "5-per-word", True)]
