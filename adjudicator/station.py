@@ -244,8 +244,8 @@ class Station:
                 for v, seq in zip(verdicts, seqs)]
 
     def _outcome(self, verdict: Verdict, seq: int | None, problem: str, *, table: str,
-                 round: str, rule: str | None, recheck_of: int | None = None, is_recheck: bool = False,
-                 agrees: bool | None = None) -> Outcome:
+                 round: str, rule: str | None, recheck_of: int | None = None,
+                 is_recheck: bool = False, agrees: bool | None = None) -> Outcome:
         return Outcome(
             verdict=verdict,
             seq=None if seq is None else int(seq),
