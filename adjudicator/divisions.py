@@ -67,6 +67,11 @@ class DivisionLists:
     def first(self) -> Lexicon:
         return self.served[0].lexicon
 
+    def loaded(self) -> dict[str, Lexicon]:
+        """{a division's lexicon setting: its loaded list}, for load_division_lists(new config,
+        loaded) when the event changes (Station.follow): a list kept is not read again."""
+        return {s.division.lexicon: s.lexicon for s in self.served}
+
     def find(self, name: str) -> Served | None:
         return next((s for s in self.served if s.division.name.casefold() == name.casefold()),
                     None)

@@ -173,3 +173,16 @@ def test_the_hub_says_the_event_and_its_lists_at_start(tmp_path, monkeypatch, ru
         "5-per-word",
         "Division B (tables 21-40): NWL2020 — NASPA Word List 2020 — not pinned · double"]
     assert f"Hub journal: {tmp_path / 'hub.db'}" in said
+
+
+def test_a_changed_event_reuses_the_lists_already_loaded(tmp_path, shelf, monkeypatch):
+    config = event_config(tmp_path, shelf)
+    lists = load_division_lists(config)
+    import adjudicator.resolve as resolve
+
+    monkeypatch.setattr(resolve, "load_lexicon", lambda *a, **k: pytest.fail("read again"))
+    swapped = config.with_changes(event_divisions=tuple(
+        d.__class__(d.name, d.lexicon, d.challenge_rule, ((1, 10),) if d.name == "A" else
+                    ((11, 40),), d.fingerprint) for d in config.event_divisions))
+    again = load_division_lists(swapped, lists.loaded())
+    assert again.choose("15", config.challenge_rule).lexicon is lists.find("B").lexicon
