@@ -100,13 +100,16 @@ class Station:
         rule_known: bool = True,
         journal_reopener=None,
         table_counts: TableCounts | None = None,
+        divisions=None,
     ):
         """JOURNAL_OPENER: () -> (journal, problem), called on first use of the journal (so the
         kiosk can paint before it imports and opens SQLite; it is open before any judgement).
         JOURNAL_REOPENER: the same, tried again before each record while no journal is open (a
         USB stick plugged in late, a lock released): a verdict is NOT RECORDED only when the
-        journal still cannot be opened at that moment."""
+        journal still cannot be opened at that moment. DIVISIONS: the served divisions' lists
+        (adjudicator/divisions.py); a challenge is then judged with its table's list and rule."""
         self.config = config
+        self.divisions = divisions
         self.lexicon = lexicon
         self.secondary = secondary
         self._journal = journal
@@ -175,6 +178,15 @@ class Station:
         """How many challenges the journal holds for game TABLE, or None when it cannot say."""
         return self.table_counts.count(table, self.journal)
 
+    def choose(self, table: str = ""):
+        """(lexicon, rule) that judge a challenge at TABLE: its division's when this station
+        serves divisions on different lists (DivisionError, nothing judged, when TABLE says
+        none), else the station's own."""
+        if self.divisions is None:
+            return self.lexicon, self.rule
+        choice = self.divisions.choose(table, self.config.challenge_rule)
+        return choice.lexicon, choice.rule.value
+
     def submit(self, text: str, *, table: str = "", round: str = "") -> Outcome:
         """Validate typed TEXT (EntryError: never judged, nothing recorded), then judge() it."""
         check_entry_length(text)  # what no entry box holds is never parsed (MAX_ENTRY_CHARS)
@@ -189,14 +201,15 @@ class Station:
         (tables.py: "²", "0") is a TableError before anything is judged or recorded.
         """
         table, round = check_table(table), check_table(round, "round")
-        verdict = adjudicate(self.lexicon, words)
+        lexicon, rule = self.choose(table)  # a table no served division plays at: refused here
+        verdict = adjudicate(lexicon, words)
         agrees = None
         if is_recheck and self.secondary is not None:
             # WESPA 3.10.9: a recheck during a lexicon transition also asks the secondary list,
             # collectively: whether it agrees, never which word differs.
             agrees = adjudicate(self.secondary, words).acceptable == verdict.acceptable
-        seq, problem = self._record(verdict, recheck_of, agrees, table, round)
-        return self._outcome(verdict, seq, problem, table=table, round=round,
+        seq, problem = self._record(verdict, recheck_of, agrees, table, round, rule)
+        return self._outcome(verdict, seq, problem, table=table, round=round, rule=rule,
                              recheck_of=recheck_of, is_recheck=is_recheck, agrees=agrees)
 
     def recheck(self, previous: Outcome) -> Outcome:
@@ -212,13 +225,14 @@ class Station:
         """Judge several entries and record them in ONE transaction (a batch), all before any is
         shown; when that transaction fails, every outcome carries the problem, none a number."""
         table, round = check_table(table), check_table(round, "round")
-        verdicts = [adjudicate(self.lexicon, words) for words in entries]
+        lexicon, rule = self.choose(table)
+        verdicts = [adjudicate(lexicon, words) for words in entries]
         seqs: list[int | None] = [None] * len(verdicts)
         problem = ""
         if verdicts and self._journal_to_record() is None:
             problem = self.journal_problem or "no journal is open"
         elif verdicts:
-            fields = self._fields(None, None, table, round)
+            fields = self._fields(None, None, table, round, rule)
             try:
                 seqs = list(self.journal.record_many([(v, fields) for v in verdicts]))
             except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
@@ -226,17 +240,17 @@ class Station:
             else:
                 for _ in seqs:
                     self.table_counts.add(table)
-        return [self._outcome(v, seq, problem, table=table, round=round)
+        return [self._outcome(v, seq, problem, table=table, round=round, rule=rule)
                 for v, seq in zip(verdicts, seqs)]
 
     def _outcome(self, verdict: Verdict, seq: int | None, problem: str, *, table: str,
-                 round: str, recheck_of: int | None = None, is_recheck: bool = False,
-                 agrees: bool | None = None) -> Outcome:
+                 round: str, rule: str | None, recheck_of: int | None = None,
+                 is_recheck: bool = False, agrees: bool | None = None) -> Outcome:
         return Outcome(
             verdict=verdict,
             seq=None if seq is None else int(seq),
             row_hash=getattr(seq, "short", ""),
-            consequence=consequence_under(self.rule, verdict.acceptable, len(verdict.words)),
+            consequence=consequence_under(rule, verdict.acceptable, len(verdict.words)),
             time=self._clock(),
             recheck_of=recheck_of,
             is_recheck=is_recheck,
@@ -247,17 +261,18 @@ class Station:
             round=round,
         )
 
-    def _fields(self, recheck_of, agrees, table: str, round: str) -> dict:
+    def _fields(self, recheck_of, agrees, table: str, round: str, rule: str | None) -> dict:
         return dict(station=self.station_name, mode=self.journal_mode,
-                    rule=self.rule, table=table or None,
+                    rule=rule, table=table or None,
                     round=round or None, recheck_of=recheck_of, secondary_agrees=agrees)
 
     def _record(self, verdict: Verdict, recheck_of, agrees, table: str,
-                round: str) -> tuple[int | None, str]:
+                round: str, rule: str | None) -> tuple[int | None, str]:
         if self._journal_to_record() is None:
             return None, self.journal_problem or "no journal is open"
         try:
-            seq = self.journal.record(verdict, **self._fields(recheck_of, agrees, table, round))
+            seq = self.journal.record(verdict, **self._fields(recheck_of, agrees, table, round,
+                                                              rule))
         except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
             return None, _reason(e)
         self.table_counts.add(table)
@@ -357,7 +372,15 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
     """Everything a station needs, loaded before any screen is drawn.
 
     With a `hub` in the config (and FORWARD), a sender thread forwards the journal's rows and a
-    heartbeat to the director's hub (adjudicator.link.forward); it never delays a verdict."""
+    heartbeat to the director's hub (adjudicator.link.forward); it never delays a verdict.
+    With the event's divisions in the config, each served division's list is loaded and checked
+    against its pinned fingerprint (adjudicator/divisions.py); LexiconError if one is not it."""
+    divisions = None
+    if config.event_divisions:
+        from adjudicator.divisions import load_division_lists
+
+        divisions = load_division_lists(config, {config.lexicon: lexicon} if lexicon else None)
+        lexicon = lexicon or divisions.first
     if lexicon is None:
         lexicon, loaded_secondary = load_lexicons(config)
         secondary = secondary or loaded_secondary
@@ -375,7 +398,7 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
     station = Station(config, lexicon, journal, secondary=secondary, session=session,
                       journal_problem=problem, journal_opener=opener, clock=clock,
                       rule_known=rule_known, journal_reopener=reopener,
-                      table_counts=table_counts)
+                      table_counts=table_counts, divisions=divisions)
     if config.hub and forward:  # every row to the director's hub, off the verdict path
         from adjudicator.link.attach import forward_station
 

@@ -41,6 +41,11 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
 
     def ready(hub, bound: int) -> None:
         base = base_url(host, bound)
+        from ..divisions import event_lines
+        from ..visible import visible
+
+        for line in event_lines(getattr(hub, "event", None)):  # the event and its lists
+            click.echo(visible(line))
         click.echo(f"Hub journal: {cfg.journal}\n"
                    f"Director's page (yours only: anyone with it sees every challenge):\n"
                    f"  {base}/?key={hub.director_token}\n"

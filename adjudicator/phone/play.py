@@ -25,6 +25,11 @@ async def act(frame: dict, device: Device, *, timers, clock, judge_in) -> str:
         if not table:
             device.current, device.refused = None, "Type the table number."
             return "no table"
+        try:
+            device.station.choose(table)  # a table no division served here plays at: refused
+        except TableError as e:
+            device.current, device.refused = None, str(e)
+            return "table in no division served here"
         device.refused = ""
         device.choose(table, round_, timers, clock)
         return ""

@@ -14,6 +14,7 @@ from adjudicator.net.announce import base_url, print_url, token_url
 from adjudicator.net.guard import ConnectionGuard, raise_file_limit
 from adjudicator.net.logs import loop_exception_handler, route_library_logs
 from adjudicator.net.stopping import on_stop_signals
+from adjudicator.visible import visible
 from .server import PhoneApp
 
 
@@ -58,6 +59,8 @@ class PhoneServer:
         self.base = base_url(self.host, self.bound_port)
         self.app.tokens.record_base(self.base)
         undo_signals = on_stop_signals(loop, lambda sig: self._stop(sig, stop))
+        for line in self.app.setup:  # the event, its lists, the journal and the hub, first
+            self.out.write(visible(line) + "\n")
         self._announce(self.app.tokens.current(), "Smart-device word judge: open this on a "
                        "phone or tablet, or scan the code:")
         if self.host in ("127.0.0.1", "localhost", "::1"):

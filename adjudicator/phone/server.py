@@ -53,6 +53,7 @@ class PhoneApp:
         self.judge_in = runner(self.executor)
         self.sockets: set[web.WebSocketResponse] = set()
         self.on_close: list = []
+        self.setup: list[str] = []  # the event, the lists, the journal, the hub (said at start)
 
     def make_app(self, routes=()) -> web.Application:
         """The aiohttp application: the page at /, its websocket at /ws, and ROUTES (another

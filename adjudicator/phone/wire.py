@@ -7,6 +7,7 @@ import json
 from adjudicator.entry import MAX_ENTRY_CHARS, too_long_message
 from adjudicator.protocol import TOUCH, State
 from adjudicator.station import NOT_RECORDED, Outcome
+from adjudicator.tables import TableError
 from .tables import Device, TableState
 
 MARK = {True: "✔", False: "✘"}
@@ -52,11 +53,33 @@ def hello(device: Device) -> dict:
     """Sent once per page: the words of the protocol and who judges."""
     station = device.station
     described, warning = lexicon_lines(station.lexicon.identity)
+    divisions = ""
+    if station.divisions is not None and not station.divisions.one_list:
+        divisions = "Divisions: " + station.divisions.describe()  # the table decides the list
+        described, warning = "The list depends on the table", ""
     return {"t": "hello", "event": station.config.event, "device": device.label,
+            "divisions": divisions,
             "steps": [TOUCH.step_1, TOUCH.step_2], "hint": TOUCH.hint,
             "next_hint": TOUCH.next_hint, "lexicon": described, "warning": warning,
             "entry_idle": station.config.timers.entry_idle, "max_entry": MAX_ENTRY_CHARS,
             "too_long": TOO_LONG}
+
+
+def table_list(station, table: str) -> dict:
+    """The list that judges at TABLE, shown before the first challenge: {"division", "judges",
+    "lexicon", "warning"}; with no divisions served, division and judges are ''."""
+    if station.divisions is None:
+        return {"division": "", "judges": ""}
+    try:
+        choice = station.divisions.choose(table, station.config.challenge_rule)
+    except TableError as e:  # a table chosen before the event changed: said, never guessed
+        return {"division": "", "judges": str(e), "lexicon": "", "warning": ""}
+    described, warning = lexicon_lines(choice.lexicon.identity)
+    judges = f"Judged with {described}"
+    if choice.division:
+        judges = f"Division {choice.division} · {judges}"
+    return {"division": choice.division, "judges": judges, "lexicon": described,
+            "warning": warning}
 
 
 def outcome_payload(outcome: Outcome) -> dict:
@@ -89,9 +112,13 @@ def state_payload(device: Device, here: TableState | None) -> dict:
         here.outcome, here.text = None, ""  # an unfinished entry cleared by its idle timer
     payload = {"t": "state", "view": protocol.state.value, "table": here.table,
                "round": here.round, "count": device.station.table_count(here.table),
-               "text": here.text, "error": here.error, "remaining": protocol.remaining()}
+               "text": here.text, "error": here.error, "remaining": protocol.remaining(),
+               **table_list(device.station, here.table)}
     if protocol.state in (State.VERDICT, State.VERDICT_HELD) and here.outcome is not None:
         payload["verdict"] = outcome_payload(here.outcome)
+        if payload["division"]:  # the division named with every verdict, beside its list
+            verdict = payload["verdict"]
+            verdict["lexicon"] = f"Division {payload['division']} · {verdict['lexicon']}"
     elif protocol.state in (State.VERDICT, State.VERDICT_HELD):
         protocol.next_challenge()
         payload.update(view="ready", remaining=None)

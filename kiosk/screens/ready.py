@@ -2,6 +2,8 @@
 
 Ready and Entry are one screen on purpose: the Input keeps the focus from the first letter to TAB,
 so no keystroke can fall between two screens (typing on Ready *is* the start of the entry).
+A station serving divisions on different lists (issue 27) asks for the table first, as the
+runner's desk does, and judges with that table's division's list: it never guesses.
 """
 
 from __future__ import annotations
@@ -29,28 +31,39 @@ class ReadyScreen(LockedScreen):
         self._idle: Timer | None = None
         self._judged = False
         self._notice = notice  # said until the first key (why director mode closed)
+        lists = self.app.station.divisions
+        self._by_table = lists is not None and not lists.one_list  # the table decides the list
 
     def compose(self) -> ComposeResult:
         # Few widgets on purpose: each one costs the cold start to first paint (issue 3).
         station = self.app.station
         identity = station.lexicon.identity
         yield Static(f"{station.config.event} · {station.station_name}", id="station")
-        lexicon = Static(f"Lexicon: {identity.describe()}", id="lexicon")
+        lexicon = Static(self._lists_text() if self._by_table else
+                         f"Lexicon: {identity.describe()}", id="lexicon")
         if not identity.recognised:
             lexicon.add_class("unrecognised")
         elif not identity.known.tournament:
             lexicon.add_class("not-tournament")
         yield lexicon
-        yield Static(f"Challenge rule: {station.config.challenge_rule.label}", id="rule")
+        yield Static(self._rule_text(), id="rule")
         yield Static(self._count_text(), id="count")
         yield Static(steps_text(entering=False), id="steps")
+        if self._by_table:  # the runner's table box, before the words
+            from textual.containers import Horizontal
+
+            from .runner import NumberInput
+
+            with Horizontal(id="table-row"):
+                yield Static("Table, then ENTER: ", id="table-label")
+                yield NumberInput(id="table")
         yield BigText("", max_rows=16, id="typed")
         yield EntryInput(placeholder="type the words here", id="entry")
         yield Static("", id="message")
         yield TouchButton("ADJUDICATE", id="adjudicate")
 
     def on_mount(self) -> None:
-        self.query_one(EntryInput).focus()
+        self._focus_start()
         self.show_journal_state()
         if self._notice:
             self._say(self._notice, error=False)
@@ -75,7 +88,59 @@ class ReadyScreen(LockedScreen):
             self._judged = False
             self.query_one(EntryInput).value = ""
         self.query_one("#count", Static).update(self._count_text())
-        self.query_one(EntryInput).focus()
+        self._focus_start()
+
+    # -- the table, when it decides the list ----------------------------------------------------
+
+    def _focus_start(self) -> None:
+        """The words box; first the table box when the table decides the list (cleared)."""
+        if not self._by_table:
+            self.query_one(EntryInput).focus()
+            return
+        box = self.query_one("#table")
+        box.value = ""
+        lexicon = self.query_one("#lexicon", Static)
+        lexicon.update(self._lists_text())
+        lexicon.set_class(any(not lex.identity.recognised
+                              for lex in self.app.station.divisions.lexicons), "unrecognised")
+        self.query_one("#rule", Static).update(self._rule_text())
+        box.focus()
+
+    def _rule_text(self) -> str:
+        if self._by_table:
+            return "Challenge rule: the table's division's"
+        return f"Challenge rule: {self.app.station.config.challenge_rule.label}"
+
+    def _lists_text(self) -> str:
+        return f"Lexicon: by table · {self.app.station.divisions.describe()}"
+
+    def on_number_input_next(self, event) -> None:
+        """ENTER in the table box: the table's division and list said, then the words."""
+        event.stop()
+        if self._check_table():
+            self.query_one(EntryInput).focus()
+
+    def _check_table(self) -> bool:
+        from adjudicator.tables import check_table
+
+        station, text = self.app.station, self.query_one("#table").value
+        try:
+            table = check_table(text)
+            if not table:
+                raise EntryError("table", "Type the table number first: each division here "
+                                 "judges with its own list.")
+            choice = station.divisions.choose(table, station.config.challenge_rule)
+        except EntryError as e:
+            self._say(str(e), error=True)
+            self.query_one("#table").focus()
+            return False
+        lexicon = self.query_one("#lexicon", Static)
+        lexicon.update(f"Table {table} · Division {choice.division} · Lexicon: "
+                       f"{choice.lexicon.identity.describe()}")
+        lexicon.set_class(not choice.lexicon.identity.recognised, "unrecognised")
+        self.query_one("#rule", Static).update(f"Challenge rule: {choice.rule.label}")
+        self._say("", error=False)
+        return True
 
     def _count_text(self) -> str:
         if self.app.station.journal_pending:
@@ -87,6 +152,8 @@ class ReadyScreen(LockedScreen):
     # -- entry ------------------------------------------------------------------------------
 
     def on_input_changed(self, event: EntryInput.Changed) -> None:
+        if event.input.id == "table":
+            return  # the table box: no entry typed yet
         text = event.value
         # a TAB pasted from a spreadsheet separates words (adjudicator/entry.py): a gap here
         self.query_one("#typed", BigText).update(text.replace("\t", " ").upper())
@@ -136,10 +203,13 @@ class ReadyScreen(LockedScreen):
         """Judge the entry, once: a second click, tap or TAB that came with the first (one read,
         or a stall) finds Ready gone and the protocol past Entry, and does nothing (issue 28)."""
         protocol = self.app.protocol
+        if self._by_table and self.is_current and not self._check_table():
+            return  # no table, or one no division here plays at: nothing judged
         if not self.is_current or not protocol.take_judgement():
             return
+        table = self.query_one("#table").value if self._by_table else ""
         try:  # recorded before the verdict is shown
-            outcome = self.app.station.submit(event.text)
+            outcome = self.app.station.submit(event.text, table=table)
         except EntryError as e:
             protocol.refused()
             self._say(str(e), error=True)  # answered in place, never judged

@@ -3,7 +3,7 @@
   const $ = (id) => document.getElementById(id);
   const body = document.body;
   let ws = null, timer = null, slow = null, idle = null, entryIdle = 0, retry = 0, view = 'connecting', waitForTouch = false;
-  let maxEntry = 0, tooLong = '', before = '';
+  let maxEntry = 0, tooLong = '', before = '', eventName = '';
 
   function send(frame) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(frame)); }
   function setView(v) { view = v; body.dataset.view = v; }
@@ -42,6 +42,9 @@
     $('hint').textContent = m.hint; $('next-hint').textContent = m.next_hint;
     $('lexicon').textContent = m.lexicon; $('warning').textContent = m.warning;
     $('device').textContent = '· ' + m.device;
+    eventName = m.event || ''; $('event').textContent = eventName ? eventName + ' · ' : '';
+    if (eventName) document.title = eventName + ' · Word judge';
+    $('divisions').textContent = m.divisions || '';
     entryIdle = m.entry_idle || 0; maxEntry = m.max_entry || 0; tooLong = m.too_long || '';
   }
 
@@ -53,11 +56,14 @@
     }
     if (s.view === 'table') {
       $('table-error').textContent = s.error || '';  // a table the station refused, and why
+      $('where').textContent = eventName || 'Word judge';
       setView('table'); $('table').focus(); body.dataset.ready = '1'; return;
     }
     const count = s.count === null || s.count === undefined ? '' : ' · challenges here: ' + s.count;
     $('where').textContent = 'Table ' + s.table + (s.round ? ' · Round ' + s.round : '') + count;
     $('error').textContent = s.error || '';
+    $('judges').textContent = s.judges || '';  // the table's division and list, before the words
+    if (s.lexicon) { $('lexicon').textContent = s.lexicon; $('warning').textContent = s.warning || ''; }
     $('adjudicate').disabled = false;
     if (s.verdict) {
       const v = s.verdict;
