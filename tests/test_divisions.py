@@ -156,7 +156,7 @@ def test_the_hub_says_the_event_and_its_lists_at_start(tmp_path, monkeypatch, ru
         {"name": "B", "lexicon": "NWL2020", "challenge_rule": "double", "tables": "21-40"}])
 
     class FakeHub:
-        station_token, director_token = "st", "dt"
+        station_token, director_token, join_code = "st", "dt", "jc"
 
     async def fake_serve(journal, host, port, ready, tsh="", **kwargs):
         ready(FakeHub, 8080)

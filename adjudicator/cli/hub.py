@@ -44,7 +44,8 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
         from ..divisions import event_lines
         from ..visible import visible
 
-        for line in event_lines(getattr(hub, "event", None)):  # the event and its lists
+        event = getattr(hub, "event", None)
+        for line in event_lines(event):  # the event and its lists (name, edition, pinned)
             click.echo(visible(line))
         click.echo(f"Hub journal: {cfg.journal}\n"
                    f"Director's page (yours only: anyone with it sees every challenge):\n"
@@ -52,7 +53,7 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
                    f"Paste these two lines into each station's config:\n"
                    f"  hub = \"{base}\"\n"
                    f"  hub_token = \"{hub.station_token}\"")
-        print_event(hub.event, cfg.path)
+        print_event(event, cfg.path)
         join = f"{base}/join?code={hub.join_code}"
         click.echo(f"Or, on each station (writes its whole config, fetches the event's lists):\n"
                    f"  adjudicator join {join}")
@@ -89,17 +90,15 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
 
 
 def print_event(event, config_path: str) -> None:
-    """The event the hub runs, one line a division (or how to set one)."""
+    """How the event stands (its divisions are said above, divisions.event_lines): its PIN and
+    version, or how to set one."""
     if event is None or not event.divisions:
         click.echo("No event set: add [event] and [[division]] to the hub's config "
                    "(docs/event.md), or set it on the director's page")
         return
     pin = ("director PIN set" if event.pin_hash else
            f"no director PIN: adjudicator set-pin --config {config_path}")
-    click.echo(f"Event: {event.name or '(no name)'} (version {event.version}; {pin})")
-    for d in event.divisions:
-        click.echo(f"  division {d.name}: {d.lexicon} ({d.fingerprint[:12]}), "
-                   f"{d.challenge_rule.value}, tables {d.tables_text or 'any other'}")
+    click.echo(f"Event version {event.version}; {pin}")
 
 
 def print_qr(url: str) -> None:

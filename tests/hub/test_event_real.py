@@ -61,8 +61,9 @@ def event_hub(tmp_path):
 def test_a_station_joins_from_an_empty_home_and_judges_with_its_divisions_list(event_hub,
                                                                               tmp_path):
     text = "\n".join(event_hub.lines)
-    assert "division A: CSW19 (4f3fcd3f6980), 5-per-word, tables 1-20" in text
-    assert "division B: NWL2020 (efc01e7b8a42), double, tables 21-40" in text
+    assert ("Division A (tables 1-20): CSW19 — Collins Scrabble Words 2019 — 4f3fcd3f6980 · "
+            "5-per-word") in text
+    assert "Division B (tables 21-40): NWL2020 — " in text and "efc01e7b8a42 · double" in text
     join = next(line.strip() for line in event_hub.lines
                 if line.strip().startswith("adjudicator join "))
     assert "█" in text  # the join address as a QR code, in block characters
