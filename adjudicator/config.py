@@ -10,7 +10,7 @@ from typing import Any
 
 from .entry import describe_char
 from .errors import ConfigError
-from .event import Division, Event, parse_event
+from .event import Division, Event, parse_event, to_dict
 from .modes import MODES
 from .rules import ChallengeRule
 from .visible import is_hidden
@@ -278,8 +278,32 @@ def _edited_toml(where: str, data: dict[str, Any]) -> str:
         doc = tomlkit.document()
     except (OSError, UnicodeDecodeError, tomlkit.exceptions.TOMLKitError) as e:
         raise ConfigError(f"cannot update config file {where}: {e}") from e
+    data = dict(data)
+    divisions = data.pop("division", [])
     _put(doc, data, to_toml_dict(Config()))
+    _put_divisions(doc, divisions)
     return tomlkit.dumps(doc)
+
+
+def _put_divisions(doc, wanted: list[dict]) -> None:
+    """The event's [[division]] array in DOC as WANTED (event.to_dict's), rewritten only when
+    it differs: a file whose divisions did not change keeps them as written."""
+    import tomlkit
+
+    old = doc.get("division")
+    if old is None and not wanted:
+        return
+    if old is not None and (old.unwrap() if hasattr(old, "unwrap") else old) == wanted:
+        return
+    if not wanted:
+        del doc["division"]
+        return
+    array = tomlkit.aot()
+    for division in wanted:
+        table = tomlkit.table()
+        table.update(division)
+        array.append(table)
+    doc["division"] = array
 
 
 def _put(table, data: dict[str, Any], defaults: dict[str, Any]) -> None:
@@ -324,9 +348,15 @@ def to_toml_dict(cfg: Config) -> dict[str, Any]:
         "split_window": cfg.split_window,
         "pin_hash": cfg.pin_hash,
         **({"hub": cfg.hub, "hub_token": cfg.hub_token} if cfg.hub else {}),
+        **({"divisions": list(cfg.divisions)} if cfg.divisions else {}),
         "timers": asdict(cfg.timers),
         "printer": asdict(cfg.printer),
+        "division": _divisions_dict(cfg.event_divisions),
     }
+
+
+def _divisions_dict(divisions: tuple[Division, ...]) -> list[dict]:
+    return to_dict(Event(divisions=divisions))["division"] if divisions else []
 
 
 def _resolve_journal(setting: str, config_path: str) -> str:

@@ -280,6 +280,36 @@ class Station:
         if self.journal is not None:
             self.journal.split_window = new.split_window
 
+    # -- the hub's event (issue 27; adjudicator/follow.py) ------------------------------------
+
+    @property
+    def following(self):
+        if "_following" not in self.__dict__:
+            from adjudicator.follow import Following
+
+            self._following = Following()
+        return self._following
+
+    @property
+    def event_version(self) -> int:
+        """The version of the hub's event this station runs (its heartbeat says it)."""
+        return self.following.version
+
+    def follow(self, event) -> None:
+        """The hub's event (the sender's thread): prepared now, taken at the next Ready."""
+        from adjudicator.follow import offer
+
+        offer(self, event)
+
+    def at_ready(self) -> str:
+        """A surface at Ready (never during a challenge) takes the change waiting, if any;
+        what changed in words, "" when nothing did."""
+        if "_following" not in self.__dict__ or self._following.pending is None:
+            return ""
+        from adjudicator.follow import take
+
+        return take(self)
+
     def recent(self, n: int = 20) -> list:
         """The journal's last rows for the director (newest first); [] without a journal."""
         if self.journal is None:
