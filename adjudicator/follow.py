@@ -77,7 +77,7 @@ def prepare(station, event: Event) -> Change:
     if lexicon is not None:
         said.append(f"list {station.lexicon.name} -> {lexicon.name}")
     if new.challenge_rule != old.challenge_rule:
-        said.append(f"challenge rule {old.challenge_rule.label} -> {new.challenge_rule.label}")
+        said.append(f"challenge rule {old.challenge_rule.value} -> {new.challenge_rule.value}")
     if new.event != old.event:
         said.append(f"event name {new.event}")
     if new.pin_hash != old.pin_hash:
