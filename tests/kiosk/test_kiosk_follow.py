@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from kiosk_helpers import elapse, screen_name, text_of
 
+from adjudicator import follow
 from adjudicator.event import Division, Event
 from adjudicator.lexicon import Lexicon, compile_sources
 from adjudicator.pin import hash_pin
@@ -68,3 +69,6 @@ async def test_a_change_waits_for_ready_is_said_and_f12_asks_the_new_pin(make_ap
         for _ in range(3):
             await pilot.pause()
         assert screen_name(app) == "DirectorScreen"
+        monkeypatch.setattr(follow, "OFFLINE_AFTER", 0.0)
+        station.hub_link.problem = "the hub http://127.0.0.1:9 is not reachable"
+        assert "Hub not reached since" in str(app.screen._hub_text())  # its last settings kept
