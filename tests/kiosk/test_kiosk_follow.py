@@ -72,3 +72,27 @@ async def test_a_change_waits_for_ready_is_said_and_f12_asks_the_new_pin(make_ap
         monkeypatch.setattr(follow, "OFFLINE_AFTER", 0.0)
         station.hub_link.problem = "the hub http://127.0.0.1:9 is not reachable"
         assert "Hub not reached since" in str(app.screen._hub_text())  # its last settings kept
+
+
+async def test_the_runners_desk_takes_a_change_between_two_slips(make_app, config, tmp_path):
+    (tmp_path / "shelf").mkdir()
+    (tmp_path / "new.txt").write_text("QI\nZA\nZO\n")
+    compile_sources([str(tmp_path / "new.txt")], str(tmp_path / "shelf" / "NEWLIST.lex"),
+                    name="NEWLIST")
+    new = Lexicon.load(str(tmp_path / "shelf" / "NEWLIST.lex"))
+    app = make_app(config=config.with_changes(mode="runner", hub="http://127.0.0.1:9",
+                                              hub_token="t"))
+    event = Event("Club Open", (Division("A", "NEWLIST", ChallengeRule.WORD5, (),
+                                         new.fingerprint),), hash_pin(NEW_PIN), version=1)
+    async with app.run_test(size=SIZE) as pilot:
+        station, screen = app.station, app.screen
+        screen.query_one("#entry").value = "ZO QI"  # the runner is typing a slip's words
+        station.follow(event)
+        screen.follow_event()
+        assert station.following.pending is not None and station.lexicon.name == "TINY"
+        screen.query_one("#entry").value = ""  # between two slips: the desk's Ready
+        screen.follow_event()
+        await pilot.pause()
+        assert station.lexicon.name == "NEWLIST" and "NEWLIST" in text_of(app, "#lexicon")
+        assert "The director changed the event" in text_of(app, "#runner-message")
+        assert "Club Open" in text_of(app, "#station")
