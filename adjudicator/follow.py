@@ -126,6 +126,8 @@ def take(station, now: float | None = None) -> str:
     """The change waiting, taken now (the surface is at Ready): the station's settings, its
     config file, its journal's note; what changed in words ("" when nothing did)."""
     following = station.following
+    if following.pending is None:
+        return ""
     with following.lock:
         change, following.pending = following.pending, None
     if change is None:

@@ -22,6 +22,7 @@ from adjudicator.tables import check_table
 from adjudicator.verdict import Verdict, adjudicate
 
 NOT_RECORDED = "NOT RECORDED: call the director"
+_MAKING = threading.Lock()
 JOURNAL_MODES = {"station": "station", "smart-device": "smart device", "runner": "runner"}
 
 
@@ -118,6 +119,7 @@ class Station:
         self._reopener = journal_reopener
         self.table_counts = table_counts or TableCounts()
         self.printer_state = ""  # as the print desk last heard it, for the hub's heartbeat
+        self._following = None  # the hub's event: the version run, a change waiting
 
     @property
     def journal(self):
@@ -280,31 +282,27 @@ class Station:
         if self.journal is not None:
             self.journal.split_window = new.split_window
 
-    # -- the hub's event (issue 27; adjudicator/follow.py) ------------------------------------
+    # -- the hub's event (issue 27): prepared by the sender, taken at Ready (follow.py) ------
 
     @property
     def following(self):
-        if "_following" not in self.__dict__:
-            from adjudicator.follow import Following
+        with _MAKING:  # made on first use (no cost to a kiosk's first paint), once
+            if self._following is None:
+                from adjudicator.follow import Following
 
-            self._following = Following()
+                self._following = Following()
         return self._following
 
-    @property
-    def event_version(self) -> int:
-        """The version of the hub's event this station runs (its heartbeat says it)."""
-        return self.following.version
-
     def follow(self, event) -> None:
-        """The hub's event (the sender's thread): prepared now, taken at the next Ready."""
+        """The hub's EVENT (on the sender's thread): prepared now, taken at the next Ready."""
         from adjudicator.follow import offer
 
         offer(self, event)
 
     def at_ready(self) -> str:
-        """A surface at Ready (never during a challenge) takes the change waiting, if any;
-        what changed in words, "" when nothing did."""
-        if "_following" not in self.__dict__ or self._following.pending is None:
+        """A surface at Ready (never during a challenge) takes the hub's change waiting, if
+        any; what changed in words ("" when nothing did)."""
+        if self._following is None or self._following.pending is None:
             return ""
         from adjudicator.follow import take
 

@@ -21,7 +21,7 @@ def station_status(station) -> Callable[[], dict]:
                 "lexicon": str(lexicon.name), "fingerprint": str(lexicon.fingerprint),
                 "printer": printer, "divisions": ",".join(config.divisions),
                 "locked": "yes" if config.pin_hash else "no",
-                "event_version": str(getattr(station, "event_version", 0))}
+                "event_version": str(station.following.version)}
     return status
 
 

@@ -166,7 +166,7 @@ def test_a_station_offline_during_the_change_takes_it_when_it_is_back(tmp_path, 
         link.hub = url  # plugged in again
         wait_for(lambda: desk.following.pending)
         assert "list ALPHA -> ALPHA2" in desk.at_ready()
-        assert desk.lexicon.name == "ALPHA2" and desk.event_version == 2
+        assert desk.lexicon.name == "ALPHA2" and desk.following.version == 2
         wait_for(lambda: "Hub not reached" not in follow.ready_text(desk))
     finally:
         desk.close()
