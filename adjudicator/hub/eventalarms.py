@@ -26,30 +26,31 @@ def served(event: Event, said: str) -> tuple[Division, ...]:
 
 
 def event_alarms(view, event: Event, now: float) -> list[str]:
-    """VIEW's (board.StationView) alarms against EVENT, in words naming the station."""
+    """VIEW's (board.StationView) alarms against EVENT, in words (the page names the station
+    before each: "Desk 4: judges with CSW21, its division A uses CSW24")."""
     said = []
-    name = visible(view.name[:60] or view.journal_id[:8])
     behind = view.behind_since is not None and now - view.behind_since > BEHIND_AFTER
     following = view.behind_since is not None and not behind  # taking the change: no alarm yet
     divisions = served(event, view.divisions)
+    lexicon = visible(view.lexicon[:60]) or view.fingerprint[:12]  # as its heartbeat said
     pinned = {d.fingerprint for d in divisions if d.fingerprint}
     if view.fingerprint and pinned and view.fingerprint not in pinned and not following:
         which = ", ".join(d.name for d in divisions)
         lists = ", ".join(dict.fromkeys(d.lexicon for d in divisions))
         one = len(divisions) == 1
-        said.append(f"{name} judges with {view.lexicon or view.fingerprint[:12]}, its "
+        said.append(f"judges with {lexicon}, its "
                     f"division{'' if one else 's'} {which} use{'s' if one else ''} {lists}")
     known = identify(view.fingerprint) if view.fingerprint and not following else None
     if known is not None and not known.tournament:
-        said.append(f"{name} judges with {known.id}: not a tournament word list")
+        said.append(f"judges with {known.id}: not a tournament word list")
     elif (view.fingerprint and known is None and not following
           and view.fingerprint not in {d.fingerprint for d in event.divisions}):
-        said.append(f"{name} judges with an unrecognised list "
-                    f"({view.lexicon or view.fingerprint[:12]})")
+        said.append(f"judges with an unrecognised list "
+                    f"({lexicon})")
     if view.locked == "no":
-        said.append(f"{name} is not locked: no director PIN")
+        said.append("not locked: no director PIN")
     if behind:
-        said.append(f"{name} runs event version {view.event_version}, the hub's is "
+        said.append(f"runs event version {view.event_version}, the hub's is "
                     f"{event.version}")
     return said
 

@@ -1,4 +1,4 @@
-"""What a station's heartbeat says besides its last row: mode, list, printer, divisions, PIN, event."""
+"""What a heartbeat says besides its last row: mode, list, printer, divisions, PIN, event version."""
 
 from __future__ import annotations
 
