@@ -293,7 +293,8 @@ def _put_divisions(doc, wanted: list[dict]) -> None:
     old = doc.get("division")
     if old is None and not wanted:
         return
-    if old is not None and (old.unwrap() if hasattr(old, "unwrap") else old) == wanted:
+    if old is not None and _same_divisions(old.unwrap() if hasattr(old, "unwrap") else old,
+                                           wanted):
         return
     if not wanted:
         del doc["division"]
@@ -301,7 +302,7 @@ def _put_divisions(doc, wanted: list[dict]) -> None:
     array = tomlkit.aot()
     for division in wanted:
         table = tomlkit.table()
-        table.update(division)
+        table.update({k: v for k, v in division.items() if v != ""})  # no empty keys
         array.append(table)
     doc["division"] = array
 
@@ -348,11 +349,18 @@ def to_toml_dict(cfg: Config) -> dict[str, Any]:
         "split_window": cfg.split_window,
         "pin_hash": cfg.pin_hash,
         **({"hub": cfg.hub, "hub_token": cfg.hub_token} if cfg.hub else {}),
-        **({"divisions": list(cfg.divisions)} if cfg.divisions else {}),
+        "divisions": list(cfg.divisions),
         "timers": asdict(cfg.timers),
         "printer": asdict(cfg.printer),
         "division": _divisions_dict(cfg.event_divisions),
     }
+
+
+def _same_divisions(old, wanted: list[dict]) -> bool:
+    try:
+        return parse_event(None, old).divisions == parse_event(None, wanted).divisions
+    except ConfigError:
+        return False
 
 
 def _divisions_dict(divisions: tuple[Division, ...]) -> list[dict]:
