@@ -110,12 +110,13 @@ def _load(name: str, fingerprint: str, config: Config):
 
 
 def offer(station, event: Event) -> None:
-    """The hub's EVENT, on the sender's thread: prepared for the next Ready when newer."""
-    following = station.following
-    if event.version <= following.version and following.version:
+    """The hub's EVENT, on the sender's thread: prepared for the next Ready (the sender hands
+    each version once)."""
+    following = station.following  # any other version than the one run: a hub started
+    if event.version == following.version and following.version:  # again may count anew
         return
     with following.lock:
-        if following.pending is not None and following.pending.version >= event.version:
+        if following.pending is not None and following.pending.version == event.version:
             return
     change = prepare(station, event)
     with following.lock:
