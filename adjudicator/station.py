@@ -86,6 +86,8 @@ class Station:
     """One station's service: config, lexicons, journal, session label; judges and records."""
 
     hub_link = None  # the hub's sender (link/attach.py sets it when the config names a hub)
+    leader = None  # the Station whose sender follows the hub for this one (a phone's: build.py)
+    takes_at_once = False  # a leader with no screen of its own takes a change as it comes
 
     def __init__(
         self,
@@ -295,13 +297,19 @@ class Station:
 
     def follow(self, event) -> None:
         """The hub's EVENT (on the sender's thread): prepared now, taken at the next Ready."""
-        from adjudicator.follow import offer
+        from adjudicator.follow import offer, take
 
         offer(self, event)
+        if self.takes_at_once:
+            take(self)
 
     def at_ready(self) -> str:
         """A surface at Ready (never during a challenge) takes the hub's change waiting, if
         any; what changed in words ("" when nothing did)."""
+        if self.leader is not None:  # a phone's station: the server's sender's change
+            said = self.leader.at_ready()
+            self.config, self.lexicon = self.leader.config, self.leader.lexicon
+            return said
         if self._following is None or self._following.pending is None:
             return ""
         from adjudicator.follow import take
