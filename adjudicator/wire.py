@@ -11,6 +11,9 @@ the request path, a newline, and the body bytes, in the SIGNATURE header, with t
 the KEY_ID header. The key itself travels once, in the body's `key` field, until the hub says it
 knows it (`"known": true` in its answer).
 
+The event (issue 27): the hub's answers to a station the director accepted carry the event
+(`"event": event.to_dict(...)`); the station checks it whole (event_of) before it follows it.
+
 Freshness (issue 26): every answer of the hub carries a `stamp`, the hub's clock in milliseconds
 with the hub's own MAC (hub/stamps.py). A station sends the latest stamp it was given, followed
 by "." and a number of its own that grows with each request, in the STAMP header, and the
