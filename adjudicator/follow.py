@@ -25,11 +25,12 @@ OFFLINE_AFTER = 15.0  # seconds without an answer of the hub before a station sa
 
 @dataclass(frozen=True)
 class Change:
-    """A prepared change: the config to take, the list loaded for it (None: the same), what
-    changed in words, and what could not be done (a list not on the shelf)."""
+    """A prepared change: the settings to change (put onto the config as it is when taken: a
+    director's edit meanwhile is kept), the list loaded for it (None: the same), what changed
+    in words, and what could not be done (a list not on the shelf)."""
 
     version: int
-    config: Config
+    changes: dict
     lexicon: object | None
     said: tuple[str, ...]
     problem: str = ""
@@ -57,7 +58,8 @@ def prepare(station, event: Event) -> Change:
     """EVENT as a change to STATION's settings (the list found and loaded now, off Ready)."""
     old = station.config
     divisions = served(old, event)
-    names = tuple(d.name for d in divisions) if old.divisions else ()
+    names = tuple(n for n in (d.name for d in divisions)  # the named ones the event still has
+                  if any(n.casefold() == o.casefold() for o in old.divisions))
     changes = dict(event=event.name or old.event, pin_hash=event.pin_hash or old.pin_hash,
                    event_divisions=event.divisions, divisions=names)
     said, problem, lexicon = [], "", None
@@ -84,7 +86,7 @@ def prepare(station, event: Event) -> Change:
         said.append("director PIN changed")
     if problem:
         said.append(problem)
-    return Change(event.version, new, lexicon, tuple(said), problem)
+    return Change(event.version, changes, lexicon, tuple(said), problem)
 
 
 def _named(name: str) -> bool:
@@ -133,7 +135,7 @@ def take(station, now: float | None = None) -> str:
         change, following.pending = following.pending, None
     if change is None:
         return ""
-    station.config = change.config
+    station.config = config = station.config.with_changes(**change.changes)
     if change.lexicon is not None:
         station.lexicon = change.lexicon
     following.version = change.version
@@ -144,7 +146,7 @@ def take(station, now: float | None = None) -> str:
     from .config import save_config
 
     try:
-        save_config(change.config)
+        save_config(config)
     except AdjudicatorError as e:
         said += f" (not saved: {e})"
     if station.journal is not None:

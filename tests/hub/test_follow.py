@@ -239,3 +239,20 @@ def test_a_bad_event_in_an_answer_is_refused_like_any_bad_answer(tmp_path):
     sender._answer({"acked": 0, "known": True, "event": {**good, "event": {
         "name": "Open", "pin_hash": "", "version": 4}}}, "/api/heartbeat")
     assert "could not be taken" in sender.problem
+
+
+def test_a_directors_edit_between_the_hubs_word_and_ready_is_kept(tmp_path, hall):
+    lists, event = hall
+    path = tmp_path / "desk.toml"
+    path.write_text('station = "Desk 3"\nlexicon = "BETA"\ndivisions = ["B"]\n'
+                    '[[division]]\nname = "B"\nlexicon = "BETA"\n')
+    desk = open_station(load_config(str(path)), journal=None)
+    try:
+        desk.follow(event)  # the sender's thread prepares it...
+        desk.config = desk.config.with_changes(station="Desk 3 (door)")  # ...director mode saves
+        said = desk.at_ready()
+        assert desk.config.station == "Desk 3 (door)" and desk.config.divisions == ("B",)
+        assert desk.config.challenge_rule is ChallengeRule.DOUBLE and "double" in said
+        assert load_config(str(path)).station == "Desk 3 (door)"
+    finally:
+        desk.close()
