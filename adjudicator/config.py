@@ -10,7 +10,7 @@ from typing import Any
 
 from .entry import describe_char
 from .errors import ConfigError
-from .event import Division, Event, parse_event
+from .event import Division, Event, parse_event, to_dict
 from .modes import MODES
 from .rules import ChallengeRule
 from .visible import is_hidden
@@ -318,8 +318,33 @@ def _edited_toml(where: str, data: dict[str, Any]) -> str:
     import tomlkit
 
     doc = _read_toml(where)
+    data = dict(data)
+    divisions = data.pop("division", [])
     _put(doc, data, to_toml_dict(Config()))
+    _put_divisions(doc, divisions)
     return tomlkit.dumps(doc)
+
+
+def _put_divisions(doc, wanted: list[dict]) -> None:
+    """The event's [[division]] array in DOC as WANTED (event.to_dict's), rewritten only when
+    it differs: a file whose divisions did not change keeps them as written."""
+    import tomlkit
+
+    old = doc.get("division")
+    if old is None and not wanted:
+        return
+    if old is not None and _same_divisions(old.unwrap() if hasattr(old, "unwrap") else old,
+                                           wanted):
+        return
+    if not wanted:
+        del doc["division"]
+        return
+    array = tomlkit.aot()
+    for division in wanted:
+        table = tomlkit.table()
+        table.update({k: v for k, v in division.items() if v != ""})  # no empty keys
+        array.append(table)
+    doc["division"] = array
 
 
 def _put(table, data: dict[str, Any], defaults: dict[str, Any]) -> None:
@@ -365,9 +390,22 @@ def to_toml_dict(cfg: Config) -> dict[str, Any]:
         "pin_hash": cfg.pin_hash,
         **({"hub": cfg.hub, "hub_token": cfg.hub_token} if cfg.hub else {}),
         **({"style": cfg.style} if cfg.style != "auto" else {}),
+        "divisions": list(cfg.divisions),
         "timers": asdict(cfg.timers),
         "printer": asdict(cfg.printer),
+        "division": _divisions_dict(cfg.event_divisions),
     }
+
+
+def _same_divisions(old, wanted: list[dict]) -> bool:
+    try:
+        return parse_event(None, old).divisions == parse_event(None, wanted).divisions
+    except ConfigError:
+        return False
+
+
+def _divisions_dict(divisions: tuple[Division, ...]) -> list[dict]:
+    return to_dict(Event(divisions=divisions))["division"] if divisions else []
 
 
 def _resolve_journal(setting: str, config_path: str) -> str:

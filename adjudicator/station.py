@@ -22,6 +22,7 @@ from adjudicator.tables import check_table
 from adjudicator.verdict import Verdict, adjudicate
 
 NOT_RECORDED = "NOT RECORDED: call the director"
+_MAKING = threading.Lock()
 JOURNAL_MODES = {"station": "station", "smart-device": "smart device", "runner": "runner"}
 
 
@@ -85,6 +86,8 @@ class Station:
     """One station's service: config, lexicons, journal, session label; judges and records."""
 
     hub_link = None  # the hub's sender (link/attach.py sets it when the config names a hub)
+    leader = None  # the Station whose sender follows the hub for this one (a phone's: build.py)
+    takes_at_once = False  # a leader with no screen of its own takes a change as it comes
 
     def __init__(
         self,
@@ -121,6 +124,7 @@ class Station:
         self._reopener = journal_reopener
         self.table_counts = table_counts or TableCounts()
         self.printer_state = ""  # as the print desk last heard it, for the hub's heartbeat
+        self._following = None  # the hub's event: the version run, a change waiting
 
     @property
     def journal(self):
@@ -294,6 +298,38 @@ class Station:
         self.config, self.lexicon, self.secondary = new, primary, secondary
         if self.journal is not None:
             self.journal.split_window = new.split_window
+
+    # -- the hub's event (issue 27): prepared by the sender, taken at Ready (follow.py) ------
+
+    @property
+    def following(self):
+        with _MAKING:  # made on first use (no cost to a kiosk's first paint), once
+            if self._following is None:
+                from adjudicator.follow import Following
+
+                self._following = Following()
+        return self._following
+
+    def follow(self, event) -> None:
+        """The hub's EVENT (on the sender's thread): prepared now, taken at the next Ready."""
+        from adjudicator.follow import offer, take
+
+        offer(self, event)
+        if self.takes_at_once:
+            take(self)
+
+    def at_ready(self) -> str:
+        """A surface at Ready (never during a challenge) takes the hub's change waiting, if
+        any; what changed in words ("" when nothing did)."""
+        if self.leader is not None:  # a phone's station: the server's sender's change
+            said = self.leader.at_ready()
+            self.config, self.lexicon = self.leader.config, self.leader.lexicon
+            return said
+        if self._following is None or self._following.pending is None:
+            return ""
+        from adjudicator.follow import take
+
+        return take(self)
 
     def recent(self, n: int = 20) -> list:
         """The journal's last rows for the director (newest first); [] without a journal."""

@@ -11,6 +11,9 @@ the request path, a newline, and the body bytes, in the SIGNATURE header, with t
 the KEY_ID header. The key itself travels once, in the body's `key` field, until the hub says it
 knows it (`"known": true` in its answer).
 
+The event (issue 27): the hub's answers to a station the director accepted carry the event
+(`"event": event.to_dict(...)`); the station checks it whole (event_of) before it follows it.
+
 Freshness (issue 26): every answer of the hub carries a `stamp`, the hub's clock in milliseconds
 with the hub's own MAC (hub/stamps.py). A station sends the latest stamp it was given, followed
 by "." and a number of its own that grows with each request, in the STAMP header, and the
@@ -58,7 +61,7 @@ ROW_TYPES = {
 }
 assert set(ROW_TYPES) == set(CHAIN_COLUMNS)
 BEAT_TEXT = ("station", "clock", "mode", "lexicon", "fingerprint", "printer", "status_problem",
-             "sender")
+             "sender", "divisions", "locked", "event_version")  # the last three: issue 27
 
 
 class WireError(ValueError):
@@ -185,6 +188,26 @@ def check_ack(answer) -> tuple[int, bool]:
     if type(known) is not bool:  # noqa: E721
         raise WireError("the hub's answer: known must be true or false")
     return acked, known
+
+
+def event_of(answer):
+    """The event an answer of the hub carries (issue 27: to a station the director accepted),
+    checked whole as a config is (event.parse_event); None when it carries none. WireError for
+    anything else, so a bad event is refused like any bad answer."""
+    from .event import EventError, parse_event
+
+    said = answer.get("event") if isinstance(answer, dict) else None
+    if said is None:
+        return None
+    if not isinstance(said, dict) or set(said) != {"event", "division"}:
+        raise WireError("the hub's answer: event must be an object of event and division")
+    try:
+        event = parse_event(said["event"], said["division"], "the hub's event")
+    except EventError as e:
+        raise WireError(str(e)[:200]) from None
+    if not event.divisions:
+        raise WireError("the hub's answer: an event has at least one division")
+    return event
 
 
 def refusal(answer) -> str:

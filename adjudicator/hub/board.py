@@ -17,6 +17,7 @@ from datetime import datetime, timedelta, timezone
 
 from ..tables import group_key, shown
 from ..visible import visible
+from .eventalarms import beat as event_beat, event_alarms
 from .refusals import Refusals
 from .tables import TableBook
 from .waiting import Waiting
@@ -61,6 +62,10 @@ class StationView:
     joined: str = ""  # when (ISO UTC)
     challenges: int = 0
     tables: Counter = field(default_factory=Counter)
+    divisions: str = ""  # what its heartbeat says of the event (eventalarms.py, issue 27)
+    locked: str = ""  # "yes": a director PIN is set, "no": none, "": not said
+    event_version: int | None = None
+    behind_since: float | None = None  # when it was first heard on an older event version
 
 
 class Newest:
@@ -105,6 +110,7 @@ class Board:
         self._last_at_table: dict[str, tuple[str, str, datetime]] = {}
         self.refusals = Refusals(clock)  # refused requests as alarms (refusals.py)
         self.waiting = Waiting(wall)  # stations the director has not accepted (waiting.py)
+        self.event_of = lambda: None  # the hub's event (Hub.event): its alarms replace the vote
         self.version = 0
 
     def station(self, journal_id: str) -> StationView:
@@ -282,6 +288,7 @@ class Board:
             view.fingerprint = str(beat.get("fingerprint") or view.fingerprint)
             view.said_at = self.wall()
         view.printer = str(beat.get("printer") or view.printer)
+        event_beat(view, self.event_of(), beat, self.clock())
         station_time = _parse(beat.get("clock"))
         if station_time:
             view.skew = (station_time - self.wall()).total_seconds()
@@ -302,7 +309,8 @@ class Board:
                 del self.stations[old_id]
                 new = self.station(journal_id)
                 for heard in ("name", "mode", "last_beat", "heard", "lexicon", "fingerprint",
-                              "printer", "skew", "said_at"):
+                              "printer", "skew", "said_at", "divisions", "locked",
+                              "event_version", "behind_since"):
                     setattr(new, heard, getattr(view, heard))
 
     def alarms(self, view: StationView, majority: str | None) -> list[str]:
@@ -311,7 +319,10 @@ class Board:
         now = self.clock()
         if view.last_beat is None or now - view.last_beat > self.silent_after:
             said.append("silent")
-        if majority and view.fingerprint and view.fingerprint != majority:
+        event = self.event_of()
+        if event is not None:
+            said += event_alarms(view, event, now)
+        elif majority and view.fingerprint and view.fingerprint != majority:
             said.append("lexicon mismatch")
         state = view.printer.strip().lower()
         if state not in PRINTER_FINE:
@@ -360,7 +371,7 @@ class Board:
 
     def snapshot(self) -> dict:
         """The page's whole state as JSON-ready data."""
-        majority = self.majority_fingerprint()
+        majority = None if self.event_of() is not None else self.majority_fingerprint()
         stations = []
         for view in sorted(self.stations.values(), key=lambda v: (v.name, v.journal_id)):
             stations.append({

@@ -19,7 +19,7 @@ from aiohttp import web
 
 from .. import wire
 from ..errors import AdjudicatorError
-from ..event import Event
+from ..event import Event, to_dict
 from ..net.logs import OneLineLog
 from ..visible import visible
 from . import event_routes
@@ -49,6 +49,8 @@ def _same(given: str | None, expected: str) -> bool:
 class Hub:
     """The hub's state and its aiohttp application (make_app); run() serves it."""
 
+    event: Event | None = None  # the event (issue 27): in every answer to an accepted station
+
     def __init__(self, journal_path: str, board: Board | None = None, tsh: str = ""):
         self.log = OneLineLog(sys.stderr)  # run.py's, when served
         self.ledger = HubJournal(journal_path)
@@ -69,6 +71,7 @@ class Hub:
             self.tsh = TshNames(tsh)
         self.board = board or Board(names=self.tsh and self.tsh.at,
                                     names_warning=self.tsh and self.tsh.warning)
+        self.board.event_of = lambda: self.event  # its alarms replace the majority vote
         self.identities = Identities(*self.ledger.keys())
         self.stamps = Stamps(self.director_token)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="hub-journal")
@@ -96,6 +99,11 @@ class Hub:
     def _answer(self, body: dict, status: int = 200) -> web.Response:
         """An answer to a station: with a fresh stamp to sign its next request with."""
         return web.json_response({**body, "stamp": self.stamps.issue()}, status=status)
+
+    def _event(self, key) -> dict:
+        """The event for an accepted station's answer (a station not accepted takes no part)."""
+        event = self.event
+        return {"event": to_dict(event)} if event is not None and key.accepted else {}
 
     def _refused(self, request: web.Request, status: int, why: str, alarm: str = "",
                  name: str = "", key: str = "", kind: str = "", **extra) -> web.Response:
@@ -207,7 +215,7 @@ class Hub:
         if key.key_id not in self._accepting:  # else in the rows accept_station reads
             self.board.add_rows(body["journal_id"], added, acked, key=key)
         self._notify()
-        return self._answer({"acked": acked, "known": True})
+        return self._answer({"acked": acked, "known": True, **self._event(key)})
 
     async def heartbeat(self, request: web.Request) -> web.Response:
         message, refused = await self._message(request, wire.check_heartbeat)
@@ -216,7 +224,7 @@ class Hub:
         body, key = message
         acked = self.board.heartbeat(body["journal_id"], body, key=key)
         self._notify()
-        return self._answer({"acked": acked, "known": True})
+        return self._answer({"acked": acked, "known": True, **self._event(key)})
 
     async def _said_key(self, request: web.Request) -> str | None:
         """The station key id a director's POST names ({"station": key id}), or None."""

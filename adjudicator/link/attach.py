@@ -31,4 +31,5 @@ def start(station):
     forwarder = forward_journal(config.journal, config.hub, config.hub_token,
                                 station_status(station))
     station.hub_link = forwarder  # its describe(): the link's state, for any surface to show
+    forwarder.on_event = station.follow  # the hub's event, taken at the next Ready (issue 27)
     return forwarder

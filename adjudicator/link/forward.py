@@ -174,6 +174,9 @@ class Forwarder:
         self._rows_after = 0.0  # monotonic time before which no rows are sent (a refusal)
         self._rows_pause = 0.0  # the pause after the last refusal of rows
         self._until: Deadline | None = None  # when a one-shot push(limit) must be over
+        self.on_event = None  # (Event) -> None: the station follows the hub's event (issue 27)
+        self.event_version = -1  # the latest event version handed to on_event
+        self.last_answer: datetime | None = None  # when the hub last answered (UTC)
 
     # -- one pass (also `adjudicator journal push`) ---------------------------------------
 
@@ -262,10 +265,19 @@ class Forwarder:
         """Take the hub's answer to PATH; a refusal of that same kind of message is over."""
         try:
             self.acked, known = wire.check_ack(answer)
+            event = wire.event_of(answer)
         except wire.WireError as e:
             raise HubUnreachable(f"the hub {self.hub} answered with something that is not the "
                                  f"hub's answer ({e})") from None
         self.known = self.known or known
+        self.last_answer = datetime.now(timezone.utc)
+        if event is not None and event.version != self.event_version and self.on_event:
+            try:  # the station takes it at its next Ready (adjudicator/follow.py)
+                self.on_event(event)
+                self.event_version = event.version
+            except Exception as e:  # noqa: BLE001 - the sender never dies (issue 20)
+                self.problem = f"the hub's event could not be taken ({type(e).__name__}: " \
+                               f"{_printable(e)})"
         if self._refused_at == path:
             self.refused = self._refused_at = ""
 

@@ -1,4 +1,4 @@
-"""What a station's heartbeat says besides its last row: mode, lexicon fingerprint, printer state."""
+"""What a heartbeat says besides its last row: mode, list, printer, divisions, PIN, event version."""
 
 from __future__ import annotations
 
@@ -16,9 +16,12 @@ def station_status(station) -> Callable[[], dict]:
         lexicon = station.lexicon
         printer = getattr(station, "printer_state", "") or (
             "ready" if station.config.printer.enabled else "none")
-        return {"station": station.config.station, "mode": station.config.mode,
+        config = station.config
+        return {"station": config.station, "mode": config.mode,
                 "lexicon": str(lexicon.name), "fingerprint": str(lexicon.fingerprint),
-                "printer": printer}
+                "printer": printer, "divisions": ",".join(config.divisions),
+                "locked": "yes" if config.pin_hash else "no",
+                "event_version": str(station.following.version)}
     return status
 
 

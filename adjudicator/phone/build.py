@@ -15,17 +15,20 @@ from .server import PhoneApp
 
 
 def stations_for(config: Config, lexicon, secondary, journal, journal_problem: str = "",
-                 divisions=None):
+                 divisions=None, leader: Station | None = None):
     """station_for(label) for PhoneApp: every device's Station shares the lexicons (DIVISIONS:
     each served division's, chosen by the phone's table), the journal and one TableCounts; its
-    journal name is "<station> / <device label>"."""
+    journal name is "<station> / <device label>". LEADER: the station whose sender follows the
+    hub's event: each device's takes its change at a table's Ready."""
     counts = TableCounts()
     counts.count("", journal)  # read the journal's tables now, before any phone judges
 
     def station_for(label: str) -> Station:
-        return Station(config, lexicon, journal, secondary=secondary, session=label,
-                       journal_problem=journal_problem, table_counts=counts,
-                       divisions=divisions)
+        station = Station(config, lexicon, journal, secondary=secondary, session=label,
+                          journal_problem=journal_problem, table_counts=counts,
+                          divisions=divisions)
+        station.leader = leader
+        return station
 
     return station_for
 
@@ -50,13 +53,15 @@ def build_phone_app(config: Config, *, tokens: TokenStore, limits: Limits | None
     journal, problem = open_journal(config)
     if journal is None and warn is not None:
         warn(f"{problem}: verdicts will say NOT RECORDED")
-    app = PhoneApp(stations_for(config, lexicon, secondary, journal, problem, divisions),
+    leader = Station(config, lexicon, journal, secondary=secondary, divisions=divisions)
+    leader.takes_at_once = True  # each phone's station takes it at its table's next Ready
+    app = PhoneApp(stations_for(config, lexicon, secondary, journal, problem, divisions, leader),
                    tokens=tokens, timers=config.timers, limits=limits, out=out)
     app.setup = setup_lines(config, divisions, lexicon)
     if journal is not None and config.hub:  # every phone's row to the director's hub
         from adjudicator.link.attach import forward_station
 
-        sender = forward_station(Station(config, lexicon, journal, secondary=secondary))
+        sender = forward_station(leader)  # it follows the hub's event for every phone
         app.on_close.append(sender.stop)
     if journal is not None:
         app.on_close.append(journal.close)

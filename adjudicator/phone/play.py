@@ -42,6 +42,8 @@ async def act(frame: dict, device: Device, *, timers, clock, judge_in) -> str:
     protocol = here.protocol
     protocol.expire()
     if kind == "typed":
+        if protocol.state is State.READY:
+            device.station.at_ready()  # the hub's change, if any: before the challenge starts
         if protocol.state in (State.READY, State.ENTRY):
             here.text, here.error = frame.get("text", "")[:MAX_TEXT], ""
             protocol.typed(here.text)

@@ -163,6 +163,9 @@ class DirectorScreen(Screen):
         a peer's, so every control is shown as its picture and nothing is read as markup."""
         link = self.app.station.hub_link
         state = link.describe() if link is not None else "starting"
+        from adjudicator.follow import offline_text  # since when the hub is out of reach
+
+        state = " · ".join(filter(None, (state, offline_text(self.app.station))))
         return Text(visible(f"Hub: {self.app.station.config.hub} · {state}"))
 
     def _refresh_hub(self) -> None:

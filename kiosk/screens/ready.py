@@ -47,6 +47,9 @@ class ReadyScreen(LockedScreen):
             lexicon.add_class("not-tournament")
         yield lexicon
         yield Static(self._rule_text(), id="rule")
+        note = Static("", id="event-note")  # the hub's event: what changed, or out of reach
+        note.display = False
+        yield note
         yield Static(self._count_text(), id="count")
         yield Static(steps_text(entering=False), id="steps")
         if self._by_table:  # the runner's table box, before the words
@@ -67,6 +70,29 @@ class ReadyScreen(LockedScreen):
         self.show_journal_state()
         if self._notice:
             self._say(self._notice, error=False)
+        if self.app.station.config.hub:
+            self.set_interval(1.0, self.follow_event)
+
+    def follow_event(self) -> None:
+        """At Ready only (never during a challenge): the hub's change taken, and said."""
+        station = self.app.station
+        if self.is_current and self.app.protocol.state is State.READY and station.at_ready():
+            identity = station.lexicon.identity
+            self.query_one("#station", Static).update(
+                f"{station.config.event} · {station.station_name}")
+            lexicon = self.query_one("#lexicon", Static)
+            lexicon.update(f"Lexicon: {identity.describe()}")
+            lexicon.set_class(not identity.recognised, "unrecognised")
+            lexicon.set_class(identity.recognised and not identity.known.tournament,
+                              "not-tournament")
+            self.query_one("#rule", Static).update(
+                f"Challenge rule: {station.config.challenge_rule.label}")
+        from adjudicator.follow import ready_text
+
+        said = ready_text(station)
+        note = self.query_one("#event-note", Static)
+        note.update(said)
+        note.display = bool(said)
 
     def show_journal_state(self) -> None:
         """The count of challenges, and a loud line when the journal cannot record."""

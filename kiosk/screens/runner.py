@@ -191,6 +191,27 @@ class RunnerScreen(LockedScreen):
             self.call_after_refresh(self._show_unprinted)
         if self._notice:
             self._say(self._notice, error=False)
+        if self.app.station.config.hub:
+            self.set_interval(1.0, self.follow_event)
+
+    def follow_event(self) -> None:
+        """The hub's change taken between two slips (no words typed: the desk's Ready), and
+        said; never while the runner types a slip's words."""
+        station = self.app.station
+        if not self.is_current or self.query_one("#entry", RunnerEntry).value:
+            return
+        said = station.at_ready()
+        if said:
+            identity = station.lexicon.identity
+            self.query_one("#station", Static).update(
+                f"RUNNER MODE · {station.config.event} · {station.station_name}")
+            self.query_one("#lexicon", Static).update(
+                f"Lexicon: {identity.describe()} · "
+                f"Challenge rule: {station.config.challenge_rule.label}")
+            short = self.query_one("#lexicon-short", Static)
+            short.update(f"Lexicon: {identity.warning or f'{identity.name} · {identity.status}'}")
+            short.set_class(bool(identity.warning), "warning")
+            self._say(said, error=False)
 
     def on_screen_resume(self) -> None:
         self.query_one("#table", NumberInput).focus()

@@ -1,7 +1,9 @@
 """A hall of simulated stations for the fault-injection test and bench: worker processes of
 stations recording and forwarding, a flaky link in front of the hub, and the final count.
 
-`python fleet.py FOLDER HUB_URL TOKEN LEXICON ROWS SEED NAME...` runs one worker: each NAME is a
+`python fleet.py follow FOLDER HUB_URL TOKEN HEARTBEAT NAME...` runs stations that only follow
+the hub's event (the bench of issue 27). `python fleet.py FOLDER HUB_URL TOKEN LEXICON ROWS SEED
+NAME...` runs one worker: each NAME is a
 station journal FOLDER/NAME.db (reopened where it stopped if the worker was killed) recording
 until it holds ROWS rows, each forwarded by its own Forwarder; it prints "done" once the hub
 has acknowledged every row of every station it runs.
@@ -66,6 +68,37 @@ def worker(folder: str, hub: str, token: str, lexicon: str, rows: int, seed: int
         s[1].close()
 
 
+def follower(folder: str, hub: str, token: str, heartbeat: float, names: list[str]) -> None:
+    """Stations that record nothing and follow the hub's event (issue 27): each prints
+    "beat NAME T" at every heartbeat answered and "event NAME VERSION T" when its sender hands
+    it a new event (T: time.time()), until killed."""
+    from adjudicator.journal import Journal
+    from adjudicator.link.forward import Forwarder
+
+    lock = threading.Lock()
+
+    def say(line: str) -> None:
+        with lock:
+            print(line, flush=True)
+
+    for name in names:
+        path = os.path.join(folder, f"{name}.db")
+        Journal.open(path, split_window=0).close()
+        fwd = Forwarder(path, hub, token, poll=0.05, heartbeat=heartbeat, timeout=5.0,
+                        status=lambda n=name: {"station": n, "locked": "yes"})
+        fwd.on_event = lambda e, n=name: say(f"event {n} {e.version} {time.time():.4f}")
+        beat = fwd.beat
+
+        def counted(conn=None, n=name, beat=beat):
+            beat(conn)
+            say(f"beat {n} {time.time():.4f}")
+        fwd.beat = counted
+        fwd.start()
+        time.sleep(heartbeat / len(names))  # beats spread over the interval, as in a hall
+    say("started")
+    threading.Event().wait()
+
+
 class Worker:
     """One worker process of the fleet; kill() is kill -9."""
 
@@ -76,6 +109,18 @@ class Worker:
                      str(seed), *names]
         self.env = env
         self.start()
+
+    @classmethod
+    def following(cls, folder, hub, token, heartbeat: float, names) -> Worker:
+        """A worker of stations that follow the event (follower) instead of recording."""
+        self = cls.__new__(cls)
+        self.env = dict(os.environ)
+        self.env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO),
+                                                                self.env.get("PYTHONPATH")]))
+        self.args = [sys.executable, __file__, "follow", str(folder), hub, token,
+                     str(heartbeat), *names]
+        self.start()
+        return self
 
     def start(self) -> None:
         self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -315,4 +360,7 @@ def run_faults(tmp: Path, stations: int = 8, rows: int = 40, workers: int = 2,
 
 if __name__ == "__main__":
     a = sys.argv[1:]
-    worker(a[0], a[1], a[2], a[3], int(a[4]), int(a[5]), a[6:])
+    if a[0] == "follow":  # fleet.py follow FOLDER HUB TOKEN HEARTBEAT NAME...
+        follower(a[1], a[2], a[3], float(a[4]), a[5:])
+    else:
+        worker(a[0], a[1], a[2], a[3], int(a[4]), int(a[5]), a[6:])

@@ -1,0 +1,69 @@
+"""The phone server follows the hub's event (issue 27 item 3): its sender's station takes a change
+as it comes (it has no screen), each phone at its table's next Ready, never on a verdict."""
+
+from __future__ import annotations
+
+import asyncio
+
+from adjudicator.config import Config, Timers
+from adjudicator.event import Division, Event
+from adjudicator.journal import Journal
+from adjudicator.lexicon import Lexicon, compile_sources
+from adjudicator.phone.build import stations_for
+from adjudicator.phone.play import act
+from adjudicator.phone.tables import Device
+from adjudicator.rules import ChallengeRule
+from adjudicator.station import Station
+
+
+def lexicon(tmp_path, name, words) -> Lexicon:
+    (tmp_path / f"{name}.txt").write_text("\n".join(words) + "\n")
+    compile_sources([str(tmp_path / f"{name}.txt")], str(tmp_path / "shelf" / f"{name}.lex"),
+                    name=name)
+    return Lexicon.load(str(tmp_path / "shelf" / f"{name}.lex"))
+
+
+def test_each_phone_takes_the_change_at_its_next_ready(tmp_path):
+    (tmp_path / "shelf").mkdir()
+    old, new = lexicon(tmp_path, "OLDLIST", ["QI"]), lexicon(tmp_path, "NEWLIST", ["QI", "ZO"])
+    config = Config(mode="smart-device", lexicon="OLDLIST", journal=str(tmp_path / "j.db"),
+                    path=str(tmp_path / "phones.toml"), timers=Timers(verdict_hold=0))
+    journal = Journal.open(config.journal)
+    leader = Station(config, old, journal)
+    leader.takes_at_once = True  # as build_phone_app makes it
+    station_for = stations_for(config, old, None, journal, leader=leader)
+    phones = [Device("a", "phone a", station_for("phone a")),
+              Device("b", "phone b", station_for("phone b"))]
+
+    async def judge_in(fn, *args, **kwargs):
+        return fn(*args, **kwargs)
+
+    async def say(device, **frame):
+        return await act(frame, device, timers=config.timers, clock=lambda: 0.0,
+                         judge_in=judge_in)
+
+    async def play():
+        for phone, table in zip(phones, ("3", "4")):
+            await say(phone, t="table", table=table)
+            await say(phone, t="typed", text="ZO")
+            await say(phone, t="judge", text="ZO")
+        # the director changes the list: the sender hands it on (its thread)
+        leader.follow(Event("Open", (Division("A", "NEWLIST", ChallengeRule.WORD5, (),
+                                              new.fingerprint),), version=1))
+        assert leader.lexicon.name == "NEWLIST" and leader.following.version == 1
+        # phone a shows its verdict still: a recheck judges with the list it had
+        await say(phones[0], t="recheck")
+        assert not phones[0].here.outcome.verdict.acceptable
+        assert phones[0].station.lexicon.name == "OLDLIST"
+        await say(phones[0], t="next")
+        await say(phones[0], t="typed", text="ZO")  # its next challenge starts at Ready
+        await say(phones[0], t="judge", text="ZO")
+        assert phones[0].here.outcome.verdict.acceptable
+        assert phones[1].station.lexicon.name == "OLDLIST"  # still on its verdict
+
+    try:
+        asyncio.run(play())
+        assert [r.lexicon_name for r in journal.rows()] == ["OLDLIST"] * 3 + ["NEWLIST"]
+        assert 'lexicon = "NEWLIST"' in (tmp_path / "phones.toml").read_text()
+    finally:
+        journal.close()
