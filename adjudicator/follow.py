@@ -138,10 +138,13 @@ def take(station, now: float | None = None) -> str:
     station.config = config = station.config.with_changes(**change.changes)
     if change.lexicon is not None:
         station.lexicon = change.lexicon
+    kept = ""
+    if config.event_divisions and station.divisions is not None:
+        kept = _divisions_again(station, change)
     following.version = change.version
-    if not change.said:
+    if not change.said and not kept:
         return ""
-    said = "; ".join(change.said)
+    said = "; ".join((*change.said, kept) if kept else change.said)
     from .errors import AdjudicatorError
     from .config import save_config
 
@@ -158,6 +161,22 @@ def take(station, now: float | None = None) -> str:
     following.note = f"The director changed the event: {said}."
     following.note_until = (time.monotonic() if now is None else now) + NOTE_FOR
     return following.note
+
+
+def _divisions_again(station, change) -> str:
+    """The lists by table (divisions.py) for the changed event: the lists already in memory
+    kept, the new ones loaded; the old ones kept, and said, when a new one cannot be had."""
+    from .divisions import load_division_lists
+    from .errors import LexiconError
+
+    loaded = station.divisions.loaded()
+    if change.lexicon is not None:
+        loaded[change.lexicon.name] = change.lexicon
+    try:
+        station.divisions = load_division_lists(station.config, loaded)
+    except LexiconError as e:
+        return f"the lists by table are unchanged ({e})"
+    return ""
 
 
 def ready_text(station, now: float | None = None) -> str:

@@ -324,6 +324,7 @@ class Station:
         if self.leader is not None:  # a phone's station: the server's sender's change
             said = self.leader.at_ready()
             self.config, self.lexicon = self.leader.config, self.leader.lexicon
+            self.divisions = self.leader.divisions
             return said
         if self._following is None or self._following.pending is None:
             return ""

@@ -40,7 +40,11 @@ class OddStation:
         self.url, self.token, self.name = url, token, name
         self.key = os.urandom(32)
         self.journal_id = os.urandom(8).hex()
-        self.seq, self.last = 0, chain.genesis(self.journal_id, name)
+        try:
+            self.last = chain.genesis(self.journal_id, name)
+        except UnicodeEncodeError:  # a lone surrogate: no journal could hold it (the hub
+            self.last = chain.genesis(self.journal_id, "?")  # refuses the field, 400)
+        self.seq = 0
         self.stamp, self.count = "", 0  # the hub's latest stamp, and requests signed with it
 
     def post(self, path: str, body: dict) -> tuple[int, dict]:
