@@ -101,14 +101,29 @@ def _load(name: str, fingerprint: str, config: Config):
     try:
         lexicon = load_lexicon(name, dirs=list(config.lexicon_dirs))
     except AdjudicatorError:
-        # TODO(issue 27, join.py): fetch it from the hub (link/join.fetch_list) once a station
-        # keeps its join code; until then the director runs `adjudicator join` again.
-        return None, (f"the event's list {name} is not on this station's shelf: it keeps its "
-                      "list (adjudicator join fetches it)")
+        lexicon = _fetched(name, fingerprint, config)
+        if lexicon is None:
+            return None, (f"the event's list {name} is not on this station's shelf and the hub "
+                          "could not send it: it keeps its list")
     if fingerprint and str(lexicon.fingerprint) != fingerprint:
         return None, (f"the list {name} on this station's shelf is not the event's (another "
                       "fingerprint): it keeps its list")
     return lexicon, ""
+
+
+def _fetched(name: str, fingerprint: str, config: Config):
+    """The event's list FINGERPRINT fetched from the station's hub onto its shelf (checked by
+    fingerprint there, link/join.py) and loaded; None when it cannot be had."""
+    if not (fingerprint and config.hub and config.hub_token):
+        return None
+    from .errors import AdjudicatorError
+    from .lexicon import Lexicon
+    from .link.join import fetch_list
+
+    try:
+        return Lexicon.load(fetch_list(config.hub, "", fingerprint, token=config.hub_token))
+    except AdjudicatorError:
+        return None
 
 
 def offer(station, event: Event) -> None:

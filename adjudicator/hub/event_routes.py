@@ -56,8 +56,12 @@ async def join(hub: Hub, request: web.Request) -> web.Response:
 
 
 async def lexicon(hub: Hub, request: web.Request) -> web.StreamResponse:
-    """A list the event names, compiled, to a holder of the join code; nothing else."""
-    if not _code_ok(hub, request):
+    """A list the event names, compiled, to a holder of the join code, or to a station of the
+    event (its station token: a joined station fetching a list the director changed to)."""
+    auth = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    station = bool(auth) and hmac.compare_digest(auth.encode("utf-8", "replace"),
+                                                 hub.station_token.encode("ascii"))
+    if not station and not _code_ok(hub, request):
         return _error(403, WRONG_CODE)
     fingerprint = request.match_info.get("fingerprint", "")
     named = {d.fingerprint for d in (hub.event.divisions if hub.event else ())}

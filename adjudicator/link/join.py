@@ -62,11 +62,13 @@ def parse_join_url(url: str) -> tuple[str, str]:
     return f"{parts.scheme}://{parts.netloc}", code
 
 
-def _get(url: str, timeout: float, limit: int, into=None) -> bytes:
-    """GET URL within TIMEOUT; the body (at most LIMIT bytes), or written to INTO."""
+def _get(url: str, timeout: float, limit: int, into=None, token: str = "") -> bytes:
+    """GET URL within TIMEOUT; the body (at most LIMIT bytes), or written to INTO. TOKEN: the
+    station token, sent as a station sends it."""
     deadline = Deadline(timeout)
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
     try:
-        with urlopen(urllib.request.Request(url), deadline) as answer:
+        with urlopen(urllib.request.Request(url, headers=headers), deadline) as answer:
             if into is None:
                 data = answer.read(limit + 1)
                 if len(data) > limit:
@@ -129,10 +131,11 @@ def shelved(fingerprint: str, shelf: str | None = None) -> str | None:
 
 
 def fetch_list(hub: str, code: str, fingerprint: str, shelf: str | None = None,
-               timeout: float = LIST_TIMEOUT) -> str:
+               timeout: float = LIST_TIMEOUT, token: str = "") -> str:
     """The list FINGERPRINT fetched from HUB onto the shelf (SHELF: its folder, default the
     user's), when not there already: checked to be that very list before it is shelved (its
-    fingerprint, then its words against it). Its path on the shelf."""
+    fingerprint, then its words against it). Its path on the shelf. CODE: the join code; or
+    TOKEN: the station token of a joined station (following a change of list)."""
     from .. import shelf as shelves
     from ..lexicon import Lexicon
 
@@ -145,7 +148,7 @@ def fetch_list(hub: str, code: str, fingerprint: str, shelf: str | None = None,
         got = os.path.join(folder, "fetched.lex")
         with open(got, "wb") as f:
             _get(f"{hub}/lexicon/{fingerprint}?code={quote(code, safe='')}", timeout, MAX_LIST,
-                 into=f)
+                 into=f, token=token)
         try:
             lex = Lexicon.load(got)
         except LexiconError as e:

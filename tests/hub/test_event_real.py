@@ -106,3 +106,29 @@ def test_a_hub_with_an_unofficial_list_does_not_start(tmp_path):
     assert done.returncode == 6
     assert done.stderr.startswith("adjudicator: division B: 'CLUB' is an unrecognised list")
     assert done.stderr.count("\n") == 1
+
+
+def test_a_joined_station_fetches_a_list_the_event_changed_to_with_its_station_token(
+        event_hub, tmp_path):
+    """A station that lacks the event's new list gets it from the hub with the token it already
+    holds (adjudicator/follow.py), checked by fingerprint; a wrong token gets nothing."""
+    import tomllib
+
+    from adjudicator.errors import AdjudicatorError
+    from adjudicator.known import by_id
+    from adjudicator.link.join import fetch_list
+
+    join = next(line.strip() for line in event_hub.lines
+                if line.strip().startswith("adjudicator join "))
+    home = tmp_path / "home"
+    home.mkdir()
+    done = cli(empty_home(home), "join", join.split()[-1], "--name", "Desk 5")
+    assert done.returncode == 0, done.stderr
+    config = tomllib.loads((home / ".config/adjudicator/config.toml").read_text())
+    nwl = by_id("NWL2020").fingerprint
+    mine = tmp_path / "station-shelf"  # not the hub's (tmp_path / "shelf")
+    with pytest.raises(AdjudicatorError, match="wrong join code|refused"):
+        fetch_list(config["hub"], "", nwl, shelf=str(mine), token="not-the-token")
+    assert not mine.exists() or not os.listdir(mine)
+    path = fetch_list(config["hub"], "", nwl, shelf=str(mine), token=config["hub_token"])
+    assert os.path.basename(path) == "NWL2020.lex" and os.listdir(mine) == ["NWL2020.lex"]
