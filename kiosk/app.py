@@ -215,10 +215,24 @@ class KioskApp(App, inherit_bindings=False):
             from .screens.runner import RunnerScreen as home
         if self._director_open or not isinstance(self.screen, home):
             return  # never over a verdict, never twice
+        self._director_open = True
+        self._reread_pin()
+        if not self.pin_gate.configured:  # a try-out station: director mode, to set a PIN
+            self._pin_answered(True)
+            return
         from .screens.pin import PinModal
 
-        self._director_open = True
         self.push_screen(PinModal(), callback=self._pin_answered)
+
+    def _reread_pin(self) -> None:
+        """`adjudicator set-pin` run on this station's config while it runs: taken now, at F12,
+        without a restart (issue 27)."""
+        from adjudicator.pin import stored_pin_hash
+
+        config = self.station.config
+        fresh = stored_pin_hash(config.path, config.pin_hash)
+        if fresh != config.pin_hash:
+            self.station.config = config.with_changes(pin_hash=fresh)
 
     def _pin_answered(self, ok: bool | None) -> None:
         if ok:

@@ -11,6 +11,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from adjudicator.errors import EntryError
+from adjudicator.pin import is_set
 from adjudicator.protocol import KEYBOARD, State, steps_text
 
 from ..widgets.bigtext import BigText
@@ -19,6 +20,8 @@ from ..widgets.touch_button import TouchButton
 from .base import LockedScreen, timer_delay
 
 STEP_1, STEP_2 = KEYBOARD.step_1, KEYBOARD.step_2
+SHORT = 22  # rows: a shorter screen keeps the try-out row for the ADJUDICATE button
+TRY_OUT = "not locked: no director PIN (F12 opens director mode, where one is set)"
 
 
 class ReadyScreen(LockedScreen):
@@ -42,6 +45,8 @@ class ReadyScreen(LockedScreen):
             lexicon.add_class("not-tournament")
         yield lexicon
         yield Static(f"Challenge rule: {station.config.challenge_rule.label}", id="rule")
+        if station.config.mode != "smart-device" and not is_set(station.config.pin_hash):
+            yield Static(TRY_OUT, id="try-out", classes="alarm")  # a try-out says so (issue 27)
         yield Static(self._count_text(), id="count")
         yield Static(steps_text(entering=False), id="steps")
         yield BigText("", max_rows=16, id="typed")
@@ -50,6 +55,7 @@ class ReadyScreen(LockedScreen):
         yield TouchButton("ADJUDICATE", id="adjudicate")
 
     def on_mount(self) -> None:
+        self._show_try_out()
         self.query_one(EntryInput).focus()
         self.show_journal_state()
         if self._notice:
@@ -75,7 +81,15 @@ class ReadyScreen(LockedScreen):
             self._judged = False
             self.query_one(EntryInput).value = ""
         self.query_one("#count", Static).update(self._count_text())
+        self._show_try_out()
         self.query_one(EntryInput).focus()
+
+    def _show_try_out(self) -> None:
+        """Gone once a PIN is set (set-pin, taken at F12); never on a phone-sized screen, where
+        the ADJUDICATE button needs the row."""
+        for line in self.query("#try-out"):
+            line.display = (self.app.size.height >= SHORT
+                            and not is_set(self.app.station.config.pin_hash))
 
     def _count_text(self) -> str:
         if self.app.station.journal_pending:
