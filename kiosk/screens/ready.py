@@ -87,9 +87,8 @@ class ReadyScreen(LockedScreen):
     def _show_try_out(self) -> None:
         """Gone once a PIN is set (set-pin, taken at F12); never on a phone-sized screen, where
         the ADJUDICATE button needs the row."""
-        for line in self.query("#try-out"):
-            line.display = (self.app.size.height >= SHORT
-                            and not is_set(self.app.station.config.pin_hash))
+        if self.app.size.height < SHORT or is_set(self.app.station.config.pin_hash):
+            self.query("#try-out").remove()  # not display=False: CSS hides it while typing
 
     def _count_text(self) -> str:
         if self.app.station.journal_pending:
