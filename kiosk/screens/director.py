@@ -17,7 +17,7 @@ from adjudicator.config import parse_config, to_toml_dict
 from adjudicator.errors import AdjudicatorError, ConfigError
 from adjudicator.pin import check_pin_text, hash_pin, is_set
 from adjudicator.rules import ChallengeRule
-from adjudicator.shelf import choices, name_of
+from adjudicator.resolve import choices, name_of
 from adjudicator.visible import visible
 
 from ..printing import Printed, print_desk
