@@ -51,6 +51,7 @@ STOPPED = {  # why the kiosk ended, as said on stderr
     signal.SIGHUP: "the terminal hung up (SIGHUP): the kiosk is closed",
 }
 CLOSED = "the kiosk was closed from director mode"
+EXCEPTION_LINE = r"[A-Za-z_][\w.]*(Error|Exception)\b"  # a traceback's last line
 
 
 def describe_exit(code: int) -> str:
@@ -265,7 +266,10 @@ class Supervisor:
         except OSError:
             pass
         lines = [line.strip() for line in text.splitlines() if line.strip()]
-        return lines[-1][:300] if lines else "it said nothing"
+        import re  # only now: the supervisor's cold start imports nothing it does not need
+
+        errors = [line for line in lines if re.match(EXCEPTION_LINE, line)]  # not "see above"
+        return (errors or lines or ["it said nothing"])[-1][:300]
 
     def _wait_for_child(self, seconds: float) -> None:
         """Until the child ends or SECONDS have passed (signals are handled meanwhile)."""

@@ -9,25 +9,30 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import sys
 import time
 
 from pty_driver import REPO, PtyApp, child_env, kiosk_argv, kiosk_child, station_config
+from pty_screen import Shown
 
 from adjudicator.station_state import log_path
 
 ENTER = b"\x1b[?1049h"  # a kiosk child takes the screen
+F12 = b"\x1b[24~"
 # sitecustomize for the supervisor (and so each child forked from it): PRELOADED_MARK is
 # written once the supervisor has taken the package in; a child forked while BREAK_MARK exists
 # fails before its first paint, as a child importing from a half-installed package does.
 HOOK = '''
 import os
 import adjudicator.launch as _launch
+import adjudicator.preload as _preloading
 
-_preload = _launch.preload_package
+_preload = _preloading.preload_package
 def preload_package():
-    _preload()
-    open(os.environ["PRELOADED_MARK"], "w").close()
-_launch.preload_package = preload_package
+    _preload()  # the supervisor's mark, or the first kiosk child's (it preloads too)
+    child = "-child" if os.environ.get("ADJUDICATOR_KIOSK_CHILD") else ""
+    open(os.environ["PRELOADED_MARK"] + child, "w").close()
+_preloading.preload_package = preload_package
 
 def _broken(*args):
     raise ImportError("No module named 'adjudicator.nowhere' (the package half installed)")
@@ -55,10 +60,11 @@ def start_from_copy(tmp_path) -> tuple[PtyApp, str, str]:
                     PRELOADED_MARK=str(tmp_path / "preloaded"),
                     BREAK_MARK=str(tmp_path / "break"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    app = PtyApp(kiosk_argv(config), env)
+    # -P: the package from PYTHONPATH only, not from the working folder (this repository)
+    app = PtyApp([sys.executable, "-P", *kiosk_argv(config)[1:]], env)
     app.read_until(b"press TAB.")
     deadline = time.monotonic() + 60
-    while not (tmp_path / "preloaded").exists():
+    while not ((tmp_path / "preloaded").exists() and (tmp_path / "preloaded-child").exists()):
         assert time.monotonic() < deadline, "the supervisor never preloaded the package"
         app.drain(0.1)
     return app, journal, str(copy)
@@ -69,6 +75,11 @@ def test_a_kiosk_whose_package_is_gone_comes_back_after_a_kill(tmp_path):
     try:
         assert kiosk_child(app)
         os.rename(copy, copy + "-old")  # the package replaced under the running station
+        app.write(F12)  # the running kiosk opens what it never showed yet (a try-out: no PIN)
+        shown = Shown(app)
+        shown.wait("DIRECTOR ·")
+        app.write(b"\x1b")
+        shown.wait("not locked", absent="DIRECTOR ·")
         first = kiosk_child(app)
         mark = len(app.screen)
         os.kill(first, signal.SIGKILL)  # the kiosk this test started
