@@ -116,6 +116,9 @@ def preload_kiosk() -> None:
         from rich.cells import cell_len
 
         cell_len("✔")  # loads Rich's character-width table (a module picked at run time)
+        from .preload import preload_package
+
+        preload_package()
     finally:
         gc.freeze()  # kept out of every later collection, in here and in each child
         gc.enable()

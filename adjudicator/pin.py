@@ -60,3 +60,18 @@ def _derive(pin: str, salt: bytes, n: int, r: int, p: int) -> bytes:
 
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
+
+
+def stored_pin_hash(config_path: str, current: str) -> str:
+    """The PIN hash CONFIG_PATH holds now, read again at each F12 so that `adjudicator set-pin`
+    on a running station's config takes effect without a restart (issue 27). A file can set or
+    change the PIN, never take it away: when the file is missing, unreadable, not TOML or holds
+    no usable hash, CURRENT (the station's own) stays."""
+    import tomllib
+
+    try:
+        with open(config_path, "rb") as f:
+            value = tomllib.loads(f.read().decode("utf-8")).get("pin_hash")
+    except (OSError, ValueError):  # UnicodeDecodeError and TOMLDecodeError are ValueErrors
+        return current
+    return value if isinstance(value, str) and is_set(value) else current

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from dataclasses import dataclass
 
 from .errors import FileAccessError, LexiconError
 from .known import OFFICIAL_NAMES, SHIPPED
@@ -139,3 +140,58 @@ def compiled_cache_for(source: str) -> str:
     if not os.path.exists(cached):
         compile_sources([source], cached)
     return cached
+
+
+@dataclass(frozen=True)
+class ListChoice:
+    """One list a director may choose: the NAME written to the config (never a path, which
+    fails on the next machine) and what it is (name, edition, fingerprint) for the label."""
+
+    name: str
+    label: str
+    path: str
+
+
+def choices(dirs: list[str] | None = None) -> list[ListChoice]:
+    """Every list in the lexicon folders and on the shelf that a NAME finds (the first of a
+    name, as resolve.find_by_name does), described by its identity (issue 27): what director
+    mode offers. A compiled list's identity is read from its header (cheap); a word list not
+    yet compiled is named as a file, checked when chosen."""
+    found: list[ListChoice] = []
+    seen: set[str] = set()
+    for path in available(dirs):
+        name = os.path.splitext(os.path.basename(path))[0]
+        if name.lower() in seen or name.lower() in DEFAULT_NAMES or not name.strip():
+            continue
+        seen.add(name.lower())
+        if os.path.realpath(find_by_name(name, dirs) or "") != os.path.realpath(path):
+            continue  # another file answers to this name
+        found.append(ListChoice(name, describe_choice(name, path), path))
+    return found
+
+
+def describe_choice(name: str, path: str) -> str:
+    """'CSW21 · Collins Scrabble Words 2021 (2021) · 3f9c0e1a2b4d', or why it cannot be used."""
+    if not is_compiled(path):
+        return f"{name} · word list {os.path.basename(path)} (checked when saved)"
+    try:
+        ident = Lexicon.load(path).identity
+    except LexiconError:
+        return f"{name} · DAMAGED: refused when saved"
+    known = ident.known
+    what = (f"{known.title} ({known.edition})" if known else "UNRECOGNISED LIST")
+    if known is not None and not known.tournament:
+        what += ", not a tournament word list"
+    return f"{name} · {what} · {ident.short_fingerprint}"
+
+
+def name_of(spec: str, dirs: list[str] | None = None) -> str:
+    """SPEC as a name when it is a path to a list a name finds (a config saved before issue 27
+    held the shelf file's full path): the name; else SPEC unchanged."""
+    if not spec or not os.path.isabs(spec):
+        return spec
+    name = os.path.splitext(os.path.basename(spec))[0]
+    found = find_by_name(name, dirs)
+    if found and os.path.realpath(found) == os.path.realpath(spec):
+        return name
+    return spec

@@ -164,3 +164,4 @@ def remove(name: str) -> str:
     except OSError as e:
         raise FileAccessError(f"cannot remove {path}: {e.strerror or e}") from e
     return path
+

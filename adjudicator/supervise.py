@@ -70,6 +70,7 @@ STOPPED = {  # why the kiosk ended, as said on stderr
     signal.SIGHUP: "the terminal hung up (SIGHUP): the kiosk is closed",
 }
 CLOSED = "the kiosk was closed from director mode"
+EXCEPTION_LINE = r"[A-Za-z_][\w.]*(Error|Exception)\b"  # a traceback's last line
 
 
 def stopped_by(sig: int) -> str:
@@ -232,10 +233,13 @@ class Supervisor:
                 failed_starts += 1
                 if 2 <= code < EXIT_CRASHED:  # refused (config, lexicon, journal): it said why
                     return code, "", said
+                error = self._real_error(said)  # issue 27: kept in the log, named in the line
                 if failed_starts >= START_TRIES:
                     where = f"see {self.log}" if self.log else "its last words are above"
-                    return EXIT_IO, (f"the kiosk could not start ({describe_exit(code)}, "
-                                     f"{failed_starts} times in a row); {where}"), (
+                    # a child painted before these failures (each start counts as a restart)
+                    again = " again after it stopped" if self.restarts >= failed_starts else ""
+                    return EXIT_IO, (f"the kiosk could not start{again} ({describe_exit(code)}, "
+                                     f"{failed_starts} times in a row): {error}; {where}"), (
                                          None if self.log else said)
                 time.sleep(0.2)
             else:
@@ -293,6 +297,27 @@ class Supervisor:
         signal.alarm(0)
         refusal = reports.said or (journal[0] if journal is not None else "")
         return os.waitstatus_to_exitcode(status), ready, refusal
+
+    def _real_error(self, said: int | str) -> str:
+        """Why a child ended before its first paint, in one line (its traceback's last): SAID,
+        its words held before it knew its log, are written to the log (they were lost there:
+        issue 27), or the log from offset SAID is read."""
+        text = said if isinstance(said, str) else ""
+        try:
+            if text and self.log:
+                with open(self.log, "a", encoding="utf-8", errors="replace") as log:
+                    log.write(text if text.endswith("\n") else text + "\n")
+            elif not text and self.log and isinstance(said, int):
+                with open(self.log, "rb") as f:
+                    f.seek(said)
+                    text = f.read().decode("utf-8", "replace")
+        except OSError:
+            pass
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        import re  # only now: the supervisor's cold start imports nothing it does not need
+
+        errors = [line for line in lines if re.match(EXCEPTION_LINE, line)]  # not "see above"
+        return (errors or lines or ["it said nothing"])[-1][:300]
 
     def _wait_for_child(self, seconds: float) -> None:
         """Until the child ends or SECONDS have passed (signals are handled meanwhile)."""

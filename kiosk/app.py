@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import time
+from pathlib import Path
 
 from textual import events
 from textual.app import App
@@ -41,7 +42,9 @@ DIRECTOR_IDLE_NOTICE = ("Director mode closed after {seconds:g} s without a key 
 class KioskApp(App, inherit_bindings=False):
     """Adjudication mode only: no way out but the director's PIN, no palette, no sound."""
 
-    CSS_PATH = "kiosk.tcss"
+    # read when the module is imported, not when each app starts: a restarted kiosk reads no
+    # file of a package reinstalled or removed meanwhile (issue 27)
+    CSS = Path(__file__).with_name("kiosk.tcss").read_text(encoding="utf-8")
     TITLE = "adjudicator"
     ENABLE_COMMAND_PALETTE = False
     ALLOW_SELECT = False
@@ -127,6 +130,14 @@ class KioskApp(App, inherit_bindings=False):
         self.run_worker(warm, thread=True, exclusive=True, group="warm")
         self.set_timer(1.0, self._freeze_startup_objects)
 
+    def _preload(self) -> None:
+        """Every module this kiosk may import later (director mode, printing...), taken in now,
+        off the event loop: a package reinstalled or removed under the running station is never
+        read half-way (issue 27: its supervisor does the same for the children it restarts)."""
+        from adjudicator.preload import preload_package
+
+        self.run_worker(preload_package, thread=True, group="preload")
+
     def _freeze_startup_objects(self) -> None:
         # Everything built at start-up lives as long as the kiosk: keep it out of the garbage
         # collector's full passes, which otherwise show up as the slowest verdicts.
@@ -136,6 +147,7 @@ class KioskApp(App, inherit_bindings=False):
         gc.collect()
         gc.freeze()
         gc.enable()
+        self._preload()
 
     async def on_event(self, event: events.Event) -> None:
         """Keys and pastes for an entry box are applied here, as they arrive, in order.
@@ -226,10 +238,24 @@ class KioskApp(App, inherit_bindings=False):
             from .screens.runner import RunnerScreen as home
         if self._director_open or not isinstance(self.screen, home):
             return  # never over a verdict, never twice
+        self._director_open = True
+        self._reread_pin()
+        if not self.pin_gate.configured:  # a try-out station: director mode, to set a PIN
+            self._pin_answered(True)
+            return
         from .screens.pin import PinModal
 
-        self._director_open = True
         self.push_screen(PinModal(), callback=self._pin_answered)
+
+    def _reread_pin(self) -> None:
+        """`adjudicator set-pin` run on this station's config while it runs: taken now, at F12,
+        without a restart (issue 27)."""
+        from adjudicator.pin import stored_pin_hash
+
+        config = self.station.config
+        fresh = stored_pin_hash(config.path, config.pin_hash)
+        if fresh != config.pin_hash:
+            self.station.config = config.with_changes(pin_hash=fresh)
 
     def _pin_answered(self, ok: bool | None) -> None:
         if ok:

@@ -151,13 +151,15 @@ def test_lexicon_by_name_from_the_config_files_folders_as_the_kiosk_finds_it(run
     assert "CLUB" in run("info", "club").stdout
 
 
-def test_a_broken_config_names_its_key_only_when_a_name_must_be_looked_up(run, tiny_source):
+def test_a_broken_config_names_its_key_when_the_station_list_or_a_name_is_read(run, tiny_source):
     with open(os.environ["ADJUDICATOR_CONFIG"], "w") as f:
         f.write('lexicon_dirs = [3]\n')
     assert run("judge", "--lexicon", tiny_source, "qi").exit_code == 0  # a file: no lookup
-    assert run("judge", "cat").exit_code == 0  # the embedded default: no lookup
-    result = CliRunner().invoke(main, ["judge", "--lexicon", "club", "qi"])
-    assert result.exit_code == 6 and "lexicon_dirs" in result.stderr
+    # no --lexicon: the station's list, from the station's config (issue 27), which the kiosk
+    # would refuse too: one line naming the key, never another list silently
+    for args in (["judge", "--lexicon", "club", "qi"], ["judge", "cat"], ["info"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 6 and "lexicon_dirs" in result.stderr, args
 
 
 def test_damaged_cache_is_rebuilt_not_used(run, tiny_source):

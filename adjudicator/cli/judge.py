@@ -9,10 +9,9 @@ import click
 from ..config import station_name_problem
 from ..entry import is_plain, parse_entry
 from ..errors import EXIT_ENTRY
-from ..resolve import load_configured
 from ..tables import check_table
 from ..verdict import adjudicate, lookup
-from .lexicons import warn_unrecognised
+from .lexicons import station_lexicon, warn_unrecognised
 from .streams import (ACCEPTABLE, MAX_LINE_CHARS, UNACCEPTABLE, Entries, close_source,
                       open_source)
 
@@ -20,8 +19,8 @@ from .streams import (ACCEPTABLE, MAX_LINE_CHARS, UNACCEPTABLE, Entries, close_s
 @click.command("judge")
 @click.argument("words", nargs=-1)
 @click.option("-l", "--lexicon", help="Compiled file, word list, or name in the config's "
-              "lexicon_dirs, $ADJUDICATOR_LEXICONS or the lexicon shelf (default: the embedded "
-              "ENABLE list).")
+              "lexicon_dirs, $ADJUDICATOR_LEXICONS or the lexicon shelf (default: the list the "
+              "station on this machine uses: the config's lexicon, else the embedded ENABLE).")
 @click.option("--batch", "batch", metavar="FILE", help="Judge one challenge a line from FILE "
               "('-' for standard input); prints one line per input line.")
 @click.option("--journal", "journal", metavar="PATH", help="Record every adjudication in this "
@@ -74,8 +73,13 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
         from ..destination import check_journal
 
         check_journal(journal)
-    lex = load_configured(lexicon)
-    warn_unrecognised(lex)  # issue 29: said on stderr, as on every screen and slip
+    # the station's own list unless --lexicon names one (issue 27: one answer per machine)
+    lex, config_path = station_lexicon(lexicon)
+    # issue 29: said on stderr, as on every screen and slip (after a --batch file opened: an
+    # error stays one line)
+    warn = lambda: warn_unrecognised(lex, config_path)  # noqa: E731
+    if batch is None or journal:
+        warn()
     if journal:  # through the station service: recorded before any verdict is shown
         from .recorded import judge_recorded, run_batch_recorded, terminal_station
 
@@ -89,19 +93,21 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
             service.close()
         raise click.exceptions.Exit(code)
     if batch is not None:
-        raise click.exceptions.Exit(run_batch(lex, batch))
+        raise click.exceptions.Exit(run_batch(lex, batch, opened=warn))
     verdict = adjudicate(lex, entry)
     click.echo(verdict.word)
     raise click.exceptions.Exit(0 if verdict.acceptable else 1)
 
 
-def run_batch(lex, source: str) -> int:
+def run_batch(lex, source: str, opened=None) -> int:
     """Stream challenges from SOURCE; one output line per input line; exit 0, or 2 if any invalid.
 
     Lines end only at LF or CRLF (streams.BatchLines). A file is read and answered a block at a
     time; from a pipe or terminal each verdict is written as soon as its line is judged.
     """
     stream = open_source(source)
+    if opened is not None:
+        opened()
     write, flush = sys.stdout.writelines, sys.stdout.flush
     streaming = stream.streaming
     contains = lookup(lex)

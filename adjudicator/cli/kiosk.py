@@ -38,7 +38,8 @@ def kiosk_cmd(config_path: str | None, mode: str | None, session: str) -> None:
 
     Players type the words, the opponent presses TAB (or ADJUDICATE); every adjudication is
     recorded in the journal before its verdict is shown. No key leaves it: the director opens
-    director mode with F12 and the PIN set by `adjudicator set-pin`.
+    director mode with F12 and the PIN set by `adjudicator set-pin` (with no PIN, the station
+    is a try-out: F12 opens director mode at once, where a PIN can be set).
 
     \b
     Examples:
@@ -77,7 +78,8 @@ def set_pin_cmd(config_path: str | None) -> None:
         raise click.UsageError(f"the two PINs differ; no PIN was set, {config.path} is "
                                "unchanged")
     where = save_config(config.with_changes(pin_hash=hash_pin(pin)))
-    click.echo(f"Director PIN set (salted scrypt hash) in {where}")
+    click.echo(f"Director PIN set (salted scrypt hash) in {where}; a station running on this "
+               "config asks for it at its next F12")
 
 
 def _hub_config(path: str) -> bool:

@@ -11,11 +11,31 @@ from ..lexicon import compile_sources
 from ..resolve import load_configured
 
 
-def warn_unrecognised(lex) -> None:
-    """One line on stderr when LEX matches no known list, as screens and slips say it: a
-    script reading only stdout still sees ACCEPTABLE, the person at the terminal sees this."""
-    if lex.identity.known is None:
-        click.echo(f"adjudicator: warning: {lex.identity.warning}", err=True)
+def warn_unrecognised(lex, config_path: str = "") -> None:
+    """One line on stderr when LEX is not an official tournament list (an unrecognised list, or
+    the embedded ENABLE), as screens and slips say it: a script reading only stdout still sees
+    ACCEPTABLE, the person at the terminal sees which list judged. CONFIG_PATH: the config the
+    list came from, named so the director knows where to set another (issue 27)."""
+    warning = lex.identity.warning
+    if not warning:
+        return
+    where = (f" (the list {config_path} names; set lexicon there, or give --lexicon)"
+             if config_path else "")
+    click.echo(f"adjudicator: warning: {warning}{where}", err=True)
+
+
+def station_lexicon(spec: str | None) -> tuple[object, str]:
+    """(lexicon, config path): --lexicon SPEC when given, else the list the station on this
+    machine judges with, loaded as the station loads it from the same config (the user config
+    file, or $ADJUDICATOR_CONFIG), so `judge` and `info` never disagree with the kiosk
+    (issue 27). The config path is "" when SPEC named the list."""
+    if spec:
+        return load_configured(spec), ""
+    from ..config import load_config
+    from ..station import load_lexicons
+
+    cfg = load_config()  # ConfigError (exit 6) names the bad key, as the kiosk would
+    return load_lexicons(cfg)[0], cfg.path
 
 
 @click.command("compile")
@@ -77,14 +97,16 @@ def info_cmd(lexicon: str | None) -> None:
     """Say what a lexicon is: name, edition, words, fingerprint, whether it is official.
 
     LEXICON is a compiled file, a word list, or a name in the config's lexicon_dirs,
-    $ADJUDICATOR_LEXICONS or the lexicon shelf; without it, the embedded default. The
-    fingerprint is recomputed from the words themselves.
+    $ADJUDICATOR_LEXICONS or the lexicon shelf; without it, the list the station on this
+    machine judges with (the config's lexicon; $ADJUDICATOR_CONFIG, else the user config
+    file; the embedded ENABLE when it names none). The fingerprint is recomputed from the
+    words themselves.
 
     \b
     Example:
       adjudicator info csw19.lex
     """
-    lex = load_configured(lexicon)
+    lex, config_path = station_lexicon(lexicon)
     ident = lex.identity
     content_ok = lex.verify_fingerprint()
     known = ident.known if content_ok else None
@@ -108,11 +130,13 @@ def info_cmd(lexicon: str | None) -> None:
         rows.append(("Source", f"{src['file']} (sha256 {src['sha256'][:12]}, "
                      f"{shape}{extra}{skipped})"))
     rows.append(("File", f"{os.path.abspath(lex.path)} (format {lex.header['format']})"))
+    if config_path:
+        rows.append(("Config", f"{config_path} (the station's list on this machine)"))
     width = max(len(k) for k, _ in rows) + 1
     for key, value in rows:
         click.echo(f"{key + ':':<{width}} {value}")
     if content_ok:
-        warn_unrecognised(lex)
+        warn_unrecognised(lex, config_path)
     if not content_ok:
         raise click.exceptions.Exit(3)
 

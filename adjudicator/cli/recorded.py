@@ -158,7 +158,7 @@ def judge_with_config(config_path: str, lexicon: str | None, journal: str | None
 
     check_journal(cfg.journal)  # a folder not there: exit 4 before anything is judged
     lex = load_configured(lexicon) if lexicon else load_lexicons(cfg)[0]
-    warn_unrecognised(lex)
+    warn_unrecognised(lex, "" if lexicon else cfg.path)
     service = open_station(cfg, lex, forward=False)
     if batch is not None:
         code = run_batch_recorded(service, batch, table, round_)

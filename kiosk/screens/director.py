@@ -1,8 +1,9 @@
-"""Director: settings (lexicons, rule, station, timers, printer), journal view, export, quit."""
+"""Director: settings (event, lexicons, rule, station, timers, printer, PIN), journal, export."""
 
 from __future__ import annotations
 
 import os
+import shlex
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -10,11 +11,13 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Label, Select, Static
+from textual.widgets import Input as PinInput
 
 from adjudicator.config import parse_config, to_toml_dict
-from adjudicator.errors import AdjudicatorError
-from adjudicator.resolve import available
+from adjudicator.errors import AdjudicatorError, ConfigError
+from adjudicator.pin import check_pin_text, hash_pin, is_set
 from adjudicator.rules import ChallengeRule
+from adjudicator.resolve import choices, name_of
 from adjudicator.visible import visible
 
 from ..printing import Printed, print_desk
@@ -76,13 +79,11 @@ class DirectorScreen(Screen):
         cfg = station.config
         # Above the scrolling form, whatever its scroll position: every screen says which list
         # judges, and when it is not fit for a tournament (README; issue 21).
-        identity = station.lexicon.identity
-        lexicon = Static(f"Lexicon: {identity.describe()}", id="lexicon")
-        lexicon.set_class(not identity.recognised, "unrecognised")
-        lexicon.set_class(bool(identity.warning), "not-tournament")
-        yield lexicon
+        yield Static("", id="lexicon")  # filled by _show_header, again after each Save
         with VerticalScroll(id="director"):
-            yield Static(f"DIRECTOR · {cfg.event} · {station.station_name}", id="director-title")
+            yield Static("", id="director-title")
+            if not is_set(cfg.pin_hash):  # a try-out station: say so, and where to lock it
+                yield Static(self._try_out_text(), id="director-try-out", classes="alarm")
             yield Static(self._counter_text(), id="director-count")
             yield Static(f"Config file: {cfg.path}", id="director-config")
             yield Static(f"Journal: {cfg.journal}", id="director-journal")
@@ -90,14 +91,20 @@ class DirectorScreen(Screen):
                 yield Static(self._hub_text(), id="director-hub")
             yield Static(f"Director mode closes by itself after {cfg.timers.director_idle:g} s "
                          "without a key or a touch (timers.director_idle).", id="director-idle")
+            yield Label("Event name (on every screen and slip)")
+            yield Input(cfg.event, id="f-event")
             yield Label("Station name")
             yield Input(cfg.station, id="f-station")
-            yield Label("Lexicon")
-            yield Select(self._lexicon_options(cfg.lexicon, "Embedded default (ENABLE)"),
-                         value=cfg.lexicon, allow_blank=False, id="f-lexicon")
+            yield Label("Lexicon (name · edition · fingerprint; saved by name)")
+            choices = self._list_choices()
+            primary = name_of(cfg.lexicon, list(cfg.lexicon_dirs))
+            yield Select(self._lexicon_options(
+                choices, primary, "Embedded default (ENABLE, not a tournament word list)"),
+                value=primary, allow_blank=False, id="f-lexicon")
             yield Label("Secondary lexicon (rechecks during a lexicon transition)")
-            yield Select(self._lexicon_options(cfg.secondary_lexicon, "None"),
-                         value=cfg.secondary_lexicon, allow_blank=False, id="f-secondary")
+            secondary = name_of(cfg.secondary_lexicon, list(cfg.lexicon_dirs))
+            yield Select(self._lexicon_options(choices, secondary, "None"),
+                         value=secondary, allow_blank=False, id="f-secondary")
             yield Label("Challenge rule")
             yield Select([(r.label, r.value) for r in ChallengeRule],
                          value=cfg.challenge_rule.value, allow_blank=False, id="f-rule")
@@ -112,6 +119,11 @@ class DirectorScreen(Screen):
                 yield Button("Export journal (CSV)", id="export")
                 yield Button("Back to the station", id="back")
                 yield Button("Quit the kiosk", id="quit", variant="warning")
+            yield Label("Director PIN (asked by F12; 4 to 64 characters, typed twice)")
+            with Horizontal(classes="director-buttons"):
+                yield PinInput(password=True, max_length=64, id="f-pin", placeholder="new PIN")
+                yield PinInput(password=True, max_length=64, id="f-pin2", placeholder="again")
+                yield Button("Set PIN", id="set-pin")
             yield Label("Reprint the slip of challenge number (from the journal, marked REPRINT, "
                         "on the saved printer)")
             with Horizontal(classes="director-buttons"):
@@ -127,6 +139,7 @@ class DirectorScreen(Screen):
         yield Static(IDLE_STATUS, id="director-status", classes="empty")
 
     def on_mount(self) -> None:
+        self._show_header()
         self.set_interval(1.0, self._refresh_hub)  # a refusal shows while the director looks
         self.set_class(self.app.size.width < NARROW, "narrow")
         table = self.query_one("#recent", DataTable)
@@ -150,12 +163,34 @@ class DirectorScreen(Screen):
     def on_resize(self, event) -> None:
         self.set_class(event.size.width < NARROW, "narrow")
 
-    def _lexicon_options(self, current: str, blank_label: str) -> list[tuple[str, str]]:
-        options = [(blank_label, "")]
-        for path in available(list(self.app.station.config.lexicon_dirs)):
-            options.append((os.path.basename(path), path))
+    def _show_header(self) -> None:
+        """The list that judges and the event, as they are now (after a Save too, issue 27)."""
+        station = self.app.station
+        identity = station.lexicon.identity
+        lexicon = self.query_one("#lexicon", Static)
+        lexicon.update(Text(f"Lexicon: {identity.describe()}"))
+        lexicon.set_class(not identity.recognised, "unrecognised")
+        lexicon.set_class(bool(identity.warning), "not-tournament")
+        self.query_one("#director-title", Static).update(
+            Text(f"DIRECTOR · {station.config.event} · {station.station_name}"))
+
+    def _try_out_text(self) -> Text:
+        path = shlex.quote(os.path.abspath(self.app.station.config.path))
+        return Text("NOT LOCKED: no director PIN, anyone can open this screen with F12. Set one "
+                    f"below, or from a terminal: adjudicator set-pin --config {path}")
+
+    def _list_choices(self) -> list:
+        try:
+            return choices(list(self.app.station.config.lexicon_dirs))
+        except AdjudicatorError:
+            return []
+
+    @staticmethod
+    def _lexicon_options(found: list, current: str, blank_label: str) -> list[tuple[str, str]]:
+        """The lists by name, edition and fingerprint; the value saved is the name (issue 27)."""
+        options = [(blank_label, "")] + [(c.label, c.name) for c in found]
         if current and current not in [value for _, value in options]:
-            options.append((current, current))
+            options.append((f"{current} (as the config names it)", current))
         return options
 
     def _hub_text(self) -> Text:
@@ -198,7 +233,8 @@ class DirectorScreen(Screen):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         handler = {"save": self.save, "export": self.export, "reprint": self.reprint,
-                   "back": self.action_back, "quit": self.quit_kiosk}.get(event.button.id or "")
+                   "back": self.action_back, "quit": self.quit_kiosk,
+                   "set-pin": self.set_pin}.get(event.button.id or "")
         if handler:
             handler()
 
@@ -206,6 +242,7 @@ class DirectorScreen(Screen):
         """The form's settings, checked like a config file (ConfigError names the key)."""
         cfg = self.app.station.config
         data = to_toml_dict(cfg)
+        data["event"] = self.query_one("#f-event", Input).value
         data["station"] = self.query_one("#f-station", Input).value
         data["lexicon"] = self.query_one("#f-lexicon", Select).value
         data["secondary_lexicon"] = self.query_one("#f-secondary", Select).value
@@ -227,7 +264,29 @@ class DirectorScreen(Screen):
             self._status(f"NOT SAVED: {e}. Nothing was changed.", error=True)
             return
         identity = self.app.station.lexicon.identity
+        self._show_header()
         self._status(f"Saved to {new.path}. Now judging with: {identity.describe()}")
+
+    def set_pin(self) -> None:
+        """The director's PIN set here (a try-out station locked, or a PIN changed): saved as
+        a salted hash in the config the station reads; F12 asks for it from now on. The
+        director typed it twice here, so the station can always be left (issue 27)."""
+        first, second = self.query_one("#f-pin", PinInput), self.query_one("#f-pin2", PinInput)
+        pin, again = first.value, second.value
+        first.value = second.value = ""
+        try:
+            check_pin_text(pin)
+            if pin != again:
+                raise ConfigError("the two PINs differ")
+            station = self.app.station
+            station.reconfigure(station.config.with_changes(pin_hash=hash_pin(pin)))
+        except AdjudicatorError as e:
+            self._status(f"PIN NOT SET: {e}. Nothing was changed.", error=True)
+            return
+        for note in self.query("#director-try-out"):
+            note.remove()
+        self._status(f"Director PIN set in {self.app.station.config.path}: F12 asks for it "
+                     "from now on.")
 
     def export(self) -> None:
         try:

@@ -13,6 +13,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from adjudicator.errors import EntryError
+from adjudicator.pin import is_set
 from adjudicator.protocol import KEYBOARD, State, steps_text
 
 from ..widgets.bigtext import BigText
@@ -21,6 +22,8 @@ from ..widgets.touch_button import TouchButton
 from .base import LockedScreen, timer_delay
 
 STEP_1, STEP_2 = KEYBOARD.step_1, KEYBOARD.step_2
+SHORT = 22  # rows: a shorter screen keeps the try-out row for the ADJUDICATE button
+TRY_OUT = "not locked: no director PIN (F12 opens director mode, where one is set)"
 
 
 class ReadyScreen(LockedScreen):
@@ -50,6 +53,8 @@ class ReadyScreen(LockedScreen):
         note = Static("", id="event-note")  # the hub's event: what changed, or out of reach
         note.display = False
         yield note
+        if station.config.mode != "smart-device" and not is_set(station.config.pin_hash):
+            yield Static(TRY_OUT, id="try-out", classes="alarm")  # a try-out says so (issue 27)
         yield Static(self._count_text(), id="count")
         yield Static(steps_text(entering=False), id="steps")
         if self._by_table:  # the runner's table box, before the words
@@ -66,6 +71,7 @@ class ReadyScreen(LockedScreen):
         yield TouchButton("ADJUDICATE", id="adjudicate")
 
     def on_mount(self) -> None:
+        self._show_try_out()
         self._focus_start()
         self.show_journal_state()
         if self._notice:
@@ -114,6 +120,7 @@ class ReadyScreen(LockedScreen):
             self._judged = False
             self.query_one(EntryInput).value = ""
         self.query_one("#count", Static).update(self._count_text())
+        self._show_try_out()
         self._focus_start()
 
     # -- the table, when it decides the list ----------------------------------------------------
@@ -167,6 +174,12 @@ class ReadyScreen(LockedScreen):
         self.query_one("#rule", Static).update(f"Challenge rule: {choice.rule.label}")
         self._say("", error=False)
         return True
+
+    def _show_try_out(self) -> None:
+        """Gone once a PIN is set (set-pin, taken at F12); never on a phone-sized screen, where
+        the ADJUDICATE button needs the row."""
+        if self.app.size.height < SHORT or is_set(self.app.station.config.pin_hash):
+            self.query("#try-out").remove()  # not display=False: CSS hides it while typing
 
     def _count_text(self) -> str:
         if self.app.station.journal_pending:

@@ -11,7 +11,7 @@ from kiosk_helpers import elapse, screen_name, text_of
 from adjudicator.config import load_config, save_config
 from adjudicator.pin import hash_pin
 from adjudicator.rules import ChallengeRule
-from adjudicator.pin_gate import LOCKOUT_SECONDS, NO_PIN
+from adjudicator.pin_gate import LOCKOUT_SECONDS
 
 pytestmark = pytest.mark.asyncio
 
@@ -51,18 +51,60 @@ async def open_director(app, pilot, pin=PIN):
         await pilot.pause()
 
 
-async def test_without_a_pin_director_mode_says_how_to_set_one_and_stays_shut(make_app):
+async def test_without_a_pin_the_station_is_a_try_out_and_f12_opens_director_mode(
+        make_app, config):
+    """Issue 27: a station with no PIN says so on Ready, and F12 opens director mode, where
+    the PIN is set (it was a box saying "no PIN" and no way to leave the station)."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        assert "not locked: no director PIN" in text_of(app, "#try-out")
         await pilot.press("f12")
+        for _ in range(3):
+            await pilot.pause()
+        assert screen_name(app) == "DirectorScreen"
+        note = text_of(app, "#director-try-out")
+        assert f"adjudicator set-pin --config {config.path}" in note  # the file it reads
+        app.screen.query_one("#f-pin").value, app.screen.query_one("#f-pin2").value = PIN, "2469"
+        app.screen.set_pin()
         await pilot.pause()
+        assert "PIN NOT SET" in text_of(app, "#director-status") and not os.path.exists(
+            config.path)
+        app.screen.query_one("#f-pin").value = app.screen.query_one("#f-pin2").value = PIN
+        app.screen.set_pin()
+        await pilot.pause()
+        assert "Director PIN set in" in text_of(app, "#director-status")
+        assert not app.screen.query("#director-try-out")
+        assert load_config(config.path).pin_hash == app.station.config.pin_hash  # saved
+        await pilot.press("escape")
+        for _ in range(3):
+            await pilot.pause()
+        assert screen_name(app) == "ReadyScreen" and not app.screen.query("#try-out")
+        await open_director(app, pilot, pin="0000")  # locked now: the PIN box asks
         assert screen_name(app) == "PinModal"
-        assert text_of(app, "#pin-message") == NO_PIN
-        assert "adjudicator set-pin" in NO_PIN
-        assert not app.screen.query("#pin-input")
-        await pilot.press(*"1234", "enter", "escape")
-        await pilot.pause()
-        assert screen_name(app) == "ReadyScreen"
+        await pilot.press("escape")
+        await open_director(app, pilot)
+        assert screen_name(app) == "DirectorScreen"
+
+
+async def test_set_pin_on_a_running_stations_config_is_taken_at_the_next_f12(make_app, config):
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        result = CliRunner().invoke(main, ["set-pin", "--config", config.path],
+                                    input=f"{PIN}\n{PIN}\n")
+        assert result.exit_code == 0, result.output
+        await open_director(app, pilot, pin="0000")  # no restart: the PIN box asks at once
+        assert screen_name(app) == "PinModal"
+        assert text_of(app, "#pin-message").startswith("Wrong PIN")
+        await pilot.press("escape")
+        for _ in range(2):
+            await pilot.pause()
+        assert not app.screen.query("#try-out")  # Ready no longer says try-out
+        await open_director(app, pilot)
+        assert screen_name(app) == "DirectorScreen"
 
 
 async def test_pin_box_cancel_button_closes_it_without_opening_anything(make_app, pinned):
@@ -153,14 +195,16 @@ async def test_director_changes_lexicon_and_secondary_from_the_lexicon_folder(
     app = make_app(config=pinned.with_changes(lexicon_dirs=(str(folder),)))
     async with app.run_test(size=SIZE) as pilot:
         await open_director(app, pilot)
-        options = [value for _, value in app.screen._lexicon_options("", "x")]
-        assert str(folder / "newer.txt") in options and str(folder / "older.txt") in options
-        app.screen.query_one("#f-lexicon").value = str(folder / "newer.txt")
-        app.screen.query_one("#f-secondary").value = str(folder / "older.txt")
+        options = [value for _, value in app.screen._lexicon_options(
+            app.screen._list_choices(), "", "x")]
+        assert "newer" in options and "older" in options  # names, never a machine's path
+        app.screen.query_one("#f-lexicon").value = "newer"
+        app.screen.query_one("#f-secondary").value = "older"
         app.screen.save()
         await pilot.pause()
         assert app.station.lexicon.name == "NEWER" and app.station.secondary.name == "OLDER"
-        assert load_config(pinned.path).lexicon == str(folder / "newer.txt")
+        assert load_config(pinned.path).lexicon == "newer"
+        assert "NEWER" in text_of(app, "#lexicon")  # the header, at once (issue 27)
         await pilot.press("escape")
         for _ in range(3):
             await pilot.pause()
