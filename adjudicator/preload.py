@@ -22,7 +22,10 @@ def preload_package() -> None:
             if module.name.split(".")[1] in NOT_PRELOADED:
                 continue
             try:
-                importlib.import_module(module.name)
+                loaded = importlib.import_module(module.name)
+                data = getattr(loaded, "preload_data", None)
+                if callable(data):  # files it reads when first used (the kiosk's fonts)
+                    data()
             except Exception:  # noqa: BLE001, S112 - one that cannot load: the child says why
                 continue
     from .known import known_lexicons

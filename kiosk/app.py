@@ -20,7 +20,7 @@ from adjudicator.protocol import Protocol
 
 from adjudicator.pin_gate import PinGate
 from adjudicator.station_state import save_state, state_path
-from .console import CSS_PATH as CONSOLE_CSS, ConsoleFilter, wants_console
+from .console import CSS_TEXT as CONSOLE_CSS, ConsoleFilter, wants_console
 from .screens.ready import ReadyScreen
 from adjudicator.station import Outcome, Station, open_station
 
@@ -55,7 +55,7 @@ class KioskApp(App, inherit_bindings=False):
         self.console_style = wants_console(station.config.style, os.environ.get("TERM"))
         super().__init__(ansi_color=True if self.console_style else None)
         if self.console_style:
-            self.css_path = [*self.css_path, CONSOLE_CSS]
+            self.CSS = f"{type(self).CSS}\n{CONSOLE_CSS}"  # after the full style: it wins
         self._console_filter = ConsoleFilter() if self.console_style else None
         self.station = station
         self.protocol = Protocol(station.config.timers)  # where the players are (adjudicator/)

@@ -28,6 +28,8 @@ from textual.color import Color
 from textual.filter import LineFilter
 
 CSS_PATH = Path(__file__).with_name("console.tcss")
+# read at import, as kiosk.tcss is: a restarted kiosk reads no file of a package replaced since
+CSS_TEXT = CSS_PATH.read_text(encoding="utf-8")
 # The characters that code page 437 (Python's cp437 codec) and console-setup's Lat15-Fixed16 and
 # Uni2-Fixed16 all draw (their PSF unicode tables; tests/kiosk/test_kiosk_console.py reads them).
 CONSOLE_CHARS = frozenset(

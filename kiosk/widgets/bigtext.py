@@ -48,11 +48,18 @@ def font_source(font: str) -> str:
     return str(own.with_suffix("")) if own is not None else font
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=16)  # every font of FONTS stays loaded (preload_data)
 def _figlet(font: str):
     from pyfiglet import Figlet  # imported on first use: keeps the kiosk's cold start short
 
     return Figlet(font=font_source(font), width=100_000)
+
+
+def preload_data() -> None:
+    """Every font read now (adjudicator/preload.py): a kiosk restarted after the package was
+    reinstalled or removed draws its verdict from memory, never from a font file gone."""
+    for font in FONTS:
+        _figlet(font)
 
 
 def covers(text: str, font: str) -> bool:

@@ -77,9 +77,9 @@ def test_a_kiosk_whose_package_is_gone_comes_back_after_a_kill(tmp_path):
         os.rename(copy, copy + "-old")  # the package replaced under the running station
         app.write(F12)  # the running kiosk opens what it never showed yet (a try-out: no PIN)
         shown = Shown(app)
-        shown.wait("DIRECTOR ·")
+        shown.wait("Event name (on every screen")  # director mode, scrolled to its first field
         app.write(b"\x1b")
-        shown.wait("not locked", absent="DIRECTOR ·")
+        shown.wait("not locked", absent="Event name (on every screen")
         first = kiosk_child(app)
         mark = len(app.screen)
         os.kill(first, signal.SIGKILL)  # the kiosk this test started
