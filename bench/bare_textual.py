@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -29,7 +31,7 @@ class Ready(Screen):
     def compose(self) -> ComposeResult:
         yield Static("2. OPPONENT: check them, then press TAB.")
         yield Static("station: 0", id="count")
-        yield Entry()
+        yield Entry(max_length=int(os.environ.get("BARE_MAX_LENGTH", "0")))  # 0: no cap
 
     def on_screen_resume(self) -> None:
         self.query_one("#count", Static).update(f"station: {self.app.judged}")

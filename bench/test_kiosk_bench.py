@@ -174,3 +174,55 @@ def test_tab_to_verdict_painted(station):
           f"bare Textual p50 {_ms(b50)} p99 {_ms(b99)}; p99 ratio {k99 / b99:.2f}x")
     report("kiosk TAB-to-verdict p99", f"{_ms(k99)} (p50 {_ms(k50)})",
            f"bare Textual p99 {_ms(b99)} = {k99 / b99:.2f}x")
+
+
+TYPED_KB = (100, 600)
+
+
+def _consume_typing(argv, env, kb: int) -> float:
+    """Seconds from writing KB kilobytes of letters, then BACKSPACE as many times as the entry
+    holds and "qi za" TAB, to the verdict painted: the time to consume the typing."""
+    import fcntl
+    import select
+
+    from adjudicator.entry import MAX_ENTRY_CHARS
+
+    data = ((b"abcdefghijklmnopqrstuvwxyz" * (kb * 1024 // 26 + 1))[:kb * 1024]
+            + b"\x7f" * MAX_ENTRY_CHARS + b"qi za\t")
+    app = PtyApp(argv, env)
+    try:
+        app.read_until(READY)
+        app.drain(1.5)
+        mark = len(app.screen)
+        flags = fcntl.fcntl(app.master, fcntl.F_GETFL)
+        fcntl.fcntl(app.master, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+        before = time.perf_counter()
+        view = memoryview(data)
+        while view:  # written as fast as it is read, the screen read meanwhile
+            readable, writable, _ = select.select([app.master], [app.master], [], 300)
+            if readable:
+                app.screen += os.read(app.master, 65536)
+            if writable:
+                try:
+                    view = view[os.write(app.master, view[:65536]):]
+                except BlockingIOError:
+                    pass
+        fcntl.fcntl(app.master, fcntl.F_SETFL, flags)
+        return app.read_until(b"the play is", start=mark, timeout=600) - before
+    finally:
+        app.close()
+
+
+def test_plain_typing_consumed(station):
+    """Issue 28 (5e): a run of letters read together is one event to the kiosk (kiosk/typed.py);
+    the bare app's Input (capped at the entry's length, as the kiosk's is) takes a key each."""
+    from adjudicator.entry import MAX_ENTRY_CHARS
+
+    config, env = station
+    for kb in TYPED_KB:
+        k = _consume_typing(kiosk_argv(config), env, kb)
+        b = _consume_typing(BARE, {**env, "BARE_MAX_LENGTH": str(MAX_ENTRY_CHARS)}, kb)
+        print(f"\n{kb} KB of plain typing consumed (to the verdict after it painted): kiosk "
+              f"{_ms(k)}, bare Textual Input {_ms(b)}; the kiosk takes {k / b:.3f}x the bare time")
+        report(f"kiosk consumes {kb} KB of plain typing", f"{_ms(k)} = {k / b:.3f}x",
+               f"bare Textual Input {_ms(b)}")

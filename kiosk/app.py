@@ -22,6 +22,7 @@ from adjudicator.pin_gate import PinGate
 from adjudicator.station_state import save_state, state_path
 from .console import CSS_TEXT as CONSOLE_CSS, ConsoleFilter, wants_console
 from .screens.ready import ReadyScreen
+from .typed import Typed
 from adjudicator.station import Outcome, Station, open_station
 
 DIRECTOR_KEY = "f12"
@@ -30,7 +31,7 @@ DIRECTOR_KEY = "f12"
 # screenshot, help-quit...) is refused by check_action, whatever asks (WESPA 3.11.1(b)).
 ALLOWED_APP_ACTIONS = frozenset({"director", "focus_next", "focus_previous"})
 # What counts as the director still being there (timers.director_idle).
-ACTIVITY = (events.Key, events.Paste, events.MouseDown, events.MouseScrollDown,
+ACTIVITY = (events.Key, events.Paste, Typed, events.MouseDown, events.MouseScrollDown,
             events.MouseScrollUp)
 IDLE_CHECK = 1.0  # seconds between looks at the director's idle time
 # Signals that end the kiosk as the director's Quit does, the terminal put back (issue 21).
@@ -158,7 +159,9 @@ class KioskApp(App, inherit_bindings=False):
         it: a terminal can send any coordinates, or just after a resize) is dropped: Textual
         answered it by taking the keyboard focus from the entry box, and the station silently
         stopped taking keys. For the same reason the terminal's focus-out report (ESC [ O) is
-        ignored, with its focus-in: a station's entry box keeps the keyboard.
+        ignored, with its focus-in: a station's entry box keeps the keyboard. A run of printable
+        characters read together (Typed, kiosk/typed.py) goes to the entry box as one piece of
+        text; anything else focused gets its keys one by one, as if they had come as keys.
         """
         if isinstance(event, (events.AppBlur, events.AppFocus)):
             return
@@ -166,6 +169,14 @@ class KioskApp(App, inherit_bindings=False):
             return
         if self._director_seen is not None and isinstance(event, ACTIVITY):
             self._director_seen = self.idle_clock()  # the director is still there
+        if isinstance(event, Typed):
+            take = getattr(self.focused, "take_text", None)
+            if take is not None:
+                take(event.text)  # the entry box: one piece of text, one length check
+                return
+            for key in event.keys():  # any other box or screen: its keys, in order
+                await self.on_event(key)
+            return
         if (isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded
                 and getattr(event, "key", None) != DIRECTOR_KEY):
             take = getattr(self.focused, "take_paste" if isinstance(event, events.Paste)

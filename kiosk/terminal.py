@@ -10,7 +10,8 @@ protocol itself is not asked for.
 
 The input is cut into text, whole escape sequences and bracketed pastes by kiosk/sequences.py
 (TerminalInput), however the reads cut them; only then does KioskParser turn them into events:
-each character of text into its key, a whole sequence into the one key, mouse report or report
+a run of printable characters into one Typed (kiosk/typed.py), each other character of text
+into its key, a whole sequence into the one key, mouse report or report
 it stands for. A sequence the kiosk does not use, and every Alt chord, is dropped whole: Textual
 typed an unknown sequence's characters ("ESC [ 8 ; 0 ; 0 t" put "[8;0;0t" into the entry) and
 Alt+X as "x" (issue 21).
@@ -49,6 +50,7 @@ from adjudicator.visible import visible
 
 from .keyreports import reported_keys
 from .sequences import Sequence, TerminalInput
+from .typed import Typed, plain_runs
 
 log = logging.getLogger("adjudicator.kiosk")
 
@@ -85,6 +87,17 @@ class KioskParser(XTermParser):
     """Textual's tables of keys and mouse reports, given whole sequences (never a guess)."""
 
     def text_events(self, text: str) -> list[Message]:
+        """TEXT (no ESC in it) as events, in order: each run of printable characters as one
+        Typed (kiosk/typed.py), each other character as its key."""
+        out: list[Message] = []
+        for plain, part in plain_runs(text):
+            if plain:
+                out.append(Typed(part, self.keys_of))
+            else:
+                out.extend(self.keys_of(part))
+        return out
+
+    def keys_of(self, text: str) -> list[events.Key]:
         """The keys of TEXT (no ESC in it), one a character, as Textual's parser makes them."""
         return [key for ch in text for key in self._sequence_to_key_events(ch)
                 if key.key != Keys.Ignore]

@@ -152,16 +152,25 @@ class OrderedInput(VisibleInput, inherit_bindings=False):
         if line:
             self.type_text(line)
 
-    def type_text(self, text: str) -> None:
+    def type_text(self, text: str, *, partly: bool = False) -> None:
         """TEXT at the cursor (over a selection), unless the box refuses it (restricted()).
 
         Text that would make the value longer than max_length is refused whole (too_long),
         before anything is inserted or drawn: a paste of any size costs one length check.
+        PARTLY (keys typed one after another): what fits is taken, as each key would have been,
+        and only the rest refused, with the same one check.
         """
+        if not text:
+            return
         selection = self.selection
-        if self.max_length and (len(self.value) - abs(selection.end - selection.start)
-                                + len(text) > self.max_length):
-            self.too_long(text)
+        room = (self.max_length - len(self.value) + abs(selection.end - selection.start)
+                if self.max_length else len(text))
+        if len(text) > room:
+            if not partly or room <= 0:
+                self.too_long(text)
+                return
+            self.type_text(text[:room])
+            self.too_long(text[room:])
             return
         if selection.is_empty:
             self.insert_text_at_cursor(text)
@@ -204,6 +213,13 @@ class EntryInput(OrderedInput):
         def __init__(self, text: str):
             super().__init__()
             self.text = text
+
+    def take_text(self, text: str) -> None:
+        """TEXT, printable characters typed one after another (kiosk/typed.py), as its keys
+        would be taken one by one (take_key), with one length check: what fits is typed, the
+        rest refused (Refused). The box has no key command a printable character could be."""
+        self._restart_blink()
+        self.type_text(text.replace(UNDECODABLE, ""), partly=True)
 
     def too_long(self, text: str) -> None:
         self.tell(self.Refused(too_long_message(len(text))))

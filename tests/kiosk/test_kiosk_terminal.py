@@ -24,6 +24,7 @@ from kiosk.sequences import (
     TerminalInput,
 )
 from kiosk.terminal import KioskParser, clamp_size
+from kiosk.typed import Typed, plain_runs
 
 
 class Clock:
@@ -64,7 +65,8 @@ def typed(*reads: str, gap: float = 0.0) -> str:
                 messages = parser.text_events(part)
             else:
                 messages = [part]
-            for m in messages:
+            for m in [key for m in messages
+                      for key in (m.keys() if isinstance(m, Typed) else [m])]:
                 if isinstance(m, events.Key) and m.is_printable:
                     text += m.character
         clock.now += gap if read else max(gap, SEQUENCE_QUIET, PASTE_QUIET)
@@ -259,3 +261,16 @@ def test_command_keys_reported_as_codes_keep_their_names():
              for key in parser.sequence_events(seq)]
     assert names == ["tab", "shift+tab", "enter", "backspace", "escape", "shift+tab", "ctrl+c",
                      "alt+x"]
+
+
+def test_printable_characters_read_together_are_one_event_cut_by_every_other_key():
+    """Issue 28 (5e): a key event a character made 600 KB of typing stall the kiosk for minutes.
+    A run of printable characters is one Typed; a control (TAB, BACKSPACE, ENTER) or a format
+    character (zero-width space) is a key of its own, in its place."""
+    parser = KioskParser()
+    got = [(type(m).__name__, m.text if isinstance(m, Typed) else m.key)
+           for m in parser.text_events("za q\x7fqi\u200b\u00e9\t")]
+    assert got == [("Typed", "za q"), ("Key", "backspace"), ("Typed", "qi"),
+                   ("Key", "zero_width_space"), ("Typed", "\u00e9"), ("Key", "tab")]
+    assert [k.key for k in parser.text_events("a b")[0].keys()] == ["a", "space", "b"]
+    assert plain_runs("") == [] and plain_runs("x" * 100_000) == [(True, "x" * 100_000)]
