@@ -4,7 +4,7 @@ The hub's answers carry the event (wire.event_of checks it); the sender hands it
 thread (Station.follow), where the new list is found on the shelf and loaded, so taking it later
 costs nothing. A surface takes a prepared change only when its station is at Ready
 (Station.at_ready), never during a challenge (protocol.py): the config file is written (comments
-kept, config.save_config) so a restart keeps it, the journal notes what changed, and the station
+kept, config_save.save_config) so a restart keeps it, the journal notes what changed, and the station
 says it on Ready for a while (NOTE_FOR). A station that cannot reach the hub keeps its last
 settings and says since when (offline_text).
 """
@@ -161,7 +161,7 @@ def take(station, now: float | None = None) -> str:
         return ""
     said = "; ".join((*change.said, kept) if kept else change.said)
     from .errors import AdjudicatorError
-    from .config import save_config
+    from .config_save import save_config
 
     try:
         save_config(config)

@@ -292,7 +292,7 @@ class Station:
         if (new.secondary_lexicon, new.lexicon_dirs) != (self.config.secondary_lexicon,
                                                       self.config.lexicon_dirs):
             secondary = _load(new.secondary_lexicon, new) if new.secondary_lexicon else None
-        from adjudicator.config import save_config
+        from adjudicator.config_save import save_config
 
         save_config(new)
         self.config, self.lexicon, self.secondary = new, primary, secondary

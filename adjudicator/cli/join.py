@@ -34,7 +34,8 @@ def join_cmd(url: str, station: str | None, division: str | None,
       adjudicator join http://192.168.1.20:8080/join?code=... --name "Desk 4" --division A
     """
     from ..config import default_config_path, default_journal_path, load_config, \
-        save_event_config, station_name_problem
+        station_name_problem
+    from ..config_save import save_event_config
     from ..errors import ConfigError, EntryError
     from ..event import to_dict
     from ..link.join import fetch_event, fetch_list

@@ -7,7 +7,8 @@ import sys
 
 import click
 
-from ..config import MODES, load_config, save_config
+from ..config import MODES, load_config
+from ..config_save import save_config
 from ..errors import ConfigError
 from ..launch import KIOSK_OPTIONS, run_kiosk
 

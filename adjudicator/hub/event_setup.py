@@ -12,8 +12,9 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
-from ..errors import ConfigError, LexiconError
+from ..errors import LexiconError
 from ..event import Division, Event, EventError, to_dict
+from ..tomlfile import read_toml, write_atomic
 
 
 def pin_lists(event: Event, config_path: str = "") -> tuple[Event, dict[str, str]]:
@@ -106,7 +107,7 @@ def save_event(path: str, event: Event, before: Event | None = None,
     file stays a file), one whose tables came from tsh (FROM_TSH, unchanged) keeps none."""
     import tomlkit
 
-    doc = _read(path)
+    doc = read_toml(path, "the hub config")
     table = doc.get("event")
     if not isinstance(table, dict):
         table = tomlkit.table()
@@ -140,20 +141,20 @@ def save_event(path: str, event: Event, before: Event | None = None,
         del doc["division"]
     if event.divisions:
         doc.append("division", array)
-    _write(path, tomlkit.dumps(doc))
+    write_atomic(path, tomlkit.dumps(doc), "the hub config")
 
 
 def set_hub_pin(path: str, pin_hash: str) -> None:
     """`adjudicator set-pin --config hub.toml`: the event's PIN hash in hub.toml, in place."""
     import tomlkit
 
-    doc = _read(path)
+    doc = read_toml(path, "the hub config")
     table = doc.get("event")
     if not isinstance(table, dict):
         table = tomlkit.table()
         doc["event"] = table
     table["pin_hash"] = pin_hash
-    _write(path, tomlkit.dumps(doc))
+    write_atomic(path, tomlkit.dumps(doc), "the hub config")
 
 
 def pin_hash_in(path: str) -> str | None:
@@ -186,39 +187,6 @@ def is_hub_config(path: str) -> bool:
     if "event" in data:
         return isinstance(data["event"], dict)
     return "tsh" in data or "hub" in os.path.basename(path).lower()
-
-
-def _read(path: str):
-    import tomlkit
-
-    try:
-        with open(path, encoding="utf-8") as f:
-            return tomlkit.parse(f.read())
-    except FileNotFoundError:
-        return tomlkit.document()
-    except (OSError, UnicodeDecodeError, tomlkit.exceptions.TOMLKitError) as e:
-        raise ConfigError(f"cannot update the hub config {path}: {e}") from e
-
-
-def _write(path: str, text: str) -> None:
-    import tempfile
-
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".hub-", suffix=".toml", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.chmod(tmp, 0o600)  # it holds the director's PIN hash
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-    except OSError as e:
-        raise ConfigError(f"cannot write the hub config {path}: {e.strerror or e}") from e
 
 
 def describe_change(before: Event | None, after: Event) -> str:

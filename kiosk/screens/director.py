@@ -13,7 +13,8 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Label, Select, Static
 from textual.widgets import Input as PinInput
 
-from adjudicator.config import parse_config, to_toml_dict
+from adjudicator.config import parse_config
+from adjudicator.config_save import to_toml_dict
 from adjudicator.errors import AdjudicatorError, ConfigError
 from adjudicator.pin import check_pin_text, hash_pin, is_set
 from adjudicator.rules import ChallengeRule

@@ -357,7 +357,7 @@ def test_a_damaged_list_from_the_hub_is_not_shelved(start_hub, tmp_path, lists, 
 
 
 def test_config_errors_stop_join_before_the_file_changes(tmp_path):
-    from adjudicator.config import save_event_config
+    from adjudicator.config_save import save_event_config
 
     path = tmp_path / "c.toml"
     path.write_text('station = "Desk"\n')

@@ -248,7 +248,8 @@ def test_the_phone_server_forwards_every_phones_row(tmp_path, make_lexicon, star
 
 
 def test_the_directors_save_keeps_the_hub_lines(tmp_path):
-    from adjudicator.config import load_config, save_config
+    from adjudicator.config import load_config
+    from adjudicator.config_save import save_config
 
     path = tmp_path / "station.toml"
     path.write_text('station = "Desk 1"\n# from the hub\nhub = "http://10.0.0.2:8080"\n'

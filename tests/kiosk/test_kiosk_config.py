@@ -16,8 +16,8 @@ from adjudicator.config import (
     default_config_path,
     load_config,
     parse_config,
-    save_config,
 )
+from adjudicator.config_save import save_config
 from adjudicator.errors import EXIT_CONFIG, ConfigError
 from adjudicator.rules import ChallengeRule
 

@@ -8,7 +8,8 @@ import tomllib
 import pytest
 from kiosk_helpers import elapse, screen_name, text_of
 
-from adjudicator.config import load_config, save_config
+from adjudicator.config import load_config
+from adjudicator.config_save import save_config
 from adjudicator.pin import hash_pin
 from adjudicator.rules import ChallengeRule
 from adjudicator.pin_gate import LOCKOUT_SECONDS
