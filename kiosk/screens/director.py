@@ -159,7 +159,15 @@ class DirectorScreen(Screen):
                  for row in rows]
         for row in fit_columns(cells, self.size.width - 4):  # the form's padding, scroll bar
             table.add_row(*(Text(cell) for cell in row))  # as text, never markup
-        self.query_one("#f-station", Input).focus()
+        field = self.query_one("#f-station", Input)
+        field.focus(scroll_visible=False)
+        self.call_after_refresh(self._top_in_view, field)
+
+    def _top_in_view(self, field: Input) -> None:
+        """The form from its top (the title, NOT LOCKED on a try-out), the focused field still
+        in view: the least scrolling that shows it."""
+        self.query_one("#director", VerticalScroll).scroll_home(animate=False)
+        field.scroll_visible(animate=False)
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width < NARROW, "narrow")
