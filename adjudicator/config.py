@@ -6,14 +6,16 @@ import math
 import os
 import tomllib
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .entry import describe_char
 from .errors import ConfigError
-from .event import Division, Event, parse_event
 from .modes import MODES
 from .rules import ChallengeRule
 from .visible import is_hidden
+
+if TYPE_CHECKING:  # the event's module is read only by a config that names divisions
+    from .event import Division, Event
 
 CONFIG_ENV = "ADJUDICATOR_CONFIG"
 JOURNAL_ENV = "ADJUDICATOR_JOURNAL"
@@ -103,6 +105,8 @@ class Config:
     @property
     def event_setup(self) -> Event:
         """The event as this station knows it (its name, its divisions, the director's PIN)."""
+        from .event import Event
+
         return Event(name=self.event, divisions=self.event_divisions, pin_hash=self.pin_hash)
 
     def served(self) -> tuple[Division, ...]:
@@ -193,13 +197,16 @@ def parse_config(data: dict[str, Any], where: str = "") -> Config:
         divisions=r.text_list("divisions"),
     )
     r.seen.add("division")
-    event = parse_event(None, data.get("division"), where)
-    for name in cfg["divisions"]:
-        if event.division(name) is None:
-            raise ConfigError(f"{_in(where)}key divisions: {name!r} is not one of the event's "
-                              "divisions ([[division]] names it)")
-    cfg["divisions"] = tuple(event.division(n).name for n in cfg["divisions"])
-    cfg["event_divisions"] = event.divisions
+    if data.get("division") is not None or cfg["divisions"]:  # an event's station
+        from .event import parse_event
+
+        event = parse_event(None, data.get("division"), where)
+        for name in cfg["divisions"]:
+            if event.division(name) is None:
+                raise ConfigError(f"{_in(where)}key divisions: {name!r} is not one of the "
+                                  "event's divisions ([[division]] names it)")
+        cfg["divisions"] = tuple(event.division(n).name for n in cfg["divisions"])
+        cfg["event_divisions"] = event.divisions
     r.refuse_unknown()
     if cfg["hub"] and not cfg["hub"].startswith(("http://", "https://")):
         raise ConfigError(f"{_in(where)}key hub: {cfg['hub']!r} is not an address like "
