@@ -155,12 +155,13 @@ def _beside(words, width, font, mark: bool, solid: bool) -> tuple[str, ...] | No
 
 
 def _above(words, width, font, mark: bool, solid: bool) -> tuple[str, ...] | None:
-    """The mark's smallest glyph over the words (a narrow screen), each centred."""
+    """The mark's smallest glyph over the words (a narrow screen), each centred, a blank row
+    between them (a font whose letters fill their top row would touch the mark)."""
     rows = _wrap_render(words, width, font)
     glyph = glyphs(mark, solid)[-1]
     if rows is None or len(glyph[0]) > width:
         return None
-    return tuple(centre(glyph, width)) + rows
+    return tuple(centre(glyph, width)) + (" " * width,) + rows
 
 
 def _middle(block: tuple[str, ...], height: int, width: int) -> list[str]:
