@@ -38,13 +38,7 @@ def save_event_config(where: str, values: dict[str, Any], divisions: list[dict])
             doc.pop(key, None)
         elif key not in doc or doc[key] != value:
             doc[key] = value
-    if "division" in doc:
-        del doc["division"]
-    if divisions:
-        array = tomlkit.aot()
-        for d in divisions:
-            array.append(tomlkit.item({k: v for k, v in d.items() if v != ""}))
-        doc.append("division", array)
+    _put_divisions(doc, divisions)
     text = tomlkit.dumps(doc)
     parse_config(tomllib.loads(text), where)  # never a file the station then refuses
     after = tomllib.loads(text)
