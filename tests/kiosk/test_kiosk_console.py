@@ -105,7 +105,7 @@ def written_characters(screen: bytes) -> set[str]:
 
 def sgr_parameters(screen: bytes) -> list[list[int]]:
     return [[int(p or 0) for p in re.split("[;:]", m)]
-            for m in re.findall(r"\x1b\[([0-9;:]*)m", screen.decode("utf-8"))]
+            for m in re.findall(r"\x1b\[([0-9;:]*)m", screen.decode("utf-8", "replace"))]
 
 
 def backgrounds(screen: bytes) -> set[str]:
@@ -164,8 +164,9 @@ def test_on_the_linux_console_every_character_is_drawable_and_every_background_i
     assert "43" in backgrounds(unacceptable), "UNACCEPTABLE on the console's orange (brown)"
     # told apart by shape and by words as well as by colour
     tick, cross = [row.rstrip() for row in SOLID_TICK], [row.rstrip() for row in SOLID_CROSS]
-    text_acceptable = acceptable.decode("utf-8")
-    text_unacceptable = unacceptable.decode("utf-8")
+    # a part of the output may begin inside a character (where a read ended): cut, not wrong
+    text_acceptable = acceptable.decode("utf-8", "replace")
+    text_unacceptable = unacceptable.decode("utf-8", "replace")
     assert all(row.strip() in text_acceptable for row in tick)
     assert cross[0].strip() not in text_acceptable.replace(tick[0].strip(), "")
     assert all(row.strip() in text_unacceptable for row in cross)
