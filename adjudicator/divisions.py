@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .config import Config
 from .errors import LexiconError
 from .event import Division, Event
-from .lexicon import Lexicon
+from .lexicon.compiled import Lexicon
 from .rules import ChallengeRule
 from .tables import TableError
 
@@ -114,7 +114,7 @@ def load_division_lists(config: Config, loaded: dict | None = None) -> DivisionL
     served = config.served()
     if not served:
         return None
-    from .resolve import load_lexicon
+    from .lexicon.library import load_lexicon
 
     cache: dict[str, Lexicon] = dict(loaded or {})
     result = []
@@ -141,7 +141,7 @@ def event_lines(event: Event | None) -> list[str]:
     (name, edition as published, fingerprint pinned) and rule; [] without an event."""
     if event is None or not (event.name or event.divisions):
         return []
-    from .known import by_id, identify
+    from .lexicon.known import by_id, identify
 
     lines = [f"Event: {event.name or '(no name)'}"]
     for d in event.divisions:

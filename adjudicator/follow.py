@@ -96,7 +96,7 @@ def _named(name: str) -> bool:
 def _load(name: str, fingerprint: str, config: Config):
     """(the list NAME from the shelf, "") when it is there and is the event's; else (None, why)."""
     from .errors import AdjudicatorError
-    from .resolve import load_lexicon
+    from .lexicon.library import load_lexicon
 
     try:
         lexicon = load_lexicon(name, dirs=list(config.lexicon_dirs))
@@ -117,7 +117,7 @@ def _fetched(name: str, fingerprint: str, config: Config):
     if not (fingerprint and config.hub and config.hub_token):
         return None
     from .errors import AdjudicatorError
-    from .lexicon import Lexicon
+    from .lexicon.compiled import Lexicon
     from .link.join import fetch_list
 
     try:

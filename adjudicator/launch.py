@@ -54,7 +54,7 @@ def kiosk_args(config_path: str | None, mode: str | None, session: str) -> list[
 
 # Imported by a kiosk child on its way to the first paint besides kiosk.app's own imports
 # (lexicon look-up by name, the child's set-up, what Textual imports as it runs): preloaded too.
-PRELOADED = ("adjudicator.resolve", "adjudicator.shelf", "ctypes", "faulthandler",
+PRELOADED = ("adjudicator.lexicon.library", "adjudicator.lexicon.store", "ctypes", "faulthandler",
              "textual.layouts.factory", "textual.layouts.horizontal", "textual.layouts.stream",
              "textual.scrollbar", "textual.pilot", "textual.drivers.headless_driver")
 

@@ -28,6 +28,6 @@ def preload_package() -> None:
                     data()
             except Exception:  # noqa: BLE001, S112 - one that cannot load: the child says why
                 continue
-    from .known import known_lexicons
+    from .lexicon.known import known_lexicons
 
     known_lexicons()  # lexicons/known.toml, read once: every child identifies lists from it

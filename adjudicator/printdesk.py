@@ -16,7 +16,7 @@ from datetime import datetime
 
 from .docket.slip import Slip
 from .errors import AdjudicatorError, JournalError
-from .known import LexiconIdentity, identify
+from .lexicon.known import LexiconIdentity, identify
 from .rules import ChallengeRule, consequence_under
 from .station import NOT_RECORDED, Outcome
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from adjudicator.config import Config
 from adjudicator.entry import check_entry_length, parse_entry
 from adjudicator.errors import AdjudicatorError
-from adjudicator.lexicon import Lexicon
+from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.rules import consequence_under
 from adjudicator.tables import check_table
 from adjudicator.verdict import Verdict, adjudicate
@@ -371,14 +371,14 @@ def _reason(e: Exception) -> str:
 
 
 def _load(spec: str, config: Config) -> Lexicon:
-    from adjudicator.resolve import load_lexicon
+    from adjudicator.lexicon.library import load_lexicon
 
     return load_lexicon(spec or None, dirs=list(config.lexicon_dirs))
 
 
 def load_lexicons(config: Config) -> tuple[Lexicon, Lexicon | None]:
     """The primary and (optional) secondary lexicon the config names; LexiconError if unusable."""
-    from adjudicator.resolve import load_lexicon
+    from adjudicator.lexicon.library import load_lexicon
 
     dirs = list(config.lexicon_dirs)
     primary = load_lexicon(config.lexicon or None, dirs=dirs)
@@ -422,7 +422,7 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
         lexicon, loaded_secondary = load_lexicons(config)
         secondary = secondary or loaded_secondary
     elif secondary is None and config.secondary_lexicon:
-        from adjudicator.resolve import load_lexicon
+        from adjudicator.lexicon.library import load_lexicon
 
         secondary = load_lexicon(config.secondary_lexicon, dirs=list(config.lexicon_dirs))
     problem, opener, reopener = "", None, None

@@ -6,8 +6,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .entry import Words, validate_words
-from .known import LexiconIdentity
-from .lexicon import Lexicon
+from .lexicon.compiled import Lexicon
+from .lexicon.known import LexiconIdentity
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,8 @@ class Verdict:
 def adjudicate(lexicon: Lexicon, words: Sequence[str]) -> Verdict:
     """Judge the play. Every word is looked up, always: no early exit, so time tells nothing."""
     checked = words if type(words) is Words else validate_words(tuple(words))
+    if not getattr(lexicon, "words_match", True):  # None: not yet checked; False: refused
+        lexicon.check_words()  # no verdict from a list whose words are not its header's
     return Verdict(checked, all_found(lexicon, checked), lexicon.identity)
 
 

@@ -28,7 +28,8 @@ from fake_printer import FakePrinter  # noqa: E402
 from adjudicator.config import Config, PrinterSettings  # noqa: E402
 from adjudicator.docket import lpdev  # noqa: E402
 from adjudicator.docket.encoder import CUT  # noqa: E402
-from adjudicator.lexicon import Lexicon, compile_sources  # noqa: E402
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.compiled import Lexicon  # noqa: E402
 from adjudicator.printdesk import PrintDesk  # noqa: E402
 from adjudicator.station import open_station  # noqa: E402
 

@@ -26,7 +26,8 @@ from hub_process import HubProcess, accept_waiting  # noqa: E402
 
 from adjudicator.link.forward import Forwarder  # noqa: E402
 from adjudicator.journal import Journal  # noqa: E402
-from adjudicator.lexicon import Lexicon, compile_sources  # noqa: E402
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.compiled import Lexicon  # noqa: E402
 from adjudicator.verdict import adjudicate  # noqa: E402
 
 STATIONS = int(os.environ.get("ADJUDICATOR_HUB_STATIONS", "10"))

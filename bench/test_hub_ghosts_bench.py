@@ -25,7 +25,8 @@ from ghosts import Ghost, NotTaken  # noqa: E402
 from hub_process import HubProcess, accept_waiting  # noqa: E402
 
 from adjudicator.journal import Journal, outbox  # noqa: E402
-from adjudicator.lexicon import Lexicon, compile_sources  # noqa: E402
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.compiled import Lexicon  # noqa: E402
 from adjudicator.link.forward import Forwarder  # noqa: E402
 from adjudicator.verdict import adjudicate  # noqa: E402
 

@@ -23,7 +23,8 @@ from hub_process import HubProcess, accept_waiting  # noqa: E402
 
 from adjudicator.link.forward import Forwarder, post  # noqa: E402
 from adjudicator.journal import Journal  # noqa: E402
-from adjudicator.lexicon import Lexicon, compile_sources  # noqa: E402
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.compiled import Lexicon  # noqa: E402
 from adjudicator.verdict import adjudicate  # noqa: E402
 
 TRICKLERS = 1100

@@ -19,7 +19,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from adjudicator.journal import Journal
-from adjudicator.known import LexiconIdentity
+from adjudicator.lexicon.known import LexiconIdentity
 from adjudicator.verdict import Verdict
 from benchutil import report
 

@@ -40,7 +40,7 @@ def station(tmp_path_factory):
     """
     import compileall
 
-    from adjudicator.lexicon import compile_sources
+    from adjudicator.lexicon.compile import compile_sources
 
     for package in ("adjudicator", "kiosk"):
         compileall.compile_dir(os.path.join(REPO, package), quiet=1)

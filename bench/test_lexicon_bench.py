@@ -15,9 +15,10 @@ import time
 import pytest
 
 from adjudicator.entry import parse_entry
-from adjudicator.lexicon import Lexicon, compile_sources
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.verdict import adjudicate, lookup
-from adjudicator.wordlist import read_source
+from adjudicator.lexicon.wordlist import read_source
 from benchutil import csw19_path, median, report
 
 
@@ -59,8 +60,8 @@ def test_load(benchmark, csw19):
 MEMORY_PROBE = """
 import json, os, sys, gc
 import psutil
-from adjudicator.known import known_lexicons
-from adjudicator.lexicon import Lexicon
+from adjudicator.lexicon.known import known_lexicons
+from adjudicator.lexicon.compiled import Lexicon
 known_lexicons()  # code and the manifest are loaded once per process: not the lexicon's memory
 proc = psutil.Process()
 gc.collect()

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from adjudicator.lexicon import compile_sources
+from adjudicator.lexicon.compile import compile_sources
 from benchutil import report
 
 SAMPLES = {  # file in formats/ -> the same list as text

@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.errors import NoWidget
 
 from adjudicator.config import Config
-from adjudicator.lexicon import Lexicon
+from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.protocol import Protocol
 
 from adjudicator.pin_gate import PinGate

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.known import claim_of_name
-from adjudicator.lexicon import FORMAT_VERSION, Lexicon, compile_sources, fingerprint_words
+from adjudicator.lexicon.names import claim_of_name
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.compiled import FORMAT_VERSION, Lexicon, fingerprint_words
 
 @pytest.fixture
 def make_lexicon(tmp_path):

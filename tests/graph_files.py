@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from adjudicator.readers.quackle_dawg import word_hash
-from adjudicator.readers.zyzzyva_dwg import checksum
+from adjudicator.lexicon.readers.quackle_dawg import word_hash
+from adjudicator.lexicon.readers.zyzzyva_dwg import checksum
 
 ALPHABET = [chr(65 + i) for i in range(26)]
 

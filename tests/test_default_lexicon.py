@@ -2,9 +2,10 @@
 
 import pathlib
 
-from adjudicator.known import SHIPPED
-from adjudicator.lexicon import Lexicon, compile_sources
-from adjudicator.resolve import default_path, load_lexicon
+from adjudicator.lexicon.known import SHIPPED
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.compiled import Lexicon
+from adjudicator.lexicon.library import default_path, load_lexicon
 
 
 def test_shipped_file_equals_a_fresh_compile(tmp_path):

@@ -10,7 +10,8 @@ from adjudicator.config import parse_config
 from adjudicator.divisions import NO_TABLE, DivisionError, load_division_lists
 from adjudicator.errors import LexiconError
 from adjudicator.journal import Journal
-from adjudicator.lexicon import Lexicon, compile_sources
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.station import open_station
 
 ALPHA = ["ZO", "QI", "CAT"]  # a CSW-like tiny list: ZO is good
@@ -148,7 +149,7 @@ def test_the_hub_says_the_event_and_its_lists_at_start(tmp_path, monkeypatch, ru
     """Item 5: `adjudicator hub` prints the event, each list (name, edition, fingerprint) and
     its journal; a hub without an event prints no event lines."""
     from adjudicator.event import parse_event
-    from adjudicator.known import by_id
+    from adjudicator.lexicon.known import by_id
 
     csw19 = by_id("CSW19").fingerprint
     event = parse_event({"name": "Club Open 2026"}, [

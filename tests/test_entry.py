@@ -8,7 +8,8 @@ from plain_entry import SEPARATORS, reference_parse
 from adjudicator import entry
 from adjudicator.entry import parse_entry
 from adjudicator.errors import EXIT_ENTRY, EntryError
-from adjudicator.lexicon import Lexicon, compile_sources
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.verdict import adjudicate
 
 

@@ -103,7 +103,7 @@ def test_the_supervisor_imports_the_kiosk_once_and_runs_no_thread_when_it_forks(
         "preload_kiosk()\n"
         "print(threading.active_count(), all(m in sys.modules for m in\n"
         "      ('textual.app', 'kiosk.app', 'kiosk.screens.ready', 'kiosk.terminal',\n"
-        "       'adjudicator.resolve', 'marisa_trie')))\n"
+        "       'adjudicator.lexicon.library', 'marisa_trie')))\n"
         "print(sorted(os.listdir('/proc/self/fd')) == before)\n"
     )
     assert out.stdout.split() == ["1", "True", "True"], out.stderr

@@ -6,7 +6,8 @@ import os
 import pytest
 
 from adjudicator.errors import FileAccessError, LexiconError
-from adjudicator.lexicon import Lexicon, compile_sources, fingerprint_words, is_compiled
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.compiled import Lexicon, fingerprint_words, is_compiled
 
 
 def compile_text(tmp_path, text: bytes, name="tiny", **kw):

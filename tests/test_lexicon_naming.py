@@ -10,9 +10,10 @@ from graph_files import dwg_bytes, kwg_bytes, quackle_bytes, write_dwg_set
 
 from adjudicator.config import Config
 from adjudicator.errors import EXIT_IO, EXIT_LEXICON, LexiconError
-from adjudicator.known import claim_of_name
-from adjudicator.lexicon import FORMAT_VERSION, Lexicon, compile_sources, write_compiled
-from adjudicator.readers import scan as scan_mod
+from adjudicator.lexicon.names import claim_of_name
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.compiled import FORMAT_VERSION, Lexicon, write_compiled
+from adjudicator.lexicon import scan as scan_mod
 from adjudicator.station import load_lexicons
 
 WORDS = ["AA", "AB", "BE", "CAT", "QI", "ZA"]
@@ -136,7 +137,7 @@ def test_a_compiled_file_named_or_naming_itself_official_is_refused(run, tmp_pat
     # a file that says CSW21 inside (made before names were checked, or by hand)
     import marisa_trie
 
-    from adjudicator.lexicon import fingerprint_words
+    from adjudicator.lexicon.compiled import fingerprint_words
 
     forged = tmp_path / "forged.lex"
     write_compiled(str(forged), marisa_trie.Trie(WORDS).tobytes(), {
@@ -157,7 +158,7 @@ def test_a_hash_inside_the_file_names_the_list_whatever_the_file_is_called(run, 
                                                                          monkeypatch):
     """Zyzzyva's checksums cover a quarter of a .dwg and Quackle's hash is in the file: when they
     are an official list's, the file claims that list, and its words must be it."""
-    from adjudicator.readers import quackle_dawg, zyzzyva_dwg
+    from adjudicator.lexicon.readers import quackle_dawg, zyzzyva_dwg
 
     write_dwg_set(tmp_path, "club", WORDS)
     sums = tuple(int(v) for v in (tmp_path / "club-Checksums.txt").read_text().split())

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from adjudicator.readers import scan as scan_mod
+from adjudicator.lexicon import scan as scan_mod
 from graph_files import kwg_bytes, quackle_bytes, write_dwg_set, write_zyzzyva_db
 from realdata import real_list
 

@@ -12,11 +12,12 @@ from click.testing import CliRunner
 
 from adjudicator.cli import main
 from adjudicator.errors import EXIT_LEXICON, LexiconError
-from adjudicator.lexicon import Lexicon, compile_sources, fingerprint_words
-from adjudicator.readers import ListFormatError
-from adjudicator.readers.zyzzyva_dwg import checksum
-from adjudicator.resolve import load_lexicon
-from adjudicator.wordlist import read_source
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.compiled import Lexicon, fingerprint_words
+from adjudicator.lexicon.readers import ListFormatError
+from adjudicator.lexicon.readers.zyzzyva_dwg import checksum
+from adjudicator.lexicon.library import load_lexicon
+from adjudicator.lexicon.wordlist import read_source
 from graph_files import (dwg_bytes, kwg_bytes, quackle_bytes, write_dwg_set, write_zyzzyva_db)
 
 WORDS = ["AA", "AAH", "AAHED", "AAHING", "AB", "ABA", "BE", "BED", "CAT", "CATS", "QI", "ZA",
@@ -398,7 +399,7 @@ def test_fuzzed_databases_read_or_are_refused(tmp_path):
 def test_empty_lists_count_against_the_memory_bound(tmp_path, monkeypatch):
     """Lists holding no word still cost memory to remember: each counts, so a file of millions
     of them is refused. Here 26 x 26 empty lists against a bound of 500 lists."""
-    from adjudicator.readers import graph
+    from adjudicator.lexicon.readers import graph
 
     edges = [((65 + i) << 24) | (i == 25) * LAST | (27 + 26 * i) for i in range(26)]
     for i in range(26):  # list i: 26 letters, each to its own one-edge empty list

@@ -12,9 +12,9 @@ import pytest
 from graph_files import dwg_bytes, kwg_bytes, quackle_bytes, worst_dawg, write_zyzzyva_db
 
 from adjudicator.errors import LexiconError
-from adjudicator.readers import ListFormatError
-from adjudicator.readers import scan as scan_mod
-from adjudicator.wordlist import read_source
+from adjudicator.lexicon.readers import ListFormatError
+from adjudicator.lexicon import scan as scan_mod
+from adjudicator.lexicon.wordlist import read_source
 
 WORDS = ["AA", "AB", "BE", "BED", "CAT", "CATS", "DO", "EH", "FA", "GO", "HI", "ID", "JO", "KA",
          "LA", "MA", "QI", "ZA"]
@@ -135,7 +135,7 @@ def test_a_wal_database_is_read_alone_and_nothing_is_made_beside_it(tmp_path):
 _PEAK = r"""
 import sys
 from adjudicator.errors import LexiconError
-from adjudicator.wordlist import read_source
+from adjudicator.lexicon.wordlist import read_source
 try:
     read_source(sys.argv[1])
     print("read")
@@ -187,7 +187,7 @@ def test_the_worst_word_graph_file_is_read_in_bounded_memory(tmp_path, shape, re
                                                              limit_mb):
     """Issue 29.4: the real peak of the worst 64 MB graph file built (0.8 GB was measured when a
     comment said "about 150 MB"): measured 290 MB refused, 380 MB for the largest list compiled
-    whole (read, fingerprint, trie); see adjudicator/readers/graph.py."""
+    whole (read, fingerprint, trie); see adjudicator/lexicon/readers/graph.py."""
     path = write(tmp_path, "worst.dawg", worst_dawg(**shape))
     done = subprocess.run([sys.executable, "-c", _COMPILE_PEAK, path], capture_output=True,
                           text=True, timeout=600, check=False)

@@ -17,9 +17,9 @@ import pytest
 from realdata import real_list
 
 from adjudicator.errors import AdjudicatorError
-from adjudicator.known import by_id
-from adjudicator.lexicon import compile_sources
-from adjudicator.resolve import load_lexicon
+from adjudicator.lexicon.known import by_id
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.library import load_lexicon
 
 PER_KIND = int(os.environ.get("ADJUDICATOR_MUTANTS",
                               "10" if os.environ.get("ADJUDICATOR_FULL") == "1" else "1"))

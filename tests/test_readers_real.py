@@ -11,8 +11,9 @@ import shutil
 import pytest
 
 from adjudicator.errors import EXIT_LEXICON, LexiconError
-from adjudicator.lexicon import Lexicon, compile_sources
-from adjudicator.wordlist import read_source
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.compiled import Lexicon
+from adjudicator.lexicon.wordlist import read_source
 from realdata import real_list
 
 SAMPLES = {  # file in formats/: (its text list, official id)

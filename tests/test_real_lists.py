@@ -4,10 +4,11 @@ import random
 
 import pytest
 
-from adjudicator.known import by_id, known_lexicons
-from adjudicator.lexicon import Lexicon, compile_sources
+from adjudicator.lexicon.known import by_id, known_lexicons
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.verdict import adjudicate
-from adjudicator.wordlist import read_source
+from adjudicator.lexicon.wordlist import read_source
 from realdata import real_list
 
 LISTS = {

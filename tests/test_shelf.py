@@ -4,10 +4,10 @@ import os
 
 import pytest
 
-from adjudicator import shelf
+from adjudicator.lexicon import store as shelf
 from adjudicator.config import Config
 from adjudicator.errors import EXIT_IO, EXIT_LEXICON
-from adjudicator.known import SHIPPED
+from adjudicator.lexicon.known import SHIPPED
 from adjudicator.station import load_lexicons
 
 
@@ -105,7 +105,7 @@ def test_an_unwritable_shelf_exits_4(run, club, tmp_path, monkeypatch):
 
 
 def test_the_kiosk_and_phone_server_find_shelved_names_too(run, club):
-    """They load through station.load_lexicons (adjudicator/resolve.py), as the CLI does."""
+    """They load through station.load_lexicons (adjudicator/lexicon/library.py), as the CLI does."""
     assert run("lexicon", "add", club).exit_code == 0
     primary, secondary = load_lexicons(Config(lexicon="CLUB", secondary_lexicon="club"))
     assert primary.name == "CLUB" and "QI" in primary and "ZZ" not in primary
@@ -113,7 +113,7 @@ def test_the_kiosk_and_phone_server_find_shelved_names_too(run, club):
 
 
 def test_the_directors_lexicon_choice_includes_the_shelf(run, club):
-    from adjudicator.resolve import available
+    from adjudicator.lexicon.library import available
 
     assert run("lexicon", "add", club).exit_code == 0
     assert os.path.join(os.environ["ADJUDICATOR_SHELF"], "CLUB.lex") in available()

@@ -14,7 +14,8 @@ WORDS = st.text(alphabet="ABQZ", min_size=2, max_size=4)
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    from adjudicator.lexicon import Lexicon, compile_sources
+    from adjudicator.lexicon.compile import compile_sources
+    from adjudicator.lexicon.compiled import Lexicon
 
     folder = tmp_path_factory.mktemp("tiny")
     vocabulary = sorted({"AB", "BA", "QA", "ZA", "ABBA", "BAZ", "QAZ", "ZZZ", "AAA"})

@@ -3,7 +3,7 @@
 import pytest
 
 from adjudicator.errors import FileAccessError, LexiconError, WordListError
-from adjudicator.wordlist import is_header, read_source
+from adjudicator.lexicon.wordlist import is_header, read_source
 
 WORDS = {"AA", "QI", "ZA", "CAT", "COLLINS"}
 

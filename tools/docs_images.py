@@ -74,7 +74,7 @@ def sample_slip_bytes(columns: int = 42) -> bytes:
     """
     from adjudicator.docket.encoder import encode_slip
     from adjudicator.docket.slip import Slip
-    from adjudicator.known import by_id
+    from adjudicator.lexicon.known import by_id
     from adjudicator.rules import ChallengeRule, consequence
 
     known = by_id(SLIP_LEXICON)

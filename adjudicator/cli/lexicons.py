@@ -6,9 +6,9 @@ import os
 
 import click
 
-from ..known import LexiconIdentity, identify
-from ..lexicon import compile_sources
-from ..resolve import load_configured
+from ..lexicon.known import LexiconIdentity, identify
+from ..lexicon.compile import compile_sources
+from ..lexicon.library import DEFAULT_NAMES, load_lexicon
 
 
 def warn_unrecognised(lex, config_path: str = "") -> None:
@@ -22,6 +22,17 @@ def warn_unrecognised(lex, config_path: str = "") -> None:
     where = (f" (the list {config_path} names; set lexicon there, or give --lexicon)"
              if config_path else "")
     click.echo(f"adjudicator: warning: {warning}{where}", err=True)
+
+
+def load_configured(spec: str | None = None):
+    """load_lexicon for the command line: a name is also looked up in the configuration file's
+    lexicon_dirs, as the kiosk does. The configuration is read only when SPEC is such a name."""
+    dirs = None
+    if spec and spec.lower() not in DEFAULT_NAMES and not os.path.exists(spec):
+        from ..config import load_config
+
+        dirs = list(load_config().lexicon_dirs)  # ConfigError (exit 6) names the bad key
+    return load_lexicon(spec, dirs=dirs)
 
 
 def station_lexicon(spec: str | None) -> tuple[object, str]:
@@ -184,7 +195,7 @@ def add_cmd(source: str, name: str | None, replace: bool, skip_invalid: bool) ->
       adjudicator lexicon add ~/.collinszyzzyva/lexicons/CSW24.db
       adjudicator lexicon add club-words.txt --name CLUB
     """
-    from ..shelf import add
+    from ..lexicon.store import add
 
     added = add(source, name=name, replace=replace, skip_invalid=skip_invalid)
     if added.compiled is not None:
@@ -210,7 +221,7 @@ def list_cmd() -> None:
     Example:
       adjudicator lexicon list
     """
-    from ..shelf import entries, shelf_dir
+    from ..lexicon.store import entries, shelf_dir
 
     found = entries()
     if not found:
@@ -252,7 +263,7 @@ def scan_cmd(folder: str | None) -> None:
       adjudicator lexicon scan
       adjudicator lexicon scan /media/usb
     """
-    from ..readers.scan import default_places, scan
+    from ..lexicon.scan import default_places, scan
 
     places = ([folder] if folder else []) + default_places()
     if folder and not os.path.isdir(folder):
@@ -283,7 +294,7 @@ def remove_cmd(name: str) -> None:
     Example:
       adjudicator lexicon remove CLUB
     """
-    from ..shelf import remove
+    from ..lexicon.store import remove
 
     click.echo(f"removed: {remove(name)}")
 

@@ -145,7 +145,7 @@ def judge_with_config(config_path: str, lexicon: str | None, journal: str | None
     from dataclasses import replace
 
     from ..config import load_config
-    from ..resolve import load_configured
+    from .lexicons import load_configured
     from ..station import load_lexicons
     from .lexicons import warn_unrecognised
 

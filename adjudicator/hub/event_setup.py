@@ -21,7 +21,7 @@ def pin_lists(event: Event, config_path: str = "") -> tuple[Event, dict[str, str
     """(EVENT with every division's fingerprint pinned, {fingerprint: compiled file}); a
     division names its list as the hub has it (CSW19, never a path). A relative file is taken
     beside CONFIG_PATH."""
-    from ..resolve import load_lexicon
+    from ..lexicon.library import load_lexicon
 
     lists: dict[str, str] = {}
     divisions = []
@@ -84,8 +84,8 @@ def _ranges(numbers: list[int]) -> str:
 def shelf_lists() -> dict[str, tuple[str, str]]:
     """The official tournament lists the hub can offer: {id: (fingerprint, file)}, from its
     shelf and lexicon folders (the director's panel chooses among these, by name)."""
-    from ..lexicon import Lexicon
-    from ..resolve import available
+    from ..lexicon.compiled import Lexicon
+    from ..lexicon.library import available
 
     found: dict[str, tuple[str, str]] = {}
     for path in available():

@@ -11,7 +11,7 @@ way delays it a little). Stations the director has not accepted are on no list h
 from __future__ import annotations
 
 from ..event import Division, Event
-from ..known import identify
+from ..lexicon.known import identify
 from ..visible import visible
 
 HEARTBEAT = 5.0  # seconds between a station's heartbeats (link/forward.py's HEARTBEAT)

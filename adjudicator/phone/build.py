@@ -45,7 +45,7 @@ def build_phone_app(config: Config, *, tokens: TokenStore, limits: Limits | None
     if divisions is None:
         lexicon, secondary = load_lexicons(config)
     else:
-        from adjudicator.resolve import load_lexicon
+        from adjudicator.lexicon.library import load_lexicon
 
         lexicon, secondary = divisions.first, None
         if config.secondary_lexicon:

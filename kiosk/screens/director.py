@@ -18,7 +18,7 @@ from adjudicator.config_save import to_toml_dict
 from adjudicator.errors import AdjudicatorError, ConfigError
 from adjudicator.pin import check_pin_text, hash_pin, is_set
 from adjudicator.rules import ChallengeRule
-from adjudicator.resolve import choices, name_of
+from adjudicator.lexicon.library import choices, name_of
 from adjudicator.visible import visible
 
 from ..printing import Printed, print_desk

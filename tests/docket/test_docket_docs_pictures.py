@@ -6,7 +6,7 @@ import re
 import sys
 from pathlib import Path
 
-from adjudicator.known import by_id, known_lexicons
+from adjudicator.lexicon.known import by_id, known_lexicons
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tools"))

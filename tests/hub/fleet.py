@@ -31,7 +31,7 @@ def worker(folder: str, hub: str, token: str, lexicon: str, rows: int, seed: int
            names: list[str]) -> None:
     from adjudicator.link.forward import Forwarder
     from adjudicator.journal import Journal
-    from adjudicator.lexicon import Lexicon
+    from adjudicator.lexicon.compiled import Lexicon
     from adjudicator.verdict import adjudicate
 
     lex = Lexicon.load(lexicon)
@@ -302,7 +302,7 @@ def run_faults(tmp: Path, stations: int = 8, rows: int = 40, workers: int = 2,
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from hub_process import HubProcess
 
-    from adjudicator.lexicon import compile_sources
+    from adjudicator.lexicon.compile import compile_sources
 
     src = tmp / "words.txt"
     src.write_text("\n".join(WORDS) + "\n")

@@ -15,14 +15,14 @@ import urllib.request
 
 import pytest
 
-from adjudicator import shelf
+from adjudicator.lexicon import store as shelf
 from adjudicator.config import load_config
 from adjudicator.errors import AdjudicatorError, ConfigError
 from adjudicator.event import EventError, parse_event
 from adjudicator.hub.event_setup import pin_lists, save_event
 from adjudicator.hub.ledger import HubJournal
 from adjudicator.hub.settings import load_hub_config
-from adjudicator.known import KnownLexicon, known_lexicons
+from adjudicator.lexicon.known import KnownLexicon, known_lexicons
 
 HUB_TOML = """\
 journal = "hub.db"  # the hub's journal
@@ -285,7 +285,7 @@ def test_join_writes_a_whole_station_config_and_fetches_the_lists(start_hub, tmp
     assert cfg.lexicon == "TINYB" and cfg.challenge_rule.value == "double"
     assert cfg.journal == str(home / "journal.db")
     assert os.listdir(home / "shelf") == ["TINYB.lex"]  # only the list it judges with
-    from adjudicator.resolve import load_lexicon
+    from adjudicator.lexicon.library import load_lexicon
 
     assert load_lexicon(cfg.lexicon).fingerprint == lists["TINYB"][0]
     judged = run("judge", "--config", str(home / "config.toml"), "dog")
@@ -426,7 +426,7 @@ def test_a_list_not_official_or_named_as_a_path_is_not_shelved(start_hub, tmp_pa
 
     import marisa_trie
 
-    from adjudicator.lexicon import FORMAT_VERSION, fingerprint_words, write_compiled
+    from adjudicator.lexicon.compiled import FORMAT_VERSION, fingerprint_words, write_compiled
     from adjudicator.link.join import fetch_list
 
     hub = started(start_hub, tmp_path)

@@ -11,7 +11,7 @@ import pytest
 from hub_process import HubProcess, cli_env
 from realdata import real_list
 
-from adjudicator import shelf
+from adjudicator.lexicon import store as shelf
 
 HUB_TOML = """\
 journal = "hub.db"
@@ -115,7 +115,7 @@ def test_a_joined_station_fetches_a_list_the_event_changed_to_with_its_station_t
     import tomllib
 
     from adjudicator.errors import AdjudicatorError
-    from adjudicator.known import by_id
+    from adjudicator.lexicon.known import by_id
     from adjudicator.link.join import fetch_list
 
     join = next(line.strip() for line in event_hub.lines

@@ -13,7 +13,8 @@ from adjudicator.config import Config, load_config
 from adjudicator.event import Division, Event
 from adjudicator.hub.board import Board
 from adjudicator.hub.eventalarms import BEHIND_AFTER
-from adjudicator.lexicon import Lexicon, compile_sources
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.link.forward import Forwarder, HubUnreachable
 from adjudicator.pin import hash_pin, verify_pin
 from adjudicator.rules import ChallengeRule

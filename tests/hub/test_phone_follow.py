@@ -8,7 +8,8 @@ import asyncio
 from adjudicator.config import Config, Timers
 from adjudicator.event import Division, Event
 from adjudicator.journal import Journal
-from adjudicator.lexicon import Lexicon, compile_sources
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.phone.build import stations_for
 from adjudicator.phone.play import act
 from adjudicator.phone.tables import Device

@@ -19,7 +19,7 @@ WORDS = ("QI", "ZA", "CAT", "XU", "QZX", "JO", "AA", "ZZZ")
 
 def child(path: str, seed: int) -> None:
     from adjudicator.journal import Journal
-    from adjudicator.known import LexiconIdentity
+    from adjudicator.lexicon.known import LexiconIdentity
     from adjudicator.verdict import Verdict
 
     rng = random.Random(seed)

@@ -6,7 +6,7 @@ import sqlite3
 from datetime import datetime, timedelta, timezone
 
 from adjudicator.journal import Journal
-from adjudicator.known import LexiconIdentity
+from adjudicator.lexicon.known import LexiconIdentity
 from adjudicator.verdict import Verdict
 
 TEST_LEXICON = LexiconIdentity("TINY", "ab" * 32, 4, None)

@@ -12,7 +12,7 @@ import sys
 
 from adjudicator.cli import recorded
 from adjudicator.journal import Journal, verify
-from adjudicator.resolve import load_configured
+from adjudicator.cli.lexicons import load_configured
 
 
 def pipe_stdin(monkeypatch, data: bytes) -> None:

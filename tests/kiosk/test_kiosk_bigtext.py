@@ -124,8 +124,8 @@ async def test_typed_words_are_drawn_as_the_font_draws_them(make_app, size):
 @pytest.mark.asyncio
 async def test_verdict_screen_says_when_the_list_is_unrecognised_or_not_for_tournaments(make_app):
     """Issue 11: not only Ready; every verdict carries it."""
-    from adjudicator.lexicon import Lexicon
-    from adjudicator.resolve import default_path
+    from adjudicator.lexicon.compiled import Lexicon
+    from adjudicator.lexicon.library import default_path
     from kiosk_helpers import text_of
 
     for lexicon, expected in ((None, "UNRECOGNISED WORD LIST TINY"),

@@ -10,7 +10,7 @@ from kiosk_helpers import screen_name, text_of
 
 from adjudicator.config import load_config
 from adjudicator.pin import hash_pin
-from adjudicator.shelf import add, shelf_dir
+from adjudicator.lexicon.store import add, shelf_dir
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
 from realdata import real_list  # noqa: E402
@@ -38,7 +38,7 @@ async def test_shelf_lists_by_name_edition_fingerprint_saved_by_name_header_at_o
     source.write_text("QI\nZA\nZO\n")
     add(str(source), name="CLUB")
     pinned = config.with_changes(pin_hash=hash_pin(PIN))
-    from adjudicator.resolve import load_lexicon
+    from adjudicator.lexicon.library import load_lexicon
 
     app = make_app(config=pinned, lexicon=load_lexicon(None))  # ENABLE, as a new station
     async with app.run_test(size=SIZE) as pilot:

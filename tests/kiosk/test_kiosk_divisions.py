@@ -10,7 +10,7 @@ import pytest
 from kiosk_helpers import elapse, screen_name, text_of
 
 from adjudicator.config import parse_config
-from adjudicator.lexicon import compile_sources
+from adjudicator.lexicon.compile import compile_sources
 
 pytestmark = pytest.mark.asyncio
 

@@ -9,9 +9,9 @@ import re
 import pytest
 
 from adjudicator.config import PrinterSettings, Timers
-from adjudicator.lexicon import Lexicon
+from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.pin import hash_pin
-from adjudicator.resolve import default_path
+from adjudicator.lexicon.library import default_path
 from kiosk_helpers import elapse, screen_lines
 
 pytestmark = pytest.mark.asyncio

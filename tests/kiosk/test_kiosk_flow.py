@@ -37,8 +37,8 @@ async def test_ready_shows_identity_rule_count_and_the_two_steps(make_app):
 
 
 async def test_default_list_is_labelled_not_for_tournaments(make_app):
-    from adjudicator.lexicon import Lexicon
-    from adjudicator.resolve import default_path
+    from adjudicator.lexicon.compiled import Lexicon
+    from adjudicator.lexicon.library import default_path
 
     app = make_app(lexicon=Lexicon.load(default_path()))
     async with app.run_test(size=SIZE) as pilot:

@@ -9,7 +9,8 @@ from kiosk_helpers import elapse, screen_name, text_of
 
 from adjudicator import follow
 from adjudicator.event import Division, Event
-from adjudicator.lexicon import Lexicon, compile_sources
+from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.pin import hash_pin
 from adjudicator.rules import ChallengeRule
 

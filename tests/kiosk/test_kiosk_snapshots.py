@@ -11,9 +11,9 @@ import pytest
 
 from adjudicator.config import Timers
 from adjudicator.journal import Journal
-from adjudicator.lexicon import Lexicon
+from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.pin import hash_pin
-from adjudicator.resolve import default_path
+from adjudicator.lexicon.library import default_path
 from kiosk_helpers import FIXED_TIME, elapse
 
 # id: (columns, rows). "phone": a phone's terminal with its on-screen keyboard up.

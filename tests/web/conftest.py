@@ -7,7 +7,7 @@ import os
 import pytest
 from web_helpers import PHONE, PHONE_DPR, REPO, WORDS, ServeProcess, browser  # noqa: F401
 
-from adjudicator.lexicon import compile_sources
+from adjudicator.lexicon.compile import compile_sources
 
 @pytest.fixture
 def tiny_config(tmp_path):

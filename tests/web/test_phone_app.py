@@ -13,7 +13,7 @@ from web_helpers import WORDS
 
 from adjudicator.config import load_config
 from adjudicator.journal import Journal
-from adjudicator.lexicon import compile_sources
+from adjudicator.lexicon.compile import compile_sources
 from adjudicator.net.token import TokenStore
 from adjudicator.phone.build import build_phone_app
 

@@ -12,7 +12,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from adjudicator.config import load_config
 from adjudicator.journal import Journal
-from adjudicator.lexicon import compile_sources
+from adjudicator.lexicon.compile import compile_sources
 from adjudicator.net.token import TokenStore
 from adjudicator.phone.build import build_phone_app
 

@@ -13,7 +13,7 @@ from realdata import real_list
 from web_helpers import REPO, ServeProcess
 
 from adjudicator.journal import Journal
-from adjudicator.lexicon import compile_sources
+from adjudicator.lexicon.compile import compile_sources
 
 SMALL_PHONE = {"width": 360, "height": 740}
 SHOTS = os.environ.get("ADJUDICATOR_SCREENSHOTS")  # a folder to keep the PNGs in, to look at

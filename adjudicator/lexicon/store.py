@@ -1,16 +1,24 @@
-"""The lexicon shelf: compiled lexicons kept in the user data folder, where names resolve."""
+"""Where lists live: the shelf (`lexicon add`), the lexicon folders a name is looked up in, and
+the cache of word lists compiled on the fly."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
 from dataclasses import dataclass
 
-from .errors import FileAccessError, LexiconError
-from .known import LexiconIdentity
-from .lexicon import CompileReport, Lexicon, check_file_name, compile_sources, is_compiled
+import platformdirs
 
+from ..errors import FileAccessError, LexiconError
+from .compile import CompileReport, compile_sources
+from .compiled import FORMAT_VERSION, Lexicon, is_compiled
+from .known import LexiconIdentity
+from .names import check_file_name
+
+LEXICON_DIRS_ENV = "ADJUDICATOR_LEXICONS"
+CACHE_ENV = "ADJUDICATOR_CACHE"
 SHELF_ENV = "ADJUDICATOR_SHELF"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
@@ -19,8 +27,6 @@ def shelf_dir() -> str:
     """$ADJUDICATOR_SHELF, else the lexicons/ folder in the user data folder."""
     path = os.environ.get(SHELF_ENV)
     if not path:
-        import platformdirs
-
         path = os.path.join(platformdirs.user_data_dir("adjudicator"), "lexicons")
     return path
 
@@ -43,6 +49,38 @@ class Added:
     compiled: CompileReport | None
     already: bool = False  # the very same list was already there under this name
     replaced: bool = False
+
+
+def lexicon_dirs(extra: list[str] | None = None) -> list[str]:
+    """Folders searched for lexicons by name: config folders first, then $ADJUDICATOR_LEXICONS,
+    then the lexicon shelf (`adjudicator lexicon add`), so a shelved list needs no setting."""
+    env = [d for d in os.environ.get(LEXICON_DIRS_ENV, "").split(os.pathsep) if d]
+    return list(extra or []) + env + [shelf_dir()]
+
+
+def cache_dir() -> str:
+    """Where source lists compiled on the fly are kept."""
+    return os.environ.get(CACHE_ENV) or platformdirs.user_cache_dir("adjudicator")
+
+
+def compiled_cache_for(source: str) -> str:
+    """Compile a source list once; later uses load the cached file (keyed by the source's bytes)."""
+    try:
+        with open(source, "rb") as f:
+            digest = hashlib.file_digest(f, "sha256").hexdigest()
+    except OSError as e:
+        raise FileAccessError(f"cannot read word list {source}: {e.strerror or e}") from e
+    folder = cache_dir()
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise FileAccessError(f"cannot create the lexicon cache folder {folder}: "
+                              f"{e.strerror or e} (set ${CACHE_ENV} to another folder)") from e
+    stem = os.path.splitext(os.path.basename(source))[0]
+    cached = os.path.join(folder, f"{stem}-{digest[:16]}-v{FORMAT_VERSION}.lex")
+    if not os.path.exists(cached):
+        compile_sources([source], cached)
+    return cached
 
 
 def entries(folder: str | None = None) -> list[ShelfEntry]:
@@ -105,7 +143,7 @@ def _stage(source: str, tmp: str, name: str | None, skip_invalid: bool
     if is_compiled(source):
         named = Lexicon.load(source).name  # refused here if damaged, before anything is copied
         if name is None:  # CSW21.lex must be CSW21, whatever name is inside it
-            check_file_name(source, Lexicon.load(source))
+            check_file_name(source, Lexicon.load(source).identity)
         if name is not None and name != named:
             raise LexiconError(f"{source} is a compiled lexicon named {named}; to add it under "
                                "another name, add its word list with --name")

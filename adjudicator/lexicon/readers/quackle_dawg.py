@@ -8,7 +8,7 @@ import sys
 from array import array
 from operator import methodcaller
 
-from ..known import QUACKLE_HASHES, claim_of_id
+from ..names import QUACKLE_HASHES, claim_of_id
 from .graph import FlatGraph, ListFormatError, flag_table
 
 FORMAT_V1 = "Quackle DAWG (.dawg, version 1)"

@@ -1,103 +1,14 @@
-"""The official lists known by content fingerprint (lexicons/known.toml) and how a lexicon is named."""
+"""Official names: every spelling programs give an official list, and the one check that a
+list using such a name holds that list's words."""
 
 from __future__ import annotations
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
 
-# The shipped data (known.toml, the embedded ENABLE list): the top-level lexicons/ folder, which the
-# wheel installs as adjudicator/lexicons. A path is enough; importlib.resources would cost every
-# kiosk start about a millisecond.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-SHIPPED = next((p for p in (os.path.join(_HERE, "lexicons"), os.path.join(_HERE, "..", "lexicons"))
-                if os.path.isfile(os.path.join(p, "known.toml"))), os.path.join(_HERE, "lexicons"))
-NOT_FOR_TOURNAMENTS = "not a tournament word list"
-
-
-@dataclass(frozen=True)
-class KnownLexicon:
-    """One official (or shipped) word list as published: its identity and its fingerprint."""
-
-    id: str
-    title: str
-    edition: str
-    publisher: str
-    words: int
-    fingerprint: str
-    tournament: bool = True
-    note: str = ""
-
-
-@lru_cache(maxsize=1)
-def known_lexicons() -> dict[str, KnownLexicon]:
-    """Every entry of the shipped known.toml, by fingerprint."""
-    with open(os.path.join(SHIPPED, "known.toml"), "rb") as f:
-        table = tomllib.load(f)
-    entries = [KnownLexicon(id=key, **value) for key, value in table.items()]
-    return {entry.fingerprint: entry for entry in entries}
-
-
-def identify(fingerprint: str) -> KnownLexicon | None:
-    """The official list with this content fingerprint, or None for an unrecognised list."""
-    return known_lexicons().get(fingerprint)
-
-
-def by_id(lexicon_id: str) -> KnownLexicon | None:
-    """The known list with this id (case-insensitive), e.g. 'csw19'."""
-    wanted = lexicon_id.upper()
-    return next((k for k in known_lexicons().values() if k.id.upper() == wanted), None)
-
-
-@dataclass(frozen=True)
-class LexiconIdentity:
-    """What a verdict, a screen or a slip says about the list that judged."""
-
-    name: str
-    fingerprint: str
-    word_count: int
-    known: KnownLexicon | None
-
-    @property
-    def short_fingerprint(self) -> str:
-        return self.fingerprint[:12]
-
-    @property
-    def recognised(self) -> bool:
-        return self.known is not None
-
-    @property
-    def status(self) -> str:
-        """'verified', 'not a tournament word list' or a loud 'UNRECOGNISED LIST'."""
-        if self.known is None:
-            return "UNRECOGNISED LIST"
-        return "verified" if self.known.tournament else f"verified, {NOT_FOR_TOURNAMENTS}"
-
-    @property
-    def warning(self) -> str:
-        """What every verdict and slip must say about a list unfit for a tournament ("" if fit).
-
-        An unrecognised list (no official fingerprint) or a known non-tournament list (the
-        embedded ENABLE) is said loudly wherever a verdict is shown or printed (issue 11).
-        """
-        if self.known is None:
-            return (f"UNRECOGNISED WORD LIST {self.name} ({self.short_fingerprint}): "
-                    "not an official list")
-        if not self.known.tournament:
-            return f"{self.known.id}: NOT A TOURNAMENT WORD LIST"
-        return ""
-
-    def describe(self) -> str:
-        """One line, e.g. 'CSW19 — Collins Scrabble Words 2019 — 279,496 words — verified'."""
-        if self.known is None:
-            return (
-                f"{self.name} — UNRECOGNISED LIST — {self.word_count:,} words — "
-                f"fingerprint {self.short_fingerprint}"
-            )
-        return f"{self.known.id} — {self.known.title} — {self.word_count:,} words — {self.status}"
-
+from ..errors import LexiconError
+from .known import KnownLexicon, LexiconIdentity, by_id
 
 # Every name Zyzzyva, Quackle, Woogles/macondo/liwords and MAGPIE give an official list (file
 # names such as nwl23.dawg, NWL20.kwg, OWL2.dwg, lexicon names such as "America"), spelled as
@@ -167,13 +78,25 @@ def claim_of_name(name: str, how: str) -> Claim | None:
     The whole name counts ("NWL 2018", "owl2+lwl"), and so does its first part when it names
     an edition ("CSW21 (1)", "csw21-fixed", "NWL23_club"): a copy or a variant still reads as
     that official list. A family name alone before more ("CSW-club", "TWL-tiny") names none."""
-    whole = _SEPARATORS.sub("", name).upper()
+    whole = _normal(name)
     first = re.split(r"[^A-Za-z0-9]", name.strip(), maxsplit=1)[0].upper()
     entry = OFFICIAL_NAMES.get(whole) or (OFFICIAL_NAMES.get(first)
                                           if any(c.isdigit() for c in first) else None)
     if entry is None:
         entry = _title_entry(name)
     return Claim(entry[0], entry[1], how) if entry else None
+
+
+def _normal(name: str) -> str:
+    """NAME as OFFICIAL_NAMES keys it: separators " -_.+" removed, upper-cased ("NWL-23": NWL23)."""
+    return _SEPARATORS.sub("", name).upper()
+
+
+def official_id(name: str) -> str | None:
+    """The one known list NAME stands for, however a program spells it ("nwl-23", "NWL23",
+    "CSW 2021"), or None (a family name, an unknown or unchecked list, any other name)."""
+    entry = OFFICIAL_NAMES.get(_normal(name))
+    return entry[1][0] if entry is not None and len(entry[1]) == 1 else None
 
 
 def _title_entry(text: str) -> tuple[str, tuple[str, ...]] | None:
@@ -215,9 +138,18 @@ def check_claims(subject: str, claims: list[Claim], known: KnownLexicon | None, 
                  fingerprint: str, hint: str = "") -> None:
     """Refuse (LexiconError, exit 3) a list that claims an official name it is not: no station
     may say CSW21 while judging other words, whatever path the list took."""
-    from .errors import LexiconError
-
     for claim in claims:
         why = refusal(claim, known, words, fingerprint)
         if why:
             raise LexiconError(f"{subject}: {why}; refused" + (f": {hint}" if hint else ""))
+
+
+def check_file_name(path: str, ident: LexiconIdentity) -> None:
+    """A file named like an official list (CSW21.lex, nwl23.dawg) must hold that list, whatever
+    name is recorded inside it: a director who configured CSW21 must get CSW21 or a refusal."""
+    name = os.path.basename(path)
+    claim = claim_of_name(os.path.splitext(name)[0], f"its file name {name}")
+    if claim is not None:
+        check_claims(path, [claim], ident.known, ident.word_count, ident.fingerprint,
+                     "check the file, or compile it under a name of its own "
+                     "('adjudicator compile FILE --name NAME -o OUT')")

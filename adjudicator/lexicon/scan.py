@@ -7,8 +7,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..errors import LexiconError
-from ..known import KnownLexicon, claim_of_name, identify, refusal
-from .zyzzyva_db import NotALexiconDatabase
+from .compiled import fingerprint_words
+from .known import KnownLexicon, identify
+from .names import claim_of_name, refusal
+from .readers.zyzzyva_db import NotALexiconDatabase
+from .wordlist import read_source
 
 MAX_DEPTH = 3  # data/words/British/CSW19.dwg is two folders below data/: enough, never the disk
 MAX_ENTRIES = 2000  # folder entries looked at in one place
@@ -108,9 +111,6 @@ def candidates(folder: str) -> Iterator[str]:
 
 def scan(folders: list[str]) -> Iterator[Found]:
     """Every list in FOLDERS, read in full and checked (a refused one is given with why)."""
-    from ..lexicon import fingerprint_words
-    from ..wordlist import read_source
-
     done: set[str] = set()
     for folder in folders:
         for path in candidates(folder):

@@ -7,9 +7,9 @@ import os
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from ..destination import kind_of
-from ..errors import FileAccessError
-from ..known import Claim
+from ...destination import kind_of
+from ...errors import FileAccessError
+from ..names import Claim
 from . import detect as _detect
 from . import kwg, quackle_dawg, zyzzyva_db, zyzzyva_dwg
 from .graph import MAX_BYTES, ListFormatError, check_size

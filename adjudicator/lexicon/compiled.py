@@ -1,4 +1,4 @@
-"""Compiled lexicons: compile word lists to a checked marisa-trie file, load it by mmap, look up."""
+"""The compiled lexicon file: written atomically, loaded by mmap with its checksum verified, looked up."""
 
 from __future__ import annotations
 
@@ -7,17 +7,14 @@ import json
 import os
 import stat
 import struct
+import threading
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 import marisa_trie
 
-from .errors import FileAccessError, LexiconError
-from .known import LexiconIdentity, check_claims, claim_of_name, identify
-
-if TYPE_CHECKING:
-    from .wordlist import SourceReport
+from ..destination import replacing
+from ..errors import FileAccessError, LexiconError
+from .known import LexiconIdentity, identify
+from .names import check_claims, claim_of_name
 
 FORMAT_VERSION = 1
 MAGIC = b"ADJLEX\x00\x01"
@@ -49,72 +46,9 @@ def is_compiled(path: str) -> bool:
         return False
 
 
-@dataclass
-class CompileReport:
-    """What a compile read and wrote, for the CLI to tell the director."""
-
-    path: str
-    name: str
-    word_count: int
-    fingerprint: str
-    sources: list["SourceReport"]
-
-
-def compile_sources(
-    sources: list[str], out: str, *, name: str | None = None, skip_invalid: bool = False
-) -> CompileReport:
-    """Read and union one or more word lists (NASPA III.A.1: OWL2 plus the Long List), write OUT."""
-    if not sources:
-        raise LexiconError("compile needs at least one source word list")
-    from .wordlist import read_source  # only compiling reads word lists
-
-    reports = [read_source(p, skip_invalid=skip_invalid) for p in sources]
-    words: set[str] = set()
-    for report in reports:
-        words |= report.words
-    fingerprint = fingerprint_words(words)
-    known = identify(fingerprint)
-    for report in reports:  # a header or a hash inside a file names the list it says it is
-        if report.claims:
-            own = fingerprint if len(reports) == 1 else fingerprint_words(report.words)
-            check_claims(report.path, report.claims, identify(own), len(report.words), own,
-                         "check the file (a damaged or altered copy is never used)")
-    if name is None:
-        stem = os.path.splitext(reports[0].name)[0]
-        claim = claim_of_name(stem, f"its file name {reports[0].name}")
-        name = known.id if known else stem.upper()
-    else:
-        claim = claim_of_name(name, f"the name {name}")
-    if claim is not None:  # NASPA III.A.1: OWL2.txt with the Long List is TWL06
-        check_claims(reports[0].path if len(reports) == 1 else ", ".join(sources), [claim],
-                     known, len(words), fingerprint,
-                     "check the file, or give the list a name of its own (rename it, or --name)")
-    header = {
-        "format": FORMAT_VERSION,
-        "name": name,
-        "word_count": len(words),
-        "fingerprint": fingerprint,
-        "sources": [
-            {
-                "file": r.name,
-                "sha256": r.sha256,
-                "lines": r.lines,
-                "header": r.header,
-                "skipped": len(r.skipped),
-                **({"format": r.format} if r.format != "text" else {}),
-            }
-            for r in reports
-        ],
-    }
-    write_compiled(out, marisa_trie.Trie(words).tobytes(), header)
-    return CompileReport(out, name, len(words), fingerprint, reports)
-
-
 def write_compiled(out: str, trie_bytes: bytes, header: dict) -> None:
     """Write the file atomically (temp file then rename): a crash never leaves half a lexicon.
     OUT a symlink: its target is written; a device, pipe, socket or folder: refused (exit 4)."""
-    from .destination import replacing
-
     header_bytes = json.dumps(header, sort_keys=True, separators=(",", ":")).encode("utf-8")
     digest = hashlib.sha256(trie_bytes + header_bytes).digest()
     with replacing(out, "lexicon", prefix=".lexicon-") as f:
@@ -131,6 +65,8 @@ class Lexicon:
         self.header = header
         self._trie = trie
         self.contains = trie.__contains__  # `word in lexicon` without a Python frame between
+        self.words_match: bool | None = None  # the words' fingerprint is the header's
+        self._checking = threading.Lock()
         self.identity = LexiconIdentity(
             name=header["name"],
             fingerprint=header["fingerprint"],
@@ -174,20 +110,23 @@ class Lexicon:
         return iter(self._trie.keys())
 
     def verify_fingerprint(self) -> bool:
-        """Recompute the content fingerprint from every word (about 0.1 s for CSW)."""
-        return fingerprint_words(self._trie.keys()) == self.fingerprint
+        """True when the fingerprint computed from every word is the header's (once per
+        Lexicon: about 0.1 s for CSW, then remembered)."""
+        with self._checking:
+            if self.words_match is None:
+                self.words_match = fingerprint_words(self._trie.keys()) == self.fingerprint
+            return self.words_match
 
-
-def check_file_name(path: str, lex: "Lexicon") -> None:
-    """A file named like an official list (CSW21.lex, nwl23.dawg) must hold that list, whatever
-    name is recorded inside it: a director who configured CSW21 must get CSW21 or a refusal."""
-    name = os.path.basename(path)
-    claim = claim_of_name(os.path.splitext(name)[0], f"its file name {name}")
-    if claim is not None:
-        ident = lex.identity
-        check_claims(path, [claim], ident.known, ident.word_count, ident.fingerprint,
-                     "check the file, or compile it under a name of its own "
-                     "('adjudicator compile FILE --name NAME -o OUT')")
+    def check_words(self) -> None:
+        """Refuse (LexiconError, exit 3) a list whose words are not the ones its header names:
+        a checksum recomputed by hand must not let other words judge as CSW24. Called before the
+        first verdict on every path (verdict.adjudicate), or earlier by the loader."""
+        if self.words_match or self.verify_fingerprint():
+            return
+        raise LexiconError(
+            f"{self.path}: its words are not the list its header names ({self.name}, "
+            f"fingerprint {self.fingerprint[:12]}): altered after it was compiled; refused: "
+            "compile or add the list again")
 
 
 def _read_checked(path: str) -> tuple[dict, int]:

@@ -7,12 +7,12 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .entry import describe_char
-from .errors import FileAccessError, LexiconError, WordListError
-from .known import Claim, claim_of_title
+from ..entry import describe_char
+from ..errors import FileAccessError, LexiconError, WordListError
+from .names import Claim, claim_of_title
 from .readers import open_regular, read_open
 
-MARISA_MAGIC = b"We love Marisa."  # as lexicon.MARISA_MAGIC (lexicon imports this module)
+MARISA_MAGIC = b"We love Marisa."  # as compiled.MARISA_MAGIC (compiling imports this module)
 _CLEAN_BODY = re.compile(r"(?:[A-Z]{2,15}\n)*")
 _BLANK_OR_COMMENT = re.compile(r"(?m)^[ \t]*(?:#[^\n]*)?\n")
 _COMMENT_LINE = re.compile(r"(?m)^[ \t]*#")

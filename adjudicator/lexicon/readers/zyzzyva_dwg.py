@@ -5,7 +5,7 @@ from __future__ import annotations
 import binascii
 import os
 
-from ..known import ZYZZYVA_CHECKSUMS, claim_of_id
+from ..names import ZYZZYVA_CHECKSUMS, claim_of_id
 from .graph import FlatGraph, ListFormatError, flag_table, low_bits
 
 FORMAT = "Zyzzyva word graph (.dwg)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from array import array
 
-from ..errors import LexiconError
+from ...errors import LexiconError
 
 MAX_LETTERS = 15  # a word has 2-15 letters: no path in a word graph is longer (a loop is)
 MAX_WORDS = 1_000_000  # 3.5x CSW: more is not a word list, whatever the graph says

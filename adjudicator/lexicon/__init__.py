@@ -1,0 +1,1 @@
+"""Word lists: read, compiled, recognised, named, shelved and loaded (compiled.Lexicon judges)."""

@@ -1,0 +1,73 @@
+"""Compiling: one or more word lists read, checked against the names they claim, written as a .lex."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import marisa_trie
+
+from ..errors import LexiconError
+from .compiled import FORMAT_VERSION, fingerprint_words, write_compiled
+from .known import identify
+from .names import check_claims, claim_of_name
+from .wordlist import SourceReport, read_source
+
+
+@dataclass
+class CompileReport:
+    """What a compile read and wrote, for the CLI to tell the director."""
+
+    path: str
+    name: str
+    word_count: int
+    fingerprint: str
+    sources: list[SourceReport]
+
+
+def compile_sources(
+    sources: list[str], out: str, *, name: str | None = None, skip_invalid: bool = False
+) -> CompileReport:
+    """Read and union one or more word lists (NASPA III.A.1: OWL2 plus the Long List), write OUT."""
+    if not sources:
+        raise LexiconError("compile needs at least one source word list")
+    reports = [read_source(p, skip_invalid=skip_invalid) for p in sources]
+    words: set[str] = set()
+    for report in reports:
+        words |= report.words
+    fingerprint = fingerprint_words(words)
+    known = identify(fingerprint)
+    for report in reports:  # a header or a hash inside a file names the list it says it is
+        if report.claims:
+            own = fingerprint if len(reports) == 1 else fingerprint_words(report.words)
+            check_claims(report.path, report.claims, identify(own), len(report.words), own,
+                         "check the file (a damaged or altered copy is never used)")
+    if name is None:
+        stem = os.path.splitext(reports[0].name)[0]
+        claim = claim_of_name(stem, f"its file name {reports[0].name}")
+        name = known.id if known else stem.upper()
+    else:
+        claim = claim_of_name(name, f"the name {name}")
+    if claim is not None:  # NASPA III.A.1: OWL2.txt with the Long List is TWL06
+        check_claims(reports[0].path if len(reports) == 1 else ", ".join(sources), [claim],
+                     known, len(words), fingerprint,
+                     "check the file, or give the list a name of its own (rename it, or --name)")
+    header = {
+        "format": FORMAT_VERSION,
+        "name": name,
+        "word_count": len(words),
+        "fingerprint": fingerprint,
+        "sources": [
+            {
+                "file": r.name,
+                "sha256": r.sha256,
+                "lines": r.lines,
+                "header": r.header,
+                "skipped": len(r.skipped),
+                **({"format": r.format} if r.format != "text" else {}),
+            }
+            for r in reports
+        ],
+    }
+    write_compiled(out, marisa_trie.Trie(words).tobytes(), header)
+    return CompileReport(out, name, len(words), fingerprint, reports)

@@ -1,0 +1,180 @@
+"""The one loader: a name, a path or a pinned fingerprint to a checked lexicon, read once per file."""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+
+from ..destination import kind_of
+from ..errors import FileAccessError, LexiconError
+from .compile import compile_sources
+from .compiled import Lexicon, is_compiled
+from .known import SHIPPED
+from .names import check_file_name, official_id
+from .store import compiled_cache_for, lexicon_dirs
+
+DEFAULT_NAMES = ("default", "enable")
+# Another program's file is found by name too (lexicon/readers): Zyzzyva, Quackle, KWG.
+_SOURCE_SUFFIXES = (".txt", ".lst", ".dic", ".dwg", ".db", ".dawg", ".kwg", "")
+_remembered: dict[tuple, Lexicon] = {}  # (path, device, inode, size, mtime) -> its lexicon
+_remembering = threading.Lock()
+
+
+def default_path() -> str:
+    """The shipped, compiled ENABLE list (public domain; not a tournament word list)."""
+    return os.path.join(SHIPPED, "enable.lex")
+
+
+def load_lexicon(spec: str | None = None, *, dirs: list[str] | None = None, pin: str = "",
+                 check_words: bool = True) -> Lexicon:
+    """The list SPEC names: None or 'default' the embedded default, else a file's path, else a
+    name looked up in the lexicon folders (DIRS first, then $ADJUDICATOR_LEXICONS, the shelf).
+
+    A file is read once per process (remembered while it is unchanged). CHECK_WORDS: its
+    fingerprint is computed from its words now (else before its first verdict: verdict.py), so
+    no header speaks for other words. PIN: the fingerprint the event pins; another list is
+    refused (LexiconError, exit 3), never judged."""
+    lexicon = _remember(locate(spec, dirs))
+    if check_words:
+        lexicon.check_words()
+    if pin and lexicon.fingerprint != pin:
+        raise LexiconError(
+            f"the list {spec!r} found here is {lexicon.name} {lexicon.fingerprint[:12]}, not the "
+            f"one the event pins ({pin[:12]}): get the event's list (adjudicator join) or ask "
+            "the director")
+    return lexicon
+
+
+def locate(spec: str | None, dirs: list[str] | None = None) -> str:
+    """The file SPEC names (see load_lexicon); LexiconError (exit 3) when no list answers to it,
+    FileAccessError (exit 4) when it is a folder, a pipe, a device."""
+    if spec is None or spec.lower() in DEFAULT_NAMES and not os.path.exists(spec):
+        return default_path()
+    if os.path.isfile(spec):
+        return spec
+    if os.path.exists(spec):  # a folder, a named pipe, a device: exit 4, as any file unread
+        raise FileAccessError(f"cannot read lexicon {spec}: it is "
+                              f"{kind_of(os.stat(spec).st_mode) or 'not a file'}, not a regular file")
+    found = find_by_name(spec, dirs)
+    if found is None:
+        searched = ", ".join(lexicon_dirs(dirs))
+        raise LexiconError(
+            f"lexicon {spec!r} not found: it is not a file, and no lexicon of that name is in "
+            f"the lexicon folders ({searched}); add it with 'adjudicator lexicon add FILE'"
+        )
+    return found
+
+
+def _remember(path: str) -> Lexicon:
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise FileAccessError(f"cannot read lexicon {path}: {e.strerror or e}") from e
+    key = (os.path.realpath(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    with _remembering:
+        lexicon = _remembered.get(key)
+    if lexicon is None:
+        lexicon = _load_path(path)
+        with _remembering:
+            lexicon = _remembered.setdefault(key, lexicon)
+    check_file_name(path, lexicon.identity)  # the name it is found by must not claim another list
+    return lexicon
+
+
+def _load_path(path: str) -> Lexicon:
+    if is_compiled(path):
+        return Lexicon.load(path)
+    cached = compiled_cache_for(path)
+    try:
+        return Lexicon.load(cached)
+    except LexiconError:  # a damaged cache entry is rebuilt from the source, never used
+        compile_sources([path], cached)
+        return Lexicon.load(cached)
+
+
+def find_by_name(name: str, dirs: list[str] | None = None) -> str | None:
+    """A compiled NAME.lex, or a source list NAME.txt (any case), in the lexicon folders; a
+    program's spelling of an official list (NWL23, nwl-23) finds that list shelved."""
+    for wanted in dict.fromkeys(n.lower() for n in (name, official_id(name) or name)):
+        for folder in lexicon_dirs(dirs):
+            try:
+                entries = sorted(os.listdir(folder))
+            except OSError:
+                continue
+            by_lower = {e.lower(): e for e in entries}
+            for candidate in [wanted + ".lex"] + [wanted + s for s in _SOURCE_SUFFIXES]:
+                if candidate in by_lower and os.path.isfile(os.path.join(folder,
+                                                                         by_lower[candidate])):
+                    return os.path.join(folder, by_lower[candidate])
+    return None
+
+
+def available(dirs: list[str] | None = None) -> list[str]:
+    """Every lexicon file in the lexicon folders (compiled or source), for the director's choice."""
+    found = []
+    for folder in lexicon_dirs(dirs):
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for entry in names:
+            path = os.path.join(folder, entry)
+            if os.path.isfile(path) and entry.lower().endswith((".lex", ".txt")):
+                found.append(path)
+    return found
+
+
+@dataclass(frozen=True)
+class ListChoice:
+    """One list a director may choose: the NAME written to the config (never a path, which
+    fails on the next machine) and what it is (name, edition, fingerprint) for the label."""
+
+    name: str
+    label: str
+    path: str
+
+
+def choices(dirs: list[str] | None = None) -> list[ListChoice]:
+    """Every list in the lexicon folders and on the shelf that a NAME finds (the first of a
+    name, as find_by_name does), described by its identity: what director mode offers. A
+    compiled list's identity is read from its header (cheap); a word list not yet compiled is
+    named as a file; either is checked, words and all, when chosen."""
+    found: list[ListChoice] = []
+    seen: set[str] = set()
+    for path in available(dirs):
+        name = os.path.splitext(os.path.basename(path))[0]
+        if name.lower() in seen or name.lower() in DEFAULT_NAMES or not name.strip():
+            continue
+        seen.add(name.lower())
+        if os.path.realpath(find_by_name(name, dirs) or "") != os.path.realpath(path):
+            continue  # another file answers to this name
+        found.append(ListChoice(name, describe_choice(name, path), path))
+    return found
+
+
+def describe_choice(name: str, path: str) -> str:
+    """'CSW21 · Collins Scrabble Words 2021 (2021) · 3f9c0e1a2b4d', or why it cannot be used."""
+    if not is_compiled(path):
+        return f"{name} · word list {os.path.basename(path)} (checked when saved)"
+    try:
+        ident = Lexicon.load(path).identity
+    except LexiconError:
+        return f"{name} · DAMAGED: refused when saved"
+    known = ident.known
+    what = (f"{known.title} ({known.edition})" if known else "UNRECOGNISED LIST")
+    if known is not None and not known.tournament:
+        what += ", not a tournament word list"
+    return f"{name} · {what} · {ident.short_fingerprint}"
+
+
+def name_of(spec: str, dirs: list[str] | None = None) -> str:
+    """SPEC as a name when it is a path to a list a name finds (a config saved before issue 27
+    held the shelf file's full path): the name; else SPEC unchanged."""
+    if not spec or not os.path.isabs(spec):
+        return spec
+    name = os.path.splitext(os.path.basename(spec))[0]
+    found = find_by_name(name, dirs)
+    if found and os.path.realpath(found) == os.path.realpath(spec):
+        return name
+    return spec
