@@ -109,11 +109,6 @@ class Config:
 
         return Event(name=self.event, divisions=self.event_divisions, pin_hash=self.pin_hash)
 
-    def served(self) -> tuple[Division, ...]:
-        """The divisions this station judges for (all of the event's when it names none)."""
-        if not self.divisions:
-            return self.event_divisions
-        return tuple(d for d in self.event_divisions if d.name in self.divisions)
     style: str = "auto"  # the kiosk's look: "console" (Linux console), "full", "auto" (by TERM)
 
     def with_changes(self, **changes: Any) -> Config:

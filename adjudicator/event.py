@@ -70,6 +70,12 @@ class Event:
     def division(self, name: str) -> Division | None:
         return next((d for d in self.divisions if d.name.casefold() == name.casefold()), None)
 
+    def served_by(self, names: tuple[str, ...]) -> tuple[Division, ...]:
+        """The divisions a station naming NAMES serves: the named ones this event still has,
+        else every division (a station naming none, or only divisions dropped, serves all)."""
+        named = tuple(d for d in (self.division(n) for n in names) if d is not None)
+        return named or self.divisions
+
     def division_for_table(self, table: str) -> Division | None:
         """The division playing at TABLE: the one whose ranges hold it, else the only one with
         no ranges, else the only division; None when nothing says (the station asks)."""

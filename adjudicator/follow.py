@@ -1,8 +1,8 @@
 """A station follows the hub's event: a change is prepared when the hub says it, taken at Ready.
 
 The hub's answers carry the event (wire.event_of checks it); the sender hands it here on its own
-thread (Station.follow), where the new list is found on the shelf and loaded, so taking it later
-costs nothing. A surface takes a prepared change only when its station is at Ready
+thread (Station.follow), where its lists by table are made (lists.lists_for: found on the shelf
+or fetched from the hub, loaded, checked), so taking it later costs nothing. A surface takes a prepared change only when its station is at Ready
 (Station.at_ready), never during a challenge (protocol.py): the config file is written (comments
 kept, config_save.save_config) so a restart keeps it, the journal notes what changed, and the station
 says it on Ready for a while (NOTE_FOR). A station that cannot reach the hub keeps its last
@@ -17,21 +17,27 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .config import Config
-from .event import Division, Event
+from .config_save import save_config
+from .errors import AdjudicatorError
+from .event import Event
+from .link.join import fetch_list
+from .lists import Fetch, TableLists, lists_for
 
 NOTE_FOR = 300.0  # seconds a change is said on Ready
+RETRY_AFTER = 60.0  # seconds before a change taken only in part is tried again (a list fetched)
 OFFLINE_AFTER = 15.0  # seconds without an answer of the hub before a station says it is offline
 
 
 @dataclass(frozen=True)
 class Change:
     """A prepared change: the settings to change (put onto the config as it is when taken: a
-    director's edit meanwhile is kept), the list loaded for it (None: the same), what changed
-    in words, and what could not be done (a list not on the shelf)."""
+    director's edit meanwhile is kept), the lists by table for it (lists.py: loaded, fetched
+    from the hub if need be, checked), what changed in words, and what could not be done (a
+    division keeping its list: it is tried again after RETRY_AFTER)."""
 
     version: int
     changes: dict
-    lexicon: object | None
+    lists: TableLists | None
     said: tuple[str, ...]
     problem: str = ""
 
@@ -44,93 +50,74 @@ class Following:
     pending: Change | None = None
     note: str = ""  # what the last change did, said on Ready until note_until
     note_until: float = 0.0
+    retry_at: float = 0.0  # a change taken only in part is prepared again from then on
+    said: tuple[int, str] = (0, "")  # the version and words of the last change said
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def served(config: Config, event: Event) -> tuple[Division, ...]:
-    """The divisions of EVENT this station serves: the ones it names that the event still has,
-    else every division."""
-    named = tuple(d for d in (event.division(n) for n in config.divisions) if d is not None)
-    return named or event.divisions
-
-
-def prepare(station, event: Event) -> Change:
-    """EVENT as a change to STATION's settings (the list found and loaded now, off Ready)."""
+def prepare(station, event: Event, fetch: Fetch | None = None) -> Change:
+    """EVENT as a change to STATION's settings: its lists by table made now, off Ready, by the
+    one function every surface uses (lists.lists_for), a list the shelf lacks fetched from the
+    hub (FETCH, else the station's hub); a division whose list cannot be had keeps its own."""
     old = station.config
-    divisions = served(old, event)
-    names = tuple(n for n in (d.name for d in divisions)  # the named ones the event still has
-                  if any(n.casefold() == o.casefold() for o in old.divisions))
+    names = tuple(d.name for d in event.served_by(old.divisions)
+                  if any(d.name.casefold() == o.casefold() for o in old.divisions))
     changes = dict(event=event.name or old.event, pin_hash=event.pin_hash or old.pin_hash,
                    event_divisions=event.divisions, divisions=names)
-    said, problem, lexicon = [], "", None
-    rules = {d.challenge_rule for d in divisions}
+    try:
+        lists = lists_for(old.with_changes(**changes), before=station.lists,
+                          fetch=fetch or hub_fetch(old))
+    except AdjudicatorError as e:  # a division new to this station, its list not to be had
+        return Change(event.version, {}, None, (f"the event's change could not be taken: {e}; "
+                                                "this station keeps its settings",), str(e))
+    changes["event_divisions"] = lists.event_divisions()  # what it can start with again
+    rules = {s.division.challenge_rule for s in lists.served}
     if len(rules) == 1:
         changes["challenge_rule"] = rules.pop()
-    lists = {(d.lexicon, d.fingerprint) for d in divisions}
-    if len(lists) == 1:  # several lists: the table chooses (Config.event_divisions)
-        (name, fingerprint), = lists
-        if fingerprint and fingerprint == str(station.lexicon.fingerprint):
-            changes["lexicon"] = name if name != old.lexicon and _named(name) else old.lexicon
-        elif name != old.lexicon or fingerprint:
-            lexicon, problem = _load(name, fingerprint, old)
-            if lexicon is not None:
-                changes["lexicon"] = name
+    if lists.one_list:  # the config names the list every table is judged with
+        changes["lexicon"] = lists.served[0].division.lexicon
     new = old.with_changes(**changes)
-    if lexicon is not None:
-        said.append(f"list {station.lexicon.name} -> {lexicon.name}")
-    if new.challenge_rule != old.challenge_rule:
-        said.append(f"challenge rule {old.challenge_rule.value} -> {new.challenge_rule.value}")
+    said = [*_lists_said(station.lists, lists)]
     if new.event != old.event:
         said.append(f"event name {new.event}")
     if new.pin_hash != old.pin_hash:
         said.append("director PIN changed")
-    if problem:
-        said.append(problem)
-    return Change(event.version, changes, lexicon, tuple(said), problem)
+    said.extend(lists.kept)
+    return Change(event.version, changes, lists, tuple(said), "; ".join(lists.kept))
 
 
-def _named(name: str) -> bool:
-    return "/" not in name and "\\" not in name  # a file's path stays as written
+def _lists_said(before: TableLists, after: TableLists) -> list[str]:
+    """What changed in the lists by table, in words: 'division B: list NWL2020 -> NWL2023'."""
+    said = []
+    for served in after.served:
+        old = before.find(served.division.name) if before.by_division else before.served[0]
+        where = f"division {served.division.name}: " if served.division.name else ""
+        if old is None:
+            said.append(f"{where}judged here now, with {served.lexicon.name}")
+            continue
+        if old.lexicon.fingerprint != served.lexicon.fingerprint:
+            said.append(f"{where}list {old.lexicon.name} -> {served.lexicon.name}")
+        if old.division.challenge_rule != served.division.challenge_rule:
+            said.append(f"{where}challenge rule {old.division.challenge_rule.value} -> "
+                        f"{served.division.challenge_rule.value}")
+    return said
 
 
-def _load(name: str, fingerprint: str, config: Config):
-    """(the list NAME from the shelf, "") when it is there and is the event's; else (None, why)."""
-    from .errors import AdjudicatorError
-    from .lexicon.library import load_lexicon
-
-    try:
-        lexicon = load_lexicon(name, dirs=list(config.lexicon_dirs))
-    except AdjudicatorError:
-        lexicon = _fetched(name, fingerprint, config)
-        if lexicon is None:
-            return None, (f"the event's list {name} is not on this station's shelf and the hub "
-                          "could not send it: it keeps its list")
-    if fingerprint and str(lexicon.fingerprint) != fingerprint:
-        return None, (f"the list {name} on this station's shelf is not the event's (another "
-                      "fingerprint): it keeps its list")
-    return lexicon, ""
-
-
-def _fetched(name: str, fingerprint: str, config: Config):
-    """The event's list FINGERPRINT fetched from the station's hub onto its shelf (checked by
-    fingerprint there, link/join.py) and loaded; None when it cannot be had."""
-    if not (fingerprint and config.hub and config.hub_token):
+def hub_fetch(config: Config) -> Fetch | None:
+    """How a station gets a pinned list its shelf lacks: from its hub, with its station token
+    (checked by fingerprint before it is shelved, link/join.py); None without a hub."""
+    if not (config.hub and config.hub_token):
         return None
-    from .errors import AdjudicatorError
-    from .lexicon.compiled import Lexicon
-    from .link.join import fetch_list
-
-    try:
-        return Lexicon.load(fetch_list(config.hub, "", fingerprint, token=config.hub_token))
-    except AdjudicatorError:
-        return None
+    return lambda fingerprint: fetch_list(config.hub, "", fingerprint, token=config.hub_token)
 
 
-def offer(station, event: Event) -> None:
+def offer(station, event: Event, now: float | None = None) -> None:
     """The hub's EVENT, on the sender's thread: prepared for the next Ready (the sender hands
-    each version once)."""
+    each version once; a version taken only in part is prepared again after RETRY_AFTER)."""
     following = station.following  # any other version than the one run: a hub started
-    if event.version == following.version and following.version:  # again may count anew
+    now = time.monotonic() if now is None else now  # again may count anew
+    if event.version == following.version and following.version and not (
+            following.retry_at and now >= following.retry_at):
         return
     with following.lock:
         if following.pending is not None and following.pending.version == event.version:
@@ -138,11 +125,12 @@ def offer(station, event: Event) -> None:
     change = prepare(station, event)
     with following.lock:
         following.pending = change
+        following.retry_at = 0.0
 
 
 def take(station, now: float | None = None) -> str:
-    """The change waiting, taken now (the surface is at Ready): the station's settings, its
-    config file, its journal's note; what changed in words ("" when nothing did)."""
+    """The change waiting, taken now (the surface is at Ready): the station's settings and lists,
+    its config file, its journal's note; what changed in words ("" when nothing did)."""
     following = station.following
     if following.pending is None:
         return ""
@@ -150,21 +138,19 @@ def take(station, now: float | None = None) -> str:
         change, following.pending = following.pending, None
     if change is None:
         return ""
+    now = time.monotonic() if now is None else now
     station.config = config = station.config.with_changes(**change.changes)
-    if change.lexicon is not None:
-        station.lexicon = change.lexicon
-    kept = ""
-    if config.event_divisions and station.divisions is not None:
-        kept = _divisions_again(station, change)
+    if change.lists is not None:
+        station.lists = change.lists
     following.version = change.version
-    if not change.said and not kept:
-        return ""
-    said = "; ".join((*change.said, kept) if kept else change.said)
-    from .errors import AdjudicatorError
-    from .config_save import save_config
-
+    following.retry_at = now + RETRY_AFTER if change.problem else 0.0
+    said = "; ".join(change.said)
+    if not change.said or (change.version, said) == following.said:
+        return ""  # a retry that changed nothing is not said or journaled again
+    following.said = (change.version, said)
     try:
-        save_config(config)
+        if change.changes:
+            save_config(config)
     except AdjudicatorError as e:
         said += f" (not saved: {e})"
     if station.journal is not None:
@@ -174,24 +160,8 @@ def take(station, now: float | None = None) -> str:
         except Exception:  # noqa: BLE001 - a note never stops the station
             pass
     following.note = f"The director changed the event: {said}."
-    following.note_until = (time.monotonic() if now is None else now) + NOTE_FOR
+    following.note_until = now + NOTE_FOR
     return following.note
-
-
-def _divisions_again(station, change) -> str:
-    """The lists by table (divisions.py) for the changed event: the lists already in memory
-    kept, the new ones loaded; the old ones kept, and said, when a new one cannot be had."""
-    from .divisions import load_division_lists
-    from .errors import LexiconError
-
-    loaded = station.divisions.loaded()
-    if change.lexicon is not None:
-        loaded[change.lexicon.name] = change.lexicon
-    try:
-        station.divisions = load_division_lists(station.config, loaded)
-    except LexiconError as e:
-        return f"the lists by table are unchanged ({e})"
-    return ""
 
 
 def ready_text(station, now: float | None = None) -> str:
@@ -201,7 +171,10 @@ def ready_text(station, now: float | None = None) -> str:
     offline = offline_text(station)
     now = time.monotonic() if now is None else now
     note = following.note if now < following.note_until else ""
-    return "  ".join(t for t in (note, offline) if t)
+    kept = ""
+    if station.lists.kept:  # said until the event's list is had: the hub alarms meanwhile
+        kept = "Not the event's list: " + "; ".join(station.lists.kept) + "."
+    return "  ".join(t for t in (note, kept, offline) if t)
 
 
 def offline_text(station) -> str:

@@ -151,6 +151,8 @@ def run_app(config_path: str | None, mode: str | None, session: str) -> int:
         gc.enable()
     if stopped_by:
         return 128 + stopped_by
+    if app.refused is not None:  # a list whose words are not its header's: as before the paint
+        raise app.refused
     if app.return_code:  # Textual reports a crash as 1: UNACCEPTABLE's code, never passed on
         print("adjudicator: the kiosk stopped unexpectedly (see above)", file=sys.stderr)
         return EXIT_CRASHED  # the supervisor starts it again

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from adjudicator.config import Config
 from adjudicator.entry import check_entry_length, parse_entry
-from adjudicator.errors import AdjudicatorError
+from adjudicator.errors import AdjudicatorError, ConfigError
 from adjudicator.lexicon.compiled import Lexicon
+from adjudicator.lists import TableLists, lists_for, single
 from adjudicator.rules import consequence_under
 from adjudicator.tables import check_table
 from adjudicator.verdict import Verdict, adjudicate
@@ -92,7 +93,7 @@ class Station:
     def __init__(
         self,
         config: Config,
-        lexicon: Lexicon,
+        lexicon: Lexicon | None = None,
         journal=None,
         *,
         secondary: Lexicon | None = None,
@@ -103,18 +104,21 @@ class Station:
         rule_known: bool = True,
         journal_reopener=None,
         table_counts: TableCounts | None = None,
-        divisions=None,
+        lists: TableLists | None = None,
     ):
         """JOURNAL_OPENER: () -> (journal, problem), called on first use of the journal (so the
         kiosk can paint before it imports and opens SQLite; it is open before any judgement).
         JOURNAL_REOPENER: the same, tried again before each record while no journal is open (a
         USB stick plugged in late, a lock released): a verdict is NOT RECORDED only when the
-        journal still cannot be opened at that moment. DIVISIONS: the served divisions' lists
-        (adjudicator/divisions.py); a challenge is then judged with its table's list and rule."""
+        journal still cannot be opened at that moment. LISTS: the station's lists by table
+        (adjudicator/lists.py, lists_for(config)); else LEXICON (and SECONDARY) judge every
+        table, under the config's rule."""
         self.config = config
-        self.divisions = divisions
-        self.lexicon = lexicon
-        self.secondary = secondary
+        if lists is None:
+            if lexicon is None:
+                raise ValueError("a Station needs its lists or a lexicon")
+            lists = single(lexicon, config.challenge_rule, secondary, config.lexicon)
+        self.lists = lists
         self._journal = journal
         self._opener = journal_opener if journal is None else None
         self.session = session
@@ -125,6 +129,20 @@ class Station:
         self.table_counts = table_counts or TableCounts()
         self.printer_state = ""  # as the print desk last heard it, for the hub's heartbeat
         self._following = None  # the hub's event: the version run, a change waiting
+
+    @property
+    def lexicon(self) -> Lexicon:
+        """The list screens name first: the only one, or the first served division's."""
+        return self.lists.first
+
+    @property
+    def secondary(self) -> Lexicon | None:
+        return self.lists.secondary
+
+    @property
+    def divisions(self) -> TableLists | None:
+        """The lists by division at an event (the table decides), None on a station's own list."""
+        return self.lists if self.lists.by_division else None
 
     @property
     def journal(self):
@@ -183,12 +201,12 @@ class Station:
         return self.table_counts.count(table, self.journal)
 
     def choose(self, table: str = ""):
-        """(lexicon, rule) that judge a challenge at TABLE: its division's when this station
-        serves divisions on different lists (DivisionError, nothing judged, when TABLE says
-        none), else the station's own."""
-        if self.divisions is None:
-            return self.lexicon, self.rule
-        choice = self.divisions.choose(table, self.config.challenge_rule)
+        """(lexicon, rule) that judge a challenge at TABLE (adjudicator/lists.py): its division's
+        at an event (DivisionError, nothing judged, when TABLE says none), else the station's
+        own list and rule (None when no rule was configured: a bare terminal judge)."""
+        choice = self.lists.choose(table)
+        if not (self.lists.by_division or self._rule_known):
+            return choice.lexicon, None
         return choice.lexicon, choice.rule.value
 
     def submit(self, text: str, *, table: str = "", round: str = "") -> Outcome:
@@ -285,17 +303,18 @@ class Station:
         return seq, ""
 
     def reconfigure(self, new: Config) -> None:
-        """The director's changes: lexicons loaded, then saved; on any error nothing changes."""
-        primary, secondary = self.lexicon, self.secondary
-        if (new.lexicon, new.lexicon_dirs) != (self.config.lexicon, self.config.lexicon_dirs):
-            primary = _load(new.lexicon, new)
-        if (new.secondary_lexicon, new.lexicon_dirs) != (self.config.secondary_lexicon,
-                                                      self.config.lexicon_dirs):
-            secondary = _load(new.secondary_lexicon, new) if new.secondary_lexicon else None
-        from adjudicator.config_save import save_config
+        """The director's changes: the lists loaded (lists.py), then saved; on any error nothing
+        changes. At an event the divisions' lists are the event's: a list set here would show
+        on Ready and judge nothing, so it is refused (set it on the hub's Event panel)."""
+        if new.event_divisions and new.lexicon != self.config.lexicon:
+            raise ConfigError(
+                f"this station judges with the event's lists ({self.lists.describe()}): change "
+                "a division's list on the director's page (adjudicator hub), not here")
+        lists = lists_for(new)  # each file read once per process: an unchanged list costs nothing
+        from adjudicator.config_save import save_config  # tomlkit: not on a kiosk's way to paint
 
         save_config(new)
-        self.config, self.lexicon, self.secondary = new, primary, secondary
+        self.config, self.lists = new, lists
         if self.journal is not None:
             self.journal.split_window = new.split_window
 
@@ -323,8 +342,7 @@ class Station:
         any; what changed in words ("" when nothing did)."""
         if self.leader is not None:  # a phone's station: the server's sender's change
             said = self.leader.at_ready()
-            self.config, self.lexicon = self.leader.config, self.leader.lexicon
-            self.divisions = self.leader.divisions
+            self.config, self.lists = self.leader.config, self.leader.lists
             return said
         if self._following is None or self._following.pending is None:
             return ""
@@ -370,24 +388,6 @@ def _reason(e: Exception) -> str:
     return str(e) if isinstance(e, AdjudicatorError) else f"{type(e).__name__}: {e}"
 
 
-def _load(spec: str, config: Config) -> Lexicon:
-    from adjudicator.lexicon.library import load_lexicon
-
-    return load_lexicon(spec or None, dirs=list(config.lexicon_dirs))
-
-
-def load_lexicons(config: Config) -> tuple[Lexicon, Lexicon | None]:
-    """The primary and (optional) secondary lexicon the config names; LexiconError if unusable."""
-    from adjudicator.lexicon.library import load_lexicon
-
-    dirs = list(config.lexicon_dirs)
-    primary = load_lexicon(config.lexicon or None, dirs=dirs)
-    secondary = None
-    if config.secondary_lexicon:
-        secondary = load_lexicon(config.secondary_lexicon, dirs=dirs)
-    return primary, secondary
-
-
 def open_journal(config: Config):
     """(journal, problem): the open journal, or None and why (the kiosk still judges, loudly)."""
     try:
@@ -405,26 +405,18 @@ def open_journal(config: Config):
 def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *,
                  secondary: Lexicon | None = None, session: str = "", clock=None,
                  defer_journal: bool = False, rule_known: bool = True,
-                 table_counts: TableCounts | None = None, forward: bool = True) -> Station:
+                 table_counts: TableCounts | None = None, forward: bool = True,
+                 lists: TableLists | None = None, check_words: bool = True) -> Station:
     """Everything a station needs, loaded before any screen is drawn.
 
     With a `hub` in the config (and FORWARD), a sender thread forwards the journal's rows and a
     heartbeat to the director's hub (adjudicator.link.forward); it never delays a verdict.
-    With the event's divisions in the config, each served division's list is loaded and checked
-    against its pinned fingerprint (adjudicator/divisions.py); LexiconError if one is not it."""
-    divisions = None
-    if config.event_divisions:
-        from adjudicator.divisions import load_division_lists
-
-        divisions = load_division_lists(config, {config.lexicon: lexicon} if lexicon else None)
-        lexicon = lexicon or divisions.first
-    if lexicon is None:
-        lexicon, loaded_secondary = load_lexicons(config)
-        secondary = secondary or loaded_secondary
-    elif secondary is None and config.secondary_lexicon:
-        from adjudicator.lexicon.library import load_lexicon
-
-        secondary = load_lexicon(config.secondary_lexicon, dirs=list(config.lexicon_dirs))
+    Its lists are the config's (lists.lists_for: one per served division at an event, each
+    checked against its pinned fingerprint; LexiconError if one is not it) unless LISTS, or a
+    LEXICON for every table, is given. CHECK_WORDS False: each list's words are checked before
+    its first verdict rather than now (the kiosk checks them just after its first paint)."""
+    if lists is None and lexicon is None:
+        lists = lists_for(config, check_words=check_words)
     problem, opener, reopener = "", None, None
     if journal is None:
         reopener = lambda: open_journal(config)  # noqa: E731 - retried while it cannot open
@@ -435,7 +427,7 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
     station = Station(config, lexicon, journal, secondary=secondary, session=session,
                       journal_problem=problem, journal_opener=opener, clock=clock,
                       rule_known=rule_known, journal_reopener=reopener,
-                      table_counts=table_counts, divisions=divisions)
+                      table_counts=table_counts, lists=lists)
     if config.hub and forward:  # every row to the director's hub, off the verdict path
         from adjudicator.link.attach import forward_station
 

@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.errors import NoWidget
 
 from adjudicator.config import Config
+from adjudicator.errors import AdjudicatorError
 from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.protocol import Protocol
 
@@ -67,6 +68,7 @@ class KioskApp(App, inherit_bindings=False):
                                 state_file=self.state_file)
         self._director_open = False
         self.on_first_paint = None  # set by a supervised start: tells the supervisor
+        self.refused: AdjudicatorError | None = None  # why it stopped before it could judge
         self.idle_clock = idle_clock or time.monotonic
         self._director_seen: float | None = None  # last key or touch in director mode
         self._director_watch = None
@@ -113,9 +115,11 @@ class KioskApp(App, inherit_bindings=False):
         self.call_after_refresh(self._warm_fonts)
 
     def _warm_fonts(self) -> None:
-        if self.on_first_paint is not None:
-            self.on_first_paint()
-            self.on_first_paint = None
+        # Just after the first paint: every list's words checked against its fingerprint (about
+        # 0.1 s for CSW, off the event loop; a verdict asked for meanwhile waits for it), and
+        # only then is the supervisor told the kiosk started: a list altered by hand refuses
+        # to start as it would before the paint (exit 3, its one line), never judges.
+        self.run_worker(self._check_lists, thread=True, group="lists")
         # After the first paint: open a deferred journal, show its count (or its problem)...
         if self.station.journal_pending:
             self.station.journal  # noqa: B018 - opens it
@@ -130,6 +134,20 @@ class KioskApp(App, inherit_bindings=False):
 
         self.run_worker(warm, thread=True, exclusive=True, group="warm")
         self.set_timer(1.0, self._freeze_startup_objects)
+
+    def _check_lists(self) -> None:
+        try:
+            self.station.lists.check_words()
+        except AdjudicatorError as e:
+            self.refused = e
+            self.call_from_thread(self.exit, None, e.exit_code)
+            return
+        self.call_from_thread(self._started)
+
+    def _started(self) -> None:
+        if self.on_first_paint is not None:
+            self.on_first_paint()
+            self.on_first_paint = None
 
     def _preload(self) -> None:
         """Every module this kiosk may import later (director mode, printing...), taken in now,
@@ -331,5 +349,5 @@ def build_app(config: Config, lexicon: Lexicon | None = None, journal=None, *,
     still open before anything is judged.
     """
     station = open_station(config, lexicon, journal, secondary=secondary, session=session,
-                           clock=clock, defer_journal=defer_journal)
+                           clock=clock, defer_journal=defer_journal, check_words=False)
     return KioskApp(station, pin_clock=pin_clock, idle_clock=idle_clock)

@@ -390,7 +390,7 @@ def test_a_recheck_of_a_challenge_the_journal_does_not_hold_is_refused(run, tmp_
 MISTAKES = [
     (["judge"], None, 2, "No words entered"),
     (["judge", "-l", "{tiny}", "qi", "--batch", "-"], None, 2, "give either WORDS or --batch"),
-    (["judge", "-l", "{tiny}", "--table", "3", "qi"], None, 2, "need --journal PATH"),
+    (["judge", "-l", "{tiny}", "--round", "3", "qi"], None, 2, "need --journal PATH"),
     (["judge", "-l", "{tiny}", "--journal", "{j}", "--recheck-of", "9", "qi"], None, 2,
      "no challenge 9"),
     (["judge", "-l", "{tiny}", "qi", "ca5"], None, 2, "'5' is not a letter"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.config import parse_config
-from adjudicator.divisions import NO_TABLE, DivisionError, load_division_lists
+from adjudicator.lists import NO_TABLE, DivisionError, lists_for
 from adjudicator.errors import LexiconError
 from adjudicator.journal import Journal
 from adjudicator.lexicon.compile import compile_sources
@@ -100,18 +100,32 @@ def test_a_station_serving_one_division_refuses_another_divisions_table(tmp_path
     assert {r.rule for r in rows} == {"double"}  # B's rule, even with no table given
 
 
-def test_divisions_sharing_one_list_judge_as_today_without_a_table(tmp_path, shelf):
+def test_divisions_sharing_one_list_and_rule_judge_without_a_table(tmp_path, shelf):
     config = event_config(tmp_path, shelf, b_list="ALPHA")
-    station = open_station(config, forward=False)
+    same_rule = tuple(d.__class__(d.name, d.lexicon, config.event_divisions[0].challenge_rule,
+                                  d.tables, d.fingerprint) for d in config.event_divisions)
+    station = open_station(config.with_changes(event_divisions=same_rule), forward=False)
     try:
         outcome = station.submit("zo")
         assert outcome.verdict.acceptable and outcome.verdict.lexicon.name == "ALPHA"
-        assert station.submit("qi", table="25").recorded  # B's table: B's rule
-        rows = {r.seq: r.rule for r in station.recent()}
+        assert not station.lists.needs_table
     finally:
         station.close()
-    assert rows[outcome.seq] == config.challenge_rule.value  # rules differ, no table: the own
-    assert sorted(rows.values()) == ["5-per-word", "double"]
+
+
+def test_divisions_sharing_one_list_under_different_rules_need_the_table(tmp_path, shelf):
+    """The consequence shown is the table's division's rule, never a guess: one list, two
+    rules, no table: refused before anything is judged; each table: its own rule."""
+    config = event_config(tmp_path, shelf, b_list="ALPHA")
+    station = open_station(config, forward=False)
+    try:
+        with pytest.raises(DivisionError, match="Which table"):
+            station.submit("zo")
+        assert station.submit("qi", table="25").recorded and station.submit("qi", table="5")
+        rows = sorted(r.rule for r in station.recent())
+    finally:
+        station.close()
+    assert rows == ["5-per-word", "double"]
 
 
 def test_a_list_that_is_not_the_one_pinned_refuses_to_start(tmp_path, shelf):
@@ -121,7 +135,7 @@ def test_a_list_that_is_not_the_one_pinned_refuses_to_start(tmp_path, shelf):
                                                    "fingerprint": prints["ALPHA"]})
     config = config.with_changes(event_divisions=(config.event_divisions[0], wrong))
     with pytest.raises(LexiconError) as e:
-        load_division_lists(config)
+        lists_for(config)
     message = str(e.value)
     assert message.startswith("division B: the list 'BETA' found here is BETA ")
     assert prints["ALPHA"][:12] in message and "\n" not in message
@@ -177,13 +191,15 @@ def test_the_hub_says_the_event_and_its_lists_at_start(tmp_path, monkeypatch, ru
 
 
 def test_a_changed_event_reuses_the_lists_already_loaded(tmp_path, shelf, monkeypatch):
+    """The one loader reads each file once per process (lexicon/library.py): lists made again
+    for a changed event take the same Lexicon objects without reading them."""
     config = event_config(tmp_path, shelf)
-    lists = load_division_lists(config)
-    import adjudicator.resolve as resolve
+    lists = lists_for(config)
+    from adjudicator.lexicon import library
 
-    monkeypatch.setattr(resolve, "load_lexicon", lambda *a, **k: pytest.fail("read again"))
+    monkeypatch.setattr(library, "_load_path", lambda *a, **k: pytest.fail("read again"))
     swapped = config.with_changes(event_divisions=tuple(
         d.__class__(d.name, d.lexicon, d.challenge_rule, ((1, 10),) if d.name == "A" else
                     ((11, 40),), d.fingerprint) for d in config.event_divisions))
-    again = load_division_lists(swapped, lists.loaded())
-    assert again.choose("15", config.challenge_rule).lexicon is lists.find("B").lexicon
+    again = lists_for(swapped)
+    assert again.choose("15").lexicon is lists.find("B").lexicon

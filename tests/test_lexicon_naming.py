@@ -14,7 +14,7 @@ from adjudicator.lexicon.names import claim_of_name
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import FORMAT_VERSION, Lexicon, write_compiled
 from adjudicator.lexicon import scan as scan_mod
-from adjudicator.station import load_lexicons
+from adjudicator.lists import lists_for
 
 WORDS = ["AA", "AB", "BE", "CAT", "QI", "ZA"]
 SHAPES = {  # a file as each program names it, holding a tiny list that is none of them
@@ -87,9 +87,9 @@ def test_a_station_configured_with_its_path_refuses_it(claimed):
     """lexicon = "/path/CSW21.dwg" in the config: the kiosk, the phone server and judge --config
     all load through here; before, they judged with it under the official name."""
     with pytest.raises(LexiconError, match="refused"):
-        load_lexicons(Config(lexicon=claimed))
+        lists_for(Config(lexicon=claimed))
     with pytest.raises(LexiconError, match="refused"):
-        load_lexicons(Config(secondary_lexicon=claimed))
+        lists_for(Config(secondary_lexicon=claimed))
 
 
 def test_judge_with_a_config_naming_it_refuses_it(run, claimed, tmp_path):

@@ -8,7 +8,7 @@ from adjudicator.lexicon import store as shelf
 from adjudicator.config import Config
 from adjudicator.errors import EXIT_IO, EXIT_LEXICON
 from adjudicator.lexicon.known import SHIPPED
-from adjudicator.station import load_lexicons
+from adjudicator.lists import lists_for
 
 
 @pytest.fixture
@@ -105,9 +105,10 @@ def test_an_unwritable_shelf_exits_4(run, club, tmp_path, monkeypatch):
 
 
 def test_the_kiosk_and_phone_server_find_shelved_names_too(run, club):
-    """They load through station.load_lexicons (adjudicator/lexicon/library.py), as the CLI does."""
+    """They load through lists.lists_for (the one loader, lexicon/library.py), as the CLI does."""
     assert run("lexicon", "add", club).exit_code == 0
-    primary, secondary = load_lexicons(Config(lexicon="CLUB", secondary_lexicon="club"))
+    lists = lists_for(Config(lexicon="CLUB", secondary_lexicon="club"))
+    primary, secondary = lists.first, lists.secondary
     assert primary.name == "CLUB" and "QI" in primary and "ZZ" not in primary
     assert secondary is not None and secondary.fingerprint == primary.fingerprint
 
@@ -141,8 +142,8 @@ def test_remove_takes_a_lexicon_off_the_shelf(run, club):
 def test_the_kiosk_and_the_phone_server_start_with_a_shelved_name(run, club, tmp_path,
                                                                    monkeypatch):
     """Their real start: `adjudicator kiosk --config P` goes through launch.run_kiosk ->
-    kiosk.app.build_app -> open_station -> load_lexicons -> resolve.load_lexicon, and the phone
-    server (`adjudicator serve`) through phone.build.build_phone_app -> load_lexicons: both look
+    kiosk.app.build_app -> open_station -> lists_for -> library.load_lexicon, and the phone
+    server (`adjudicator serve`) through phone.build.build_phone_app -> lists_for: both look
     on the shelf with no setting."""
     pytest.importorskip("textual")
     import kiosk.app

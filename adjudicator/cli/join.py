@@ -38,6 +38,7 @@ def join_cmd(url: str, station: str | None, division: str | None,
     from ..config_save import save_event_config
     from ..errors import ConfigError, EntryError
     from ..event import to_dict
+    from ..lists import lists_for
     from ..link.join import fetch_event, fetch_list
 
     where = default_config_path(config_path)
@@ -87,8 +88,9 @@ def join_cmd(url: str, station: str | None, division: str | None,
     if existing is not None and changed:
         click.echo(f"  changed: {', '.join(changed)}")
     cfg = load_config(where)
-    served_text = ", ".join(f"{d.name} ({d.lexicon}, {d.challenge_rule.value})"
-                            for d in cfg.served())
+    lists = lists_for(cfg)  # as every surface will make them: the config starts as written
+    served_text = ", ".join(f"{s.division.name} ({s.lexicon.name}, "
+                            f"{s.division.challenge_rule.value})" for s in lists.served)
     click.echo(f"Station {cfg.station!r} of {event.name or 'the event'}: division "
                f"{served_text}; journal {cfg.journal}; hub {cfg.hub}")
     flag = [] if config_path is None else ["--config", where]

@@ -11,7 +11,7 @@ from ..entry import is_plain, parse_entry
 from ..errors import EXIT_ENTRY
 from ..tables import check_table
 from ..verdict import adjudicate, lookup
-from .lexicons import station_lexicon, warn_unrecognised
+from .lexicons import chosen, station_lists, warn_unrecognised
 from .streams import (ACCEPTABLE, MAX_LINE_CHARS, UNACCEPTABLE, Entries, close_source,
                       open_source)
 
@@ -29,8 +29,8 @@ from .streams import (ACCEPTABLE, MAX_LINE_CHARS, UNACCEPTABLE, Entries, close_s
 @click.option("--config", "config_path", metavar="PATH", help="Record as the station this config "
               "describes (its journal, name, mode, rule and lexicon), and forward to its hub.")
 @click.option("--station", metavar="NAME", help="Station name for --journal (default: host name).")
-@click.option("--table", metavar="T", help="Table for --journal: a number from 1 to 9999 "
-              "(digits 0-9) or a short name (A3).")
+@click.option("--table", metavar="T", help="The game's table: a number from 1 to 9999 (digits "
+              "0-9) or a short name (A3); at an event its division's list and rule judge.")
 @click.option("--round", "round_", metavar="R", help="Round for --journal (as --table).")
 @click.option("--recheck-of", "recheck_of", type=int, metavar="N",
               help="For --journal: this is a recheck of challenge N (WESPA 3.10.9).")
@@ -51,9 +51,10 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
       adjudicator judge --lexicon CSW19 --batch challenges.txt
       adjudicator judge --journal event.db --station "Runner desk" --table 12 qi za
       adjudicator judge --config station.toml --table 12 qi za   # + its hub
+      adjudicator judge --table 25 qi za   # at an event: table 25's division's list
     """
-    if not (journal or config_path) and (station or table or round_ or recheck_of is not None):
-        raise click.UsageError("--station, --table, --round and --recheck-of need --journal PATH "
+    if not (journal or config_path) and (station or round_ or recheck_of is not None):
+        raise click.UsageError("--station, --round and --recheck-of need --journal PATH "
                                "or --config PATH")
     if batch is not None and words:
         raise click.UsageError("give either WORDS or --batch, not both")
@@ -73,8 +74,9 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
         from ..destination import check_journal
 
         check_journal(journal)
-    # the station's own list unless --lexicon names one (issue 27: one answer per machine)
-    lex, config_path = station_lexicon(lexicon)
+    # the station's lists by table unless --lexicon names one: one answer per machine (lists.py)
+    lists, config_path = station_lists(lexicon)
+    lex = chosen(lists, table or "")  # DivisionError, --table missing: exit 2, nothing judged
     # issue 29: said on stderr, as on every screen and slip (after a --batch file opened: an
     # error stays one line)
     warn = lambda: warn_unrecognised(lex, config_path)  # noqa: E731

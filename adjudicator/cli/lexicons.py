@@ -9,6 +9,7 @@ import click
 from ..lexicon.known import LexiconIdentity, identify
 from ..lexicon.compile import compile_sources
 from ..lexicon.library import DEFAULT_NAMES, load_lexicon
+from ..lists import TableLists, lists_for, single
 
 
 def warn_unrecognised(lex, config_path: str = "") -> None:
@@ -35,18 +36,34 @@ def load_configured(spec: str | None = None):
     return load_lexicon(spec, dirs=dirs)
 
 
-def station_lexicon(spec: str | None) -> tuple[object, str]:
-    """(lexicon, config path): --lexicon SPEC when given, else the list the station on this
-    machine judges with, loaded as the station loads it from the same config (the user config
-    file, or $ADJUDICATOR_CONFIG), so `judge` and `info` never disagree with the kiosk
-    (issue 27). The config path is "" when SPEC named the list."""
+def station_lists(spec: str | None, check_words: bool = True) -> tuple[TableLists, str]:
+    """(lists by table, config path): --lexicon SPEC for every table when given, else the lists
+    the station on this machine judges with, made as every surface makes them (lists.lists_for,
+    from the same config: the user config file, or $ADJUDICATOR_CONFIG), so `judge` and `info`
+    never disagree with the kiosk. The config path is "" when SPEC named the list."""
     if spec:
-        return load_configured(spec), ""
+        return single(load_configured(spec) if check_words else _unchecked(spec)), ""
     from ..config import load_config
-    from ..station import load_lexicons
 
     cfg = load_config()  # ConfigError (exit 6) names the bad key, as the kiosk would
-    return load_lexicons(cfg)[0], cfg.path
+    return lists_for(cfg, check_words=check_words), cfg.path
+
+
+def _unchecked(spec: str):
+    from ..config import load_config
+
+    dirs = None if spec.lower() in DEFAULT_NAMES or os.path.exists(spec) else list(
+        load_config().lexicon_dirs)
+    return load_lexicon(spec, dirs=dirs, check_words=False)
+
+
+def chosen(lists: TableLists, table: str):
+    """The list that judges at TABLE (lists.py); without --table where the divisions here judge
+    with different lists, a usage error (exit 2, one line): never a guess."""
+    if not table and lists.needs_table:
+        raise click.UsageError(f"this station's divisions judge with different lists or rules "
+                               f"({lists.describe()}): give the table (--table T)")
+    return lists.choose(table).lexicon
 
 
 @click.command("compile")
@@ -108,16 +125,29 @@ def info_cmd(lexicon: str | None) -> None:
     """Say what a lexicon is: name, edition, words, fingerprint, whether it is official.
 
     LEXICON is a compiled file, a word list, or a name in the config's lexicon_dirs,
-    $ADJUDICATOR_LEXICONS or the lexicon shelf; without it, the list the station on this
-    machine judges with (the config's lexicon; $ADJUDICATOR_CONFIG, else the user config
-    file; the embedded ENABLE when it names none). The fingerprint is recomputed from the
-    words themselves.
+    $ADJUDICATOR_LEXICONS or the lexicon shelf; without it, the lists the station on this
+    machine judges with, by division at an event (the config's; $ADJUDICATOR_CONFIG, else
+    the user config file; the embedded ENABLE when it names none). The fingerprint is
+    recomputed from the words themselves.
 
     \b
     Example:
       adjudicator info csw19.lex
     """
-    lex, config_path = station_lexicon(lexicon)
+    lists, config_path = station_lists(lexicon, check_words=False)
+    damaged = False
+    for served in lists.served if lists.by_division else lists.served[:1]:
+        if lists.by_division:
+            tables = f" (tables {served.division.tables_text})" if served.division.tables else ""
+            click.echo(f"Division {served.division.name}{tables} · "
+                       f"{served.division.challenge_rule.value}")
+        damaged |= not _describe_lexicon(served.lexicon, config_path, indent=lists.by_division)
+    if damaged:
+        raise click.exceptions.Exit(3)
+
+
+def _describe_lexicon(lex, config_path: str, indent: bool = False) -> bool:
+    """`info`'s rows for one list; False when its words are not its fingerprint's."""
     ident = lex.identity
     content_ok = lex.verify_fingerprint()
     known = ident.known if content_ok else None
@@ -144,12 +174,12 @@ def info_cmd(lexicon: str | None) -> None:
     if config_path:
         rows.append(("Config", f"{config_path} (the station's list on this machine)"))
     width = max(len(k) for k, _ in rows) + 1
+    pad = "  " if indent else ""
     for key, value in rows:
-        click.echo(f"{key + ':':<{width}} {value}")
+        click.echo(f"{pad}{key + ':':<{width}} {value}")
     if content_ok:
         warn_unrecognised(lex, config_path)
-    if not content_ok:
-        raise click.exceptions.Exit(3)
+    return content_ok
 
 
 @click.group("lexicon")

@@ -67,7 +67,8 @@ def _check_recheck_of(station: Station, seq: int) -> None:
                                "showed") from None
 
 
-def run_batch_recorded(station: Station, source: str, table: str, round_: str) -> int:
+def run_batch_recorded(station: Station, source: str, table: str, round_: str,
+                       close: bool = True) -> int:
     """`judge --batch` with a journal: no verdict line is written before its row is committed.
 
     Lines are judged in groups, each group recorded in one transaction (a group commit), then
@@ -75,7 +76,7 @@ def run_batch_recorded(station: Station, source: str, table: str, round_: str) -
     within GROUP_WAIT of the oldest unanswered one, so a runner typing is answered at once and
     a fast pipe commits as few times as a file. A line that cannot be recorded still gets its
     verdict, plus "adjudicator: NOT RECORDED: call the director (line N: reason)" on stderr;
-    exit 5 then.
+    exit 5 then. CLOSE: the station is closed at the end (else its caller closes it).
     """
     stream = open_source(source)
     out, err = sys.stdout, sys.stderr
@@ -130,7 +131,8 @@ def run_batch_recorded(station: Station, source: str, table: str, round_: str) -
         flush()
     finally:
         close_source(source, stream)
-        station.close()
+        if close:
+            station.close()
     if failed:
         return EXIT_NOT_RECORDED
     return EXIT_ENTRY if entries.invalid else 0
@@ -145,43 +147,48 @@ def judge_with_config(config_path: str, lexicon: str | None, journal: str | None
     from dataclasses import replace
 
     from ..config import load_config
-    from .lexicons import load_configured
-    from ..station import load_lexicons
-    from .lexicons import warn_unrecognised
+    from ..destination import check_journal
+    from .lexicons import chosen, load_configured, warn_unrecognised
 
     cfg = load_config(config_path)
     if journal:
         cfg = replace(cfg, journal=journal)
     if station:
         cfg = replace(cfg, station=station)
-    from ..destination import check_journal
-
     check_journal(cfg.journal)  # a folder not there: exit 4 before anything is judged
-    lex = load_configured(lexicon) if lexicon else load_lexicons(cfg)[0]
-    warn_unrecognised(lex, "" if lexicon else cfg.path)
-    service = open_station(cfg, lex, forward=False)
-    if batch is not None:
-        code = run_batch_recorded(service, batch, table, round_)
-    else:
-        try:
+    # its lists by table, as its kiosk makes them (lists.py); --lexicon: that list at every table
+    service = (open_station(cfg, load_configured(lexicon), forward=False) if lexicon
+               else open_station(cfg, forward=False))
+    try:
+        lex = chosen(service.lists, table)  # --table missing where it decides: exit 2
+        warn_unrecognised(lex, "" if lexicon else cfg.path)  # only when that list judges
+        if batch is not None:
+            code = run_batch_recorded(service, batch, table, round_, close=False)
+        else:
             code = judge_recorded(service, entry, table, round_, recheck_of)
-        finally:
-            service.close()
-    if cfg.hub:
-        send_to_hub(cfg, lex)
+        if cfg.hub:
+            send_to_hub(service, follow=not lexicon)
+    finally:
+        service.close()
     return code
 
 
-def send_to_hub(cfg: Config, lex) -> None:
-    """One push to the config's hub, HUB_WAIT seconds at most whatever the hub does (a hub
+def send_to_hub(service: Station, follow: bool = True) -> None:
+    """One push to the station's hub, HUB_WAIT seconds at most whatever the hub does (a hub
     answering a byte a second included); a line on stderr when it cannot be told, the rows
-    then wait in the journal's outbox."""
+    then wait in the journal's outbox. FOLLOW: the event the hub's answer carries is taken
+    at once (lists.py: a list fetched, the config written), as a kiosk takes it at Ready."""
+    from ..follow import hub_fetch
     from ..link.forward import Forwarder, HubUnreachable
+    from ..link.status import station_status
 
-    status = {"station": cfg.station, "mode": cfg.mode, "lexicon": str(lex.name),
-              "fingerprint": str(lex.fingerprint)}
-    forwarder = Forwarder(cfg.journal, cfg.hub, cfg.hub_token, status=lambda: status,
+    cfg = service.config
+    forwarder = Forwarder(cfg.journal, cfg.hub, cfg.hub_token, status=station_status(service),
                           timeout=HUB_REQUEST)
+    if follow:
+        service.takes_at_once = True
+        fetch = hub_fetch(cfg)
+        forwarder.on_event = lambda event: _follow(service, event, fetch)
     try:
         forwarder.push(limit=HUB_WAIT)
     except Exception as e:  # noqa: BLE001 - the verdict is given: the hub costs it nothing
@@ -191,3 +198,11 @@ def send_to_hub(cfg: Config, lex) -> None:
                          f"(adjudicator journal push --config {cfg.path})\n")
     finally:
         forwarder.stop()
+
+
+def _follow(service: Station, event, fetch) -> None:
+    """The hub's event taken now by `judge --config` (its next call judges with it)."""
+    from ..follow import prepare, take
+
+    service.following.pending = prepare(service, event, fetch)
+    take(service)

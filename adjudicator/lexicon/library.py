@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from ..destination import kind_of
 from ..errors import FileAccessError, LexiconError
-from .compile import compile_sources
 from .compiled import Lexicon, is_compiled
 from .known import SHIPPED
 from .names import check_file_name, official_id
@@ -89,7 +88,7 @@ def _load_path(path: str) -> Lexicon:
     try:
         return Lexicon.load(cached)
     except LexiconError:  # a damaged cache entry is rebuilt from the source, never used
-        compile_sources([path], cached)
+        compiled_cache_for(path, again=True)
         return Lexicon.load(cached)
 
 

@@ -8,14 +8,17 @@ import os
 import re
 import shutil
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import platformdirs
 
 from ..errors import FileAccessError, LexiconError
-from .compile import CompileReport, compile_sources
 from .compiled import FORMAT_VERSION, Lexicon, is_compiled
 from .known import LexiconIdentity
 from .names import check_file_name
+
+if TYPE_CHECKING:
+    from .compile import CompileReport
 
 LEXICON_DIRS_ENV = "ADJUDICATOR_LEXICONS"
 CACHE_ENV = "ADJUDICATOR_CACHE"
@@ -63,8 +66,9 @@ def cache_dir() -> str:
     return os.environ.get(CACHE_ENV) or platformdirs.user_cache_dir("adjudicator")
 
 
-def compiled_cache_for(source: str) -> str:
-    """Compile a source list once; later uses load the cached file (keyed by the source's bytes)."""
+def compiled_cache_for(source: str, *, again: bool = False) -> str:
+    """Compile a source list once; later uses load the cached file (keyed by the source's bytes).
+    AGAIN: compile it anew (the cached file was found damaged)."""
     try:
         with open(source, "rb") as f:
             digest = hashlib.file_digest(f, "sha256").hexdigest()
@@ -78,9 +82,17 @@ def compiled_cache_for(source: str) -> str:
                               f"{e.strerror or e} (set ${CACHE_ENV} to another folder)") from e
     stem = os.path.splitext(os.path.basename(source))[0]
     cached = os.path.join(folder, f"{stem}-{digest[:16]}-v{FORMAT_VERSION}.lex")
-    if not os.path.exists(cached):
-        compile_sources([source], cached)
+    if again or not os.path.exists(cached):
+        _compile([source], cached)
     return cached
+
+
+def _compile(sources: list[str], out: str, **options) -> CompileReport:
+    """compile.compile_sources, imported only when a list is compiled: a station loading its
+    compiled lists never imports the readers of other programs' formats (its cold start)."""
+    from .compile import compile_sources
+
+    return compile_sources(sources, out, **options)
 
 
 def entries(folder: str | None = None) -> list[ShelfEntry]:
@@ -155,7 +167,7 @@ def _stage(source: str, tmp: str, name: str | None, skip_invalid: bool
         if not lex.verify_fingerprint():  # a checksum is not a signature: recompute from words
             raise LexiconError(f"{source}: its words do not match its fingerprint; refused")
         return lex, None
-    report = compile_sources([source], tmp, name=name, skip_invalid=skip_invalid)
+    report = _compile([source], tmp, name=name, skip_invalid=skip_invalid)
     return Lexicon.load(tmp), report
 
 

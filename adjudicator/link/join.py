@@ -20,6 +20,8 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 from ..errors import AdjudicatorError, EntryError, FileAccessError, LexiconError
 from ..event import HEX64, Event, EventError, parse_event
+from ..lexicon import store as shelves
+from ..lexicon.compiled import Lexicon
 from ..visible import visible
 from .deadline import Deadline, urlopen
 
@@ -124,9 +126,7 @@ def fetch_event(url: str, timeout: float = TIMEOUT) -> Joined:
 def shelved(fingerprint: str, shelf: str | None = None) -> str | None:
     """The shelf's file holding the list with FINGERPRINT, or None (SHELF: the shelf's folder,
     default the user's)."""
-    from ..lexicon.store import entries
-
-    return next((e.path for e in entries(shelf)
+    return next((e.path for e in shelves.entries(shelf)
                  if e.identity is not None and e.identity.fingerprint == fingerprint), None)
 
 
@@ -136,9 +136,6 @@ def fetch_list(hub: str, code: str, fingerprint: str, shelf: str | None = None,
     user's), when not there already: checked to be that very list before it is shelved (its
     fingerprint, then its words against it). Its path on the shelf. CODE: the join code; or
     TOKEN: the station token of a joined station (following a change of list)."""
-    from ..lexicon import store as shelves
-    from ..lexicon.compiled import Lexicon
-
     if not HEX64.match(fingerprint):
         raise LexiconError(f"{fingerprint[:70]!r} is not a list's fingerprint")
     held = shelved(fingerprint, shelf)

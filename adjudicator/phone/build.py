@@ -1,4 +1,4 @@
-"""Building the phone application from an event's config: lexicons (one per served division),
+"""Building the phone application from an event's config: its lists by table (lists.py),
 journal, one Station per device (all sharing them and one TableCounts). Reusable by any server
 that hosts the page."""
 
@@ -7,26 +7,25 @@ from __future__ import annotations
 from typing import TextIO
 
 from adjudicator.config import Config
-from adjudicator.divisions import load_division_lists
+from adjudicator.lists import TableLists, lists_for
 from adjudicator.net.token import TokenStore
-from adjudicator.station import Station, TableCounts, load_lexicons, open_journal
+from adjudicator.station import Station, TableCounts, open_journal
 from .limits import Limits
 from .server import PhoneApp
 
 
-def stations_for(config: Config, lexicon, secondary, journal, journal_problem: str = "",
-                 divisions=None, leader: Station | None = None):
-    """station_for(label) for PhoneApp: every device's Station shares the lexicons (DIVISIONS:
-    each served division's, chosen by the phone's table), the journal and one TableCounts; its
+def stations_for(config: Config, lists: TableLists, journal, journal_problem: str = "",
+                 leader: Station | None = None):
+    """station_for(label) for PhoneApp: every device's Station shares the lists by table (each
+    served division's, chosen by the phone's table), the journal and one TableCounts; its
     journal name is "<station> / <device label>". LEADER: the station whose sender follows the
     hub's event: each device's takes its change at a table's Ready."""
     counts = TableCounts()
     counts.count("", journal)  # read the journal's tables now, before any phone judges
 
     def station_for(label: str) -> Station:
-        station = Station(config, lexicon, journal, secondary=secondary, session=label,
-                          journal_problem=journal_problem, table_counts=counts,
-                          divisions=divisions)
+        station = Station(config, None, journal, session=label, journal_problem=journal_problem,
+                          table_counts=counts, lists=(leader.lists if leader else lists))
         station.leader = leader
         return station
 
@@ -41,23 +40,15 @@ def build_phone_app(config: Config, *, tokens: TokenStore, limits: Limits | None
     With the event's divisions in CONFIG it serves every division: a phone's table decides the
     list (a list not the one a division pins: LexiconError, exit 3, before anything listens)."""
     config = config.with_changes(mode="smart-device")
-    divisions = load_division_lists(config)
-    if divisions is None:
-        lexicon, secondary = load_lexicons(config)
-    else:
-        from adjudicator.lexicon.library import load_lexicon
-
-        lexicon, secondary = divisions.first, None
-        if config.secondary_lexicon:
-            secondary = load_lexicon(config.secondary_lexicon, dirs=list(config.lexicon_dirs))
+    lists = lists_for(config)  # the same decision as every surface's (adjudicator/lists.py)
     journal, problem = open_journal(config)
     if journal is None and warn is not None:
         warn(f"{problem}: verdicts will say NOT RECORDED")
-    leader = Station(config, lexicon, journal, secondary=secondary, divisions=divisions)
+    leader = Station(config, None, journal, lists=lists)
     leader.takes_at_once = True  # each phone's station takes it at its table's next Ready
-    app = PhoneApp(stations_for(config, lexicon, secondary, journal, problem, divisions, leader),
+    app = PhoneApp(stations_for(config, lists, journal, problem, leader),
                    tokens=tokens, timers=config.timers, limits=limits, out=out)
-    app.setup = setup_lines(config, divisions, lexicon)
+    app.setup = setup_lines(config, lists)
     if journal is not None and config.hub:  # every phone's row to the director's hub
         from adjudicator.link.attach import forward_station
 
@@ -68,14 +59,14 @@ def build_phone_app(config: Config, *, tokens: TokenStore, limits: Limits | None
     return app
 
 
-def setup_lines(config: Config, divisions, lexicon) -> list[str]:
+def setup_lines(config: Config, lists: TableLists) -> list[str]:
     """What `adjudicator serve` says at start: the event, each list (name, edition, fingerprint),
     the journal, the hub."""
     lines = [f"Event: {config.event}"]
-    if divisions is None:
-        lines.append(f"List: {_list_line(lexicon)} · {config.challenge_rule.value}")
+    if not lists.by_division:
+        lines.append(f"List: {_list_line(lists.first)} · {config.challenge_rule.value}")
     else:
-        for s in divisions.served:
+        for s in lists.served:
             tables = f" (tables {s.division.tables_text})" if s.division.tables else ""
             lines.append(f"Division {s.division.name}{tables}: {_list_line(s.lexicon)} · "
                          f"{s.division.challenge_rule.value}")

@@ -54,7 +54,7 @@ def hello(device: Device) -> dict:
     station = device.station
     described, warning = lexicon_lines(station.lexicon.identity)
     divisions = ""
-    if station.divisions is not None and not station.divisions.one_list:
+    if station.lists.needs_table:
         divisions = "Divisions: " + station.divisions.describe()  # the table decides the list
         described, warning = "The list depends on the table", ""
     return {"t": "hello", "event": station.config.event, "device": device.label,
@@ -71,13 +71,16 @@ def table_list(station, table: str) -> dict:
     if station.divisions is None:
         return {"division": "", "judges": ""}
     try:
-        choice = station.divisions.choose(table, station.config.challenge_rule)
+        choice = station.lists.choose(table)
     except TableError as e:  # a table chosen before the event changed: said, never guessed
         return {"division": "", "judges": str(e), "lexicon": "", "warning": ""}
     described, warning = lexicon_lines(choice.lexicon.identity)
     judges = f"Judged with {described}"
     if choice.division:
         judges = f"Division {choice.division} · {judges}"
+        served = station.lists.find(choice.division)
+        if served is not None and served.kept:  # the hub alarms meanwhile (lists.py)
+            judges += f" · not the event's list: {served.kept}"
     return {"division": choice.division, "judges": judges, "lexicon": described,
             "warning": warning}
 

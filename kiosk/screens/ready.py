@@ -34,8 +34,7 @@ class ReadyScreen(LockedScreen):
         self._idle: Timer | None = None
         self._judged = False
         self._notice = notice  # said until the first key (why director mode closed)
-        lists = self.app.station.divisions
-        self._by_table = lists is not None and not lists.one_list  # the table decides the list
+        self._by_table = self.app.station.lists.needs_table  # the table decides list and rule
 
     def compose(self) -> ComposeResult:
         # Few widgets on purpose: each one costs the cold start to first paint (issue 3).
@@ -92,7 +91,7 @@ class ReadyScreen(LockedScreen):
             lexicon.set_class(identity.recognised and not identity.known.tournament,
                               "not-tournament")
             self.query_one("#rule", Static).update(
-                f"Challenge rule: {station.config.challenge_rule.label}")
+                f"Challenge rule: {station.lists.choose().rule.label}")
         from adjudicator.follow import ready_text
 
         said = ready_text(station)
@@ -142,7 +141,7 @@ class ReadyScreen(LockedScreen):
     def _rule_text(self) -> str:
         if self._by_table:
             return "Challenge rule: the table's division's"
-        return f"Challenge rule: {self.app.station.config.challenge_rule.label}"
+        return f"Challenge rule: {self.app.station.lists.choose().rule.label}"  # what judges
 
     def _lists_text(self) -> str:
         return f"Lexicon: by table · {self.app.station.divisions.describe()}"
@@ -162,7 +161,7 @@ class ReadyScreen(LockedScreen):
             if not table:
                 raise EntryError("table", "Type the table number first: each division here "
                                  "judges with its own list.")
-            choice = station.divisions.choose(table, station.config.challenge_rule)
+            choice = station.lists.choose(table)
         except EntryError as e:
             self._say(str(e), error=True)
             self.query_one("#table").focus()

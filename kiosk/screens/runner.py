@@ -138,12 +138,12 @@ class RunnerScreen(LockedScreen):
             yield Static(f"RUNNER MODE · {station.config.event} · {station.station_name}",
                          id="station")
             identity = station.lexicon.identity
-            lists = station.divisions
-            if lists is not None and not lists.one_list:  # the slip's table decides (issue 27)
+            lists = station.lists
+            if lists.needs_table:  # the slip's table decides (adjudicator/lists.py)
                 yield Static(f"Lexicon and rule by table · {lists.describe()}", id="lexicon")
             else:
                 yield Static(f"Lexicon: {identity.describe()} · "
-                             f"Challenge rule: {station.config.challenge_rule.label}",
+                             f"Challenge rule: {station.lists.choose().rule.label}",
                              id="lexicon")
             # the small screen's one line: the list's name, and its warning when it has one
             # (README: every screen says ENABLE is not a tournament word list; issue 21)
@@ -207,7 +207,7 @@ class RunnerScreen(LockedScreen):
                 f"RUNNER MODE · {station.config.event} · {station.station_name}")
             self.query_one("#lexicon", Static).update(
                 f"Lexicon: {identity.describe()} · "
-                f"Challenge rule: {station.config.challenge_rule.label}")
+                f"Challenge rule: {station.lists.choose().rule.label}")
             short = self.query_one("#lexicon-short", Static)
             short.update(f"Lexicon: {identity.warning or f'{identity.name} · {identity.status}'}")
             short.set_class(bool(identity.warning), "warning")
@@ -339,8 +339,7 @@ class RunnerScreen(LockedScreen):
             number += (f" · {outcome.secondary_name} "
                        f"{'agrees' if outcome.secondary_agrees else 'DISAGREES'}")
         where = f"Table {table}" + (f" · Round {round_}" if round_ else "")
-        lists = self.app.station.divisions
-        if lists is not None and not lists.one_list:  # which list judged this slip
+        if self.app.station.lists.needs_table:  # which list judged this slip
             where += f" · {v.lexicon.name}"
         self.query_one("#last-record", Static).update(
             f"{number} · {where} · {' '.join(v.words)} · {outcome.time:%H:%M:%S}")
