@@ -306,7 +306,7 @@ def test_join_changes_an_existing_config_in_place(start_hub, tmp_path, lists, mo
     assert "# Desk 7, by the window" in text and "split_window = 60  # slow" in text
     cfg = load_config(str(path))
     assert cfg.station == "Desk 7" and cfg.timers.entry_idle == 45
-    assert cfg.lexicon == "" and len(cfg.served()) == 2  # two lists: no one station list
+    assert cfg.lexicon == "" and len(cfg.event_setup.served_by(cfg.divisions)) == 2  # two lists
     assert cfg.journal == str(home / "desk.db")
     assert "changed: " in done.output
     again = run("join", f"{hub.url}/join?code={hub.hub.join_code}", "--config", str(path))

@@ -32,7 +32,7 @@ def test_each_phone_takes_the_change_at_its_next_ready(tmp_path):
     journal = Journal.open(config.journal)
     leader = Station(config, old, journal)
     leader.takes_at_once = True  # as build_phone_app makes it
-    station_for = stations_for(config, old, None, journal, leader=leader)
+    station_for = stations_for(config, leader.lists, journal, leader=leader)
     phones = [Device("a", "phone a", station_for("phone a")),
               Device("b", "phone b", station_for("phone b"))]
 

@@ -43,7 +43,7 @@ def make_app(config, tiny):
             journal = Journal.open(cfg.journal)
             journals.append(journal)
         kwargs.setdefault("clock", lambda: FIXED_TIME)
-        app = build_app(cfg, lexicon or tiny, journal, **kwargs)
+        app = build_app(cfg, lexicon or (None if cfg.event_divisions else tiny), journal, **kwargs)
         app.protocol_clock = StepClock()
         app.protocol = Protocol(app.protocol.timers, clock=app.protocol_clock)
         return app
