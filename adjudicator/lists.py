@@ -172,7 +172,7 @@ def lists_for(config: Config, *, check_words: bool = True, fetch: Fetch | None =
     served = []
     for division in divisions:
         try:
-            served.append(Served(division, _load(division, dirs, check_words, fetch)))
+            served.append(_load(division, dirs, check_words, fetch))
         except AdjudicatorError as e:
             old = _kept(before, division)
             if old is None:
@@ -181,11 +181,12 @@ def lists_for(config: Config, *, check_words: bool = True, fetch: Fetch | None =
     return TableLists(event, tuple(served), secondary)
 
 
-def _load(division: Division, dirs: list[str], check_words: bool, fetch: Fetch | None) -> Lexicon:
-    """DIVISION's list from the shelf or the lexicon folders, else fetched by its pin."""
+def _load(division: Division, dirs: list[str], check_words: bool, fetch: Fetch | None) -> Served:
+    """DIVISION's list from the shelf or the lexicon folders, else fetched by its pin; the
+    division as the config will name it (the fetched file, if its name does not find it)."""
     try:
-        return load_lexicon(division.lexicon, dirs=dirs, pin=division.fingerprint,
-                            check_words=check_words)
+        return Served(division, load_lexicon(division.lexicon, dirs=dirs, pin=division.fingerprint,
+                                             check_words=check_words))
     except AdjudicatorError:
         if fetch is None or not division.fingerprint:
             raise
@@ -194,7 +195,12 @@ def _load(division: Division, dirs: list[str], check_words: bool, fetch: Fetch |
     except AdjudicatorError as e:
         raise LexiconError(f"the list {division.lexicon} is not on this station's shelf and the "
                            f"hub could not send it ({e})") from None
-    return load_lexicon(path, pin=division.fingerprint)
+    lexicon = load_lexicon(path, pin=division.fingerprint)
+    try:  # shelved under its name, it is found by it from now on
+        load_lexicon(division.lexicon, dirs=dirs, pin=division.fingerprint)
+    except AdjudicatorError:
+        division = replace(division, lexicon=path)  # a restart loads the very file
+    return Served(division, lexicon)
 
 
 def _kept(before: TableLists | None, division: Division) -> Served | None:
