@@ -12,6 +12,7 @@ from adjudicator.config import Config
 from adjudicator.errors import EXIT_IO, EXIT_LEXICON, LexiconError
 from adjudicator.lexicon.names import claim_of_name
 from adjudicator.lexicon.compile import compile_sources
+from adjudicator.lexicon.library import load_lexicon
 from adjudicator.lexicon.compiled import FORMAT_VERSION, Lexicon, write_compiled
 from adjudicator.lexicon import scan as scan_mod
 from adjudicator.lists import lists_for
@@ -144,7 +145,11 @@ def test_a_compiled_file_named_or_naming_itself_official_is_refused(run, tmp_pat
         "format": FORMAT_VERSION, "name": "CSW21", "word_count": len(WORDS),
         "fingerprint": fingerprint_words(WORDS), "sources": []})
     with pytest.raises(LexiconError, match="its name CSW21 names CSW21"):
-        Lexicon.load(str(forged))
+        load_lexicon(str(forged))  # the loader (lexicon/library.py) checks every name
+    from adjudicator.lexicon.store import entries
+
+    assert "its name CSW21 names CSW21" in next(
+        e.problem for e in entries(str(tmp_path)) if e.path == str(forged))
     one_line(run("judge", "--lexicon", str(forged), "qi"), EXIT_LEXICON, "refused")
 
 

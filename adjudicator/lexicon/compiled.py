@@ -14,7 +14,6 @@ import marisa_trie
 from ..destination import replacing
 from ..errors import FileAccessError, LexiconError
 from .known import LexiconIdentity, identify
-from .names import check_claims, claim_of_name
 
 FORMAT_VERSION = 1
 MAGIC = b"ADJLEX\x00\x01"
@@ -76,7 +75,9 @@ class Lexicon:
 
     @classmethod
     def load(cls, path: str) -> Lexicon:
-        """Load and verify a compiled file; refuse a truncated, altered or foreign one."""
+        """Load and verify a compiled file; refuse a truncated, altered or foreign one. The name
+        it gives itself and its file's name are checked by whoever uses it: the loader, the
+        shelf (names.check_named)."""
         header, trie_len = _read_checked(path)
         trie = marisa_trie.Trie()
         try:
@@ -85,12 +86,7 @@ class Lexicon:
             raise LexiconError(f"{path}: not a usable lexicon ({e})") from e
         if len(trie) != header["word_count"]:
             raise LexiconError(f"{path}: word count does not match its header; refused")
-        lex = cls(path, header, trie)
-        claim = claim_of_name(lex.name, f"its name {lex.name}")
-        if claim is not None:  # compiled before names were checked, or by hand
-            check_claims(path, [claim], lex.identity.known, lex.identity.word_count,
-                         lex.fingerprint, "compile the list again")
-        return lex
+        return cls(path, header, trie)  # its names are checked by who uses it (names.check_named)
 
     @property
     def name(self) -> str:

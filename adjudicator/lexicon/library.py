@@ -10,7 +10,7 @@ from ..destination import kind_of
 from ..errors import FileAccessError, LexiconError
 from .compiled import Lexicon, is_compiled
 from .known import SHIPPED
-from .names import check_file_name, official_id
+from .names import check_named, official_id
 from .store import compiled_cache_for, lexicon_dirs
 
 DEFAULT_NAMES = ("default", "enable")
@@ -77,7 +77,7 @@ def _remember(path: str) -> Lexicon:
         lexicon = _load_path(path)
         with _remembering:
             lexicon = _remembered.setdefault(key, lexicon)
-    check_file_name(path, lexicon.identity)  # the name it is found by must not claim another list
+    check_named(path, lexicon.identity)  # the name it is found by must not claim another list
     return lexicon
 
 

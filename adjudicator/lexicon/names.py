@@ -144,12 +144,17 @@ def check_claims(subject: str, claims: list[Claim], known: KnownLexicon | None, 
             raise LexiconError(f"{subject}: {why}; refused" + (f": {hint}" if hint else ""))
 
 
-def check_file_name(path: str, ident: LexiconIdentity) -> None:
-    """A file named like an official list (CSW21.lex, nwl23.dawg) must hold that list, whatever
-    name is recorded inside it: a director who configured CSW21 must get CSW21 or a refusal."""
-    name = os.path.basename(path)
-    claim = claim_of_name(os.path.splitext(name)[0], f"its file name {name}")
-    if claim is not None:
-        check_claims(path, [claim], ident.known, ident.word_count, ident.fingerprint,
+def check_named(path: str, ident: LexiconIdentity) -> None:
+    """Refuse (LexiconError, exit 3) a compiled list whose own name, or whose file's name
+    (CSW21.lex, nwl23.dawg), names an official list its words are not: a director who
+    configured CSW21 must get CSW21 or a refusal, whatever name is recorded inside."""
+    base = os.path.basename(path)
+    inside = claim_of_name(ident.name, f"its name {ident.name}")  # compiled by hand, or long ago
+    if inside is not None:
+        check_claims(path, [inside], ident.known, ident.word_count, ident.fingerprint,
+                     "compile the list again")
+    outside = claim_of_name(os.path.splitext(base)[0], f"its file name {base}")
+    if outside is not None:
+        check_claims(path, [outside], ident.known, ident.word_count, ident.fingerprint,
                      "check the file, or compile it under a name of its own "
                      "('adjudicator compile FILE --name NAME -o OUT')")

@@ -15,7 +15,7 @@ import platformdirs
 from ..errors import FileAccessError, LexiconError
 from .compiled import FORMAT_VERSION, Lexicon, is_compiled
 from .known import LexiconIdentity
-from .names import check_file_name
+from .names import check_named
 
 if TYPE_CHECKING:
     from .compile import CompileReport
@@ -111,7 +111,9 @@ def entries(folder: str | None = None) -> list[ShelfEntry]:
         if name.startswith(".") or not name.lower().endswith(".lex") or not os.path.isfile(path):
             continue
         try:
-            found.append(ShelfEntry(path, Lexicon.load(path).identity))
+            identity = Lexicon.load(path).identity
+            check_named(path, identity)
+            found.append(ShelfEntry(path, identity))
         except LexiconError as e:
             found.append(ShelfEntry(path, None, str(e)))
     return found
@@ -155,7 +157,7 @@ def _stage(source: str, tmp: str, name: str | None, skip_invalid: bool
     if is_compiled(source):
         named = Lexicon.load(source).name  # refused here if damaged, before anything is copied
         if name is None:  # CSW21.lex must be CSW21, whatever name is inside it
-            check_file_name(source, Lexicon.load(source).identity)
+            check_named(source, Lexicon.load(source).identity)
         if name is not None and name != named:
             raise LexiconError(f"{source} is a compiled lexicon named {named}; to add it under "
                                "another name, add its word list with --name")
@@ -164,6 +166,7 @@ def _stage(source: str, tmp: str, name: str | None, skip_invalid: bool
         except OSError as e:
             raise FileAccessError(f"cannot copy {source} to the shelf: {e.strerror or e}") from e
         lex = Lexicon.load(tmp)
+        check_named(tmp, lex.identity)  # the name inside it (its file here names nothing)
         if not lex.verify_fingerprint():  # a checksum is not a signature: recompute from words
             raise LexiconError(f"{source}: its words do not match its fingerprint; refused")
         return lex, None
