@@ -15,21 +15,19 @@ station's config then names the list it judges with, so it starts again as it ru
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from .config import Config
 from .errors import AdjudicatorError, LexiconError
 from .event import Division, Event
 from .lexicon.compiled import Lexicon
-from .lexicon.library import load_lexicon
+from .lexicon.library import Fetch, load_lexicon
 from .rules import ChallengeRule
 from .tables import TableError
 
 NO_TABLE = ("Which table? Type the table number first: each division here judges with its own "
             "list or rule.")
 
-Fetch = Callable[[str], str]  # a pinned fingerprint -> the path of that list, fetched and shelved
 
 
 class DivisionError(TableError):
@@ -151,8 +149,9 @@ def single(lexicon: Lexicon, rule: ChallengeRule = ChallengeRule.WORD5,
     return TableLists(Event(), (Served(own, lexicon),), secondary)
 
 
-def lists_for(config: Config, *, check_words: bool = True, fetch: Fetch | None = None,
-              before: TableLists | None = None) -> TableLists:
+def lists_for(config: Config, *, lexicon: Lexicon | None = None,
+              secondary: Lexicon | None = None, check_words: bool = True,
+              fetch: Fetch | None = None, before: TableLists | None = None) -> TableLists:
     """The lists CONFIG judges with: one per served division of its event, else its own list.
 
     Each list comes through the one loader (read once per process), pinned to the fingerprint
@@ -160,47 +159,29 @@ def lists_for(config: Config, *, check_words: bool = True, fetch: Fetch | None =
     first verdict, verdict.py). FETCH: how to get a pinned list the shelf lacks (from the hub).
     BEFORE: the lists the station judges with now; a division whose new list cannot be had
     keeps its list from there, and says why. Without BEFORE, LexiconError (exit 3) names the
-    division and the list."""
-    dirs = list(config.lexicon_dirs)
-    secondary = (load_lexicon(config.secondary_lexicon, dirs=dirs, check_words=check_words)
-                 if config.secondary_lexicon else None)
+    division and the list. LEXICON (and SECONDARY): a list given for every table instead
+    (`judge --lexicon`, a test's)."""
     event = config.event_setup
-    divisions = event.served_by(config.divisions)
-    if not divisions:
-        own = load_lexicon(config.lexicon or None, dirs=dirs, check_words=check_words)
-        return single(own, config.challenge_rule, secondary, config.lexicon)
+    divisions = event.served_by(config.divisions) if lexicon is None else ()
+    dirs = list(config.lexicon_dirs)
+    if secondary is None and config.secondary_lexicon:
+        secondary = load_lexicon(config.secondary_lexicon, dirs=dirs, check_words=check_words)
+    if lexicon is None and not divisions:
+        lexicon = load_lexicon(config.lexicon or None, dirs=dirs, check_words=check_words)
     served = []
     for division in divisions:
         try:
-            served.append(_load(division, dirs, check_words, fetch))
+            served.append(Served(division, load_lexicon(
+                division.lexicon, dirs=dirs, pin=division.fingerprint, check_words=check_words,
+                fetch=fetch)))
         except AdjudicatorError as e:
             old = _kept(before, division)
             if old is None:
                 raise LexiconError(f"division {division.name}: {e}") from None
             served.append(old)
+    if lexicon is not None:
+        return single(lexicon, config.challenge_rule, secondary, config.lexicon)
     return TableLists(event, tuple(served), secondary)
-
-
-def _load(division: Division, dirs: list[str], check_words: bool, fetch: Fetch | None) -> Served:
-    """DIVISION's list from the shelf or the lexicon folders, else fetched by its pin; the
-    division as the config will name it (the fetched file, if its name does not find it)."""
-    try:
-        return Served(division, load_lexicon(division.lexicon, dirs=dirs, pin=division.fingerprint,
-                                             check_words=check_words))
-    except AdjudicatorError:
-        if fetch is None or not division.fingerprint:
-            raise
-    try:
-        path = fetch(division.fingerprint)
-    except AdjudicatorError as e:
-        raise LexiconError(f"the list {division.lexicon} is not on this station's shelf and the "
-                           f"hub could not send it ({e})") from None
-    lexicon = load_lexicon(path, pin=division.fingerprint)
-    try:  # shelved under its name, it is found by it from now on
-        load_lexicon(division.lexicon, dirs=dirs, pin=division.fingerprint)
-    except AdjudicatorError:
-        division = replace(division, lexicon=path)  # a restart loads the very file
-    return Served(division, lexicon)
 
 
 def _kept(before: TableLists | None, division: Division) -> Served | None:

@@ -17,7 +17,7 @@ from adjudicator.config import Config
 from adjudicator.entry import check_entry_length, parse_entry
 from adjudicator.errors import AdjudicatorError, ConfigError
 from adjudicator.lexicon.compiled import Lexicon
-from adjudicator.lists import TableLists, lists_for, single
+from adjudicator.lists import TableLists, lists_for
 from adjudicator.rules import consequence_under
 from adjudicator.tables import check_table
 from adjudicator.verdict import Verdict, adjudicate
@@ -93,10 +93,9 @@ class Station:
     def __init__(
         self,
         config: Config,
-        lexicon: Lexicon | None = None,
+        lists: TableLists,
         journal=None,
         *,
-        secondary: Lexicon | None = None,
         session: str = "",
         journal_problem: str = "",
         journal_opener=None,
@@ -104,20 +103,14 @@ class Station:
         rule_known: bool = True,
         journal_reopener=None,
         table_counts: TableCounts | None = None,
-        lists: TableLists | None = None,
     ):
         """JOURNAL_OPENER: () -> (journal, problem), called on first use of the journal (so the
         kiosk can paint before it imports and opens SQLite; it is open before any judgement).
         JOURNAL_REOPENER: the same, tried again before each record while no journal is open (a
         USB stick plugged in late, a lock released): a verdict is NOT RECORDED only when the
         journal still cannot be opened at that moment. LISTS: the station's lists by table
-        (adjudicator/lists.py, lists_for(config)); else LEXICON (and SECONDARY) judge every
-        table, under the config's rule."""
+        (adjudicator/lists.py: lists_for(config), or single(lexicon) for every table)."""
         self.config = config
-        if lists is None:
-            if lexicon is None:
-                raise ValueError("a Station needs its lists or a lexicon")
-            lists = single(lexicon, config.challenge_rule, secondary, config.lexicon)
         self.lists = lists
         self._journal = journal
         self._opener = journal_opener if journal is None else None
@@ -415,8 +408,8 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
     checked against its pinned fingerprint; LexiconError if one is not it) unless LISTS, or a
     LEXICON for every table, is given. CHECK_WORDS False: each list's words are checked before
     its first verdict rather than now (the kiosk checks them just after its first paint)."""
-    if lists is None and lexicon is None:
-        lists = lists_for(config, check_words=check_words)
+    if lists is None:
+        lists = lists_for(config, lexicon=lexicon, secondary=secondary, check_words=check_words)
     problem, opener, reopener = "", None, None
     if journal is None:
         reopener = lambda: open_journal(config)  # noqa: E731 - retried while it cannot open
@@ -424,10 +417,10 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
         opener = reopener  # opened just after the first paint
     elif journal is None:
         journal, problem = open_journal(config)
-    station = Station(config, lexicon, journal, secondary=secondary, session=session,
+    station = Station(config, lists, journal, session=session,
                       journal_problem=problem, journal_opener=opener, clock=clock,
                       rule_known=rule_known, journal_reopener=reopener,
-                      table_counts=table_counts, lists=lists)
+                      table_counts=table_counts)
     if config.hub and forward:  # every row to the director's hub, off the verdict path
         from adjudicator.link.attach import forward_station
 

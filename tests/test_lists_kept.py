@@ -74,13 +74,20 @@ def test_a_division_whose_list_cannot_be_had_keeps_its_list_and_says_so(event_st
     # the same version is not tried again at once; after RETRY_AFTER it is, and taken
     follow.offer(station, event, now=100.0 + follow.RETRY_AFTER / 2)
     assert station.following.pending is None
-    monkeypatch.setattr(follow, "hub_fetch", lambda config: lambda fp: gamma.path)
+    def fetched(fingerprint):  # as link/join.fetch_list does: checked, onto the shelf
+        import shutil
+
+        return shutil.copy(gamma.path, str(path.parent / "lists" / "GAMMA.lex"))
+
+    monkeypatch.setattr(follow, "hub_fetch", lambda config: fetched)
     follow.offer(station, event, now=100.0 + follow.RETRY_AFTER + 1)
     said = follow.take(station, now=100.0 + follow.RETRY_AFTER + 1)
     assert "division B: list BETA -> GAMMA" in said
     assert station.submit("zo", table="25").verdict.acceptable
     assert not station.lists.kept and "Not the event's list" not in follow.ready_text(station)
-    assert load_config(str(path)).event_divisions[1].lexicon.endswith("GAMMA.lex")
+    assert load_config(str(path)).event_divisions[1].lexicon == "GAMMA"
+    restarted = lists_for(load_config(str(path)))
+    assert restarted.choose("25").lexicon.fingerprint == gamma.fingerprint
 
 
 def test_a_division_new_to_a_station_without_its_list_changes_nothing(event_station,

@@ -171,8 +171,8 @@ def test_a_database_whose_words_are_computed_huge_is_refused_in_bounded_memory(t
     assert int(peak_kb) < 200 * 1024, f"peak RSS {int(peak_kb) / 1024:.0f} MB"
 
 
-_COMPILE_PEAK = _PEAK.replace("from adjudicator.wordlist import read_source", "").replace(
-    "read_source(sys.argv[1])", "from adjudicator.lexicon import compile_sources\n    "
+_COMPILE_PEAK = _PEAK.replace("from adjudicator.lexicon.wordlist import read_source", "").replace(
+    "read_source(sys.argv[1])", "from adjudicator.lexicon.compile import compile_sources\n    "
     "compile_sources([sys.argv[1]], sys.argv[1] + '.lex')")
 
 

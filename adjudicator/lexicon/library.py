@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..destination import kind_of
-from ..errors import FileAccessError, LexiconError
+from ..errors import AdjudicatorError, FileAccessError, LexiconError
 from .compiled import Lexicon, is_compiled
 from .known import SHIPPED
 from .names import check_named, official_id
@@ -18,6 +19,7 @@ DEFAULT_NAMES = ("default", "enable")
 _SOURCE_SUFFIXES = (".txt", ".lst", ".dic", ".dwg", ".db", ".dawg", ".kwg", "")
 _remembered: dict[tuple, Lexicon] = {}  # (path, device, inode, size, mtime) -> its lexicon
 _remembering = threading.Lock()
+Fetch = Callable[[str], str]  # a pinned fingerprint -> the path of that list, fetched and shelved
 
 
 def default_path() -> str:
@@ -26,22 +28,42 @@ def default_path() -> str:
 
 
 def load_lexicon(spec: str | None = None, *, dirs: list[str] | None = None, pin: str = "",
-                 check_words: bool = True) -> Lexicon:
+                 check_words: bool = True, fetch: Fetch | None = None) -> Lexicon:
     """The list SPEC names: None or 'default' the embedded default, else a file's path, else a
     name looked up in the lexicon folders (DIRS first, then $ADJUDICATOR_LEXICONS, the shelf).
 
     A file is read once per process (remembered while it is unchanged). CHECK_WORDS: its
     fingerprint is computed from its words now (else before its first verdict: verdict.py), so
     no header speaks for other words. PIN: the fingerprint the event pins; another list is
-    refused (LexiconError, exit 3), never judged."""
-    lexicon = _remember(locate(spec, dirs))
+    refused (LexiconError, exit 3), never judged, unless FETCH (the station's hub) gets the
+    pinned one onto the shelf."""
+    try:
+        path = locate(spec, dirs)
+        lexicon = _remember(path)
+        if pin and lexicon.fingerprint != pin:
+            raise LexiconError(
+                f"the list {spec!r} found here is {lexicon.name} {lexicon.fingerprint[:12]}, not "
+                f"the one the event pins ({pin[:12]}): get the event's list (adjudicator join) "
+                "or ask the director")
+    except AdjudicatorError:
+        if not (fetch and pin):
+            raise
+        lexicon = _fetched(spec, pin, fetch)
     if check_words:
         lexicon.check_words()
-    if pin and lexicon.fingerprint != pin:
-        raise LexiconError(
-            f"the list {spec!r} found here is {lexicon.name} {lexicon.fingerprint[:12]}, not the "
-            f"one the event pins ({pin[:12]}): get the event's list (adjudicator join) or ask "
-            "the director")
+    return lexicon
+
+
+def _fetched(spec: str | None, pin: str, fetch: Fetch) -> Lexicon:
+    """The pinned list FETCH puts on the shelf (checked there by its fingerprint), loaded."""
+    try:
+        lexicon = _remember(fetch(pin))
+    except AdjudicatorError as e:
+        raise LexiconError(f"the list {spec} is not on this station's shelf and the hub could "
+                           f"not send it ({e})") from None
+    if lexicon.fingerprint != pin:
+        raise LexiconError(f"the list fetched for {spec} is {lexicon.name} "
+                           f"{lexicon.fingerprint[:12]}, not the one pinned ({pin[:12]})")
     return lexicon
 
 

@@ -38,7 +38,7 @@ class SourceReport:
     comments: int = 0
     blank: int = 0
     skipped: list[tuple[int, str]] = field(default_factory=list)
-    format: str = "text"  # or another program's format (adjudicator.readers)
+    format: str = "text"  # or another program's format (lexicon/readers)
     notes: list[str] = field(default_factory=list)  # what reading it checked, or could not
     claims: list[Claim] = field(default_factory=list)  # official names its content gives it
 

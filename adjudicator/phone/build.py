@@ -24,8 +24,8 @@ def stations_for(config: Config, lists: TableLists, journal, journal_problem: st
     counts.count("", journal)  # read the journal's tables now, before any phone judges
 
     def station_for(label: str) -> Station:
-        station = Station(config, None, journal, session=label, journal_problem=journal_problem,
-                          table_counts=counts, lists=(leader.lists if leader else lists))
+        station = Station(config, leader.lists if leader else lists, journal, session=label,
+                          journal_problem=journal_problem, table_counts=counts)
         station.leader = leader
         return station
 
@@ -44,7 +44,7 @@ def build_phone_app(config: Config, *, tokens: TokenStore, limits: Limits | None
     journal, problem = open_journal(config)
     if journal is None and warn is not None:
         warn(f"{problem}: verdicts will say NOT RECORDED")
-    leader = Station(config, None, journal, lists=lists)
+    leader = Station(config, lists, journal)
     leader.takes_at_once = True  # each phone's station takes it at its table's next Ready
     app = PhoneApp(stations_for(config, lists, journal, problem, leader),
                    tokens=tokens, timers=config.timers, limits=limits, out=out)

@@ -193,7 +193,7 @@ def test_a_deferred_journal_starts_forwarding_when_it_opens(tmp_path, make_lexic
 def test_before_the_journal_opens_nothing_of_the_network_is_imported(tmp_path, make_lexicon):
     lex = make_lexicon(["QI"])
     code = ("import sys\nfrom adjudicator.config import Config\n"
-            "from adjudicator.lexicon import Lexicon\nfrom adjudicator.station import open_station\n"
+            "from adjudicator.lexicon.compiled import Lexicon\nfrom adjudicator.station import open_station\n"
             f"cfg = Config(journal={str(tmp_path / 'k.db')!r}, hub='http://127.0.0.1:9', "
             "hub_token='t')\n"
             f"station = open_station(cfg, Lexicon.load({lex.path!r}), defer_journal=True)\n"

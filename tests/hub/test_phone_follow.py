@@ -14,6 +14,7 @@ from adjudicator.phone.build import stations_for
 from adjudicator.phone.play import act
 from adjudicator.phone.tables import Device
 from adjudicator.rules import ChallengeRule
+from adjudicator.lists import single
 from adjudicator.station import Station
 
 
@@ -30,7 +31,7 @@ def test_each_phone_takes_the_change_at_its_next_ready(tmp_path):
     config = Config(mode="smart-device", lexicon="OLDLIST", journal=str(tmp_path / "j.db"),
                     path=str(tmp_path / "phones.toml"), timers=Timers(verdict_hold=0))
     journal = Journal.open(config.journal)
-    leader = Station(config, old, journal)
+    leader = Station(config, single(old), journal)
     leader.takes_at_once = True  # as build_phone_app makes it
     station_for = stations_for(config, leader.lists, journal, leader=leader)
     phones = [Device("a", "phone a", station_for("phone a")),

@@ -147,6 +147,6 @@ def test_verify_of_the_default_journal(run, tiny, tmp_path):
 
 
 def test_journal_details_without_a_journal_are_a_usage_error(run, tiny):
-    result = run("judge", "-l", tiny, "--table", "4", "qi")
+    result = run("judge", "-l", tiny, "--round", "4", "qi")
     assert result.exit_code == EXIT_ENTRY and "need --journal" in result.output
     assert "ACCEPTABLE" not in result.stdout
