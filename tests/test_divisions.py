@@ -203,3 +203,24 @@ def test_a_changed_event_reuses_the_lists_already_loaded(tmp_path, shelf, monkey
                     ((11, 40),), d.fingerprint) for d in config.event_divisions))
     again = lists_for(swapped)
     assert again.choose("15").lexicon is lists.find("B").lexicon
+
+
+def test_director_mode_cannot_set_a_list_the_event_would_not_judge_with(tmp_path, shelf):
+    """Issue 32 finding 3: at an event the divisions' lists judge; a list set by hand at the
+    station would be shown (Ready, config, heartbeat) and judge nothing: refused, nothing
+    changed; any other setting is saved as before."""
+    from adjudicator.errors import ConfigError
+
+    config = event_config(tmp_path, shelf, served=["A"])
+    config.path and open(config.path, "w").write("# as joined\n")
+    station = open_station(config, forward=False)
+    try:
+        with pytest.raises(ConfigError, match="change a division's list on the director's page"):
+            station.reconfigure(config.with_changes(lexicon="BETA"))
+        assert station.config.lexicon == config.lexicon
+        assert open(config.path).read() == "# as joined\n"
+        station.reconfigure(config.with_changes(station="Desk 9"))
+        assert station.config.station == "Desk 9" and station.lexicon.name == "ALPHA"
+        assert station.submit("zo", table="3").verdict.lexicon.name == "ALPHA"
+    finally:
+        station.close()

@@ -272,9 +272,10 @@ class DirectorScreen(Screen):
         except AdjudicatorError as e:
             self._status(f"NOT SAVED: {e}. Nothing was changed.", error=True)
             return
-        identity = self.app.station.lexicon.identity
+        lists = self.app.station.lists
         self._show_header()
-        self._status(f"Saved to {new.path}. Now judging with: {identity.describe()}")
+        judging = lists.describe() if lists.by_division else lists.first.identity.describe()
+        self._status(f"Saved to {new.path}. Now judging with: {judging}")
 
     def set_pin(self) -> None:
         """The director's PIN set here (a try-out station locked, or a PIN changed): saved as
