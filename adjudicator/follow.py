@@ -22,6 +22,7 @@ from .errors import AdjudicatorError
 from .event import Event
 from .link.join import fetch_list
 from .lists import Fetch, TableLists, lists_for
+from .visible import visible
 
 NOTE_FOR = 300.0  # seconds a change is said on Ready
 RETRY_AFTER = 60.0  # seconds before a change taken only in part is tried again (a list fetched)
@@ -178,10 +179,15 @@ def ready_text(station, now: float | None = None) -> str:
 
 
 def offline_text(station) -> str:
-    """"Hub not reached since 13:02: settings kept." when the sender has no answer lately."""
+    """"Hub not reached since 13:02: settings kept." when the sender has no answer lately; what
+    the hub said when it refused this station (the director rejected it, say)."""
     link = station.hub_link
     if link is None or not getattr(link, "problem", ""):
         return ""
+    refused = getattr(link, "refused", "")
+    if refused:  # reached, and refused: not the cable (issue 33: words that are true)
+        return (f"The hub refused this station ({visible(refused)[:120]}): it keeps its last "
+                "settings.")
     last = getattr(link, "last_answer", None)
     if last is not None and (datetime.now(last.tzinfo) - last).total_seconds() < OFFLINE_AFTER:
         return ""

@@ -255,3 +255,21 @@ def test_a_directors_edit_between_the_hubs_word_and_ready_is_kept(tmp_path, hall
         assert load_config(str(path)).station == "Desk 3 (door)"
     finally:
         desk.close()
+
+
+def test_a_rejected_station_says_the_hub_refused_it_not_that_it_was_not_reached(
+        tmp_path, hall, start_hub):
+    """Issue 33 item 8: reached and refused is not "not reached"."""
+    from ghosts import director
+
+    hub = start_hub(accept_new=False)
+    desk = open_desk(tmp_path, "Desk 5", "A", "ALPHA", hub)
+    try:
+        waiting = wait_for(lambda: hub.call(hub.hub.board.snapshot)["waiting"])
+        assert director(hub.url, hub.hub.director_token, "reject", waiting[0]["key"]) == 200
+        said = wait_for(lambda: (t := follow.ready_text(desk)) and "refused" in t and t)
+        assert said.startswith("The hub refused this station (the director rejected this "
+                               "station")
+        assert "not reached" not in said
+    finally:
+        desk.close()
