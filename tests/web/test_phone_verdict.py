@@ -10,33 +10,15 @@ import os
 import signal
 
 import pytest
-from web_helpers import PHONE, WORDS, box, inside_viewport
+from web_helpers import PHONE, box, inside_viewport
 
 from adjudicator.journal import Journal
-from adjudicator.lexicon import compile_sources
 from test_phone import enter, open_page, sit_at
 
 PHONE_390 = {"width": 390, "height": 844}
 ZOOMED = {"width": 195, "height": 422}  # a 390 x 844 phone at 200% zoom, in CSS pixels
 SHOTS = os.environ.get("ADJUDICATOR_SCREENSHOTS")  # a folder to keep the PNGs in, to look at
 BUTTONS = ("#change", "#table-form button[type=submit]", "#adjudicate", "#recheck-button", "#next")
-
-
-@pytest.fixture
-def divisions_config(tiny_config):
-    """Two divisions on two tiny lists: every page names its division (the line under test)."""
-    folder = tiny_config.parent
-    for name in ("ONE", "TWO"):
-        (folder / f"{name}.txt").write_text("\n".join(WORDS) + "\n")
-        compile_sources([str(folder / f"{name}.txt")], str(folder / f"{name}.lex"), name=name)
-    tiny_config.write_text(
-        f'event = "Club Open 2026"\nstation = "Phones"\nlexicon_dirs = ["{folder}"]\n'
-        f'journal = "{folder / "journal.db"}"\n'
-        "[timers]\nverdict_hold = 1\nverdict_clear = 300\nentry_idle = 300\n"
-        '[[division]]\nname = "A"\nlexicon = "ONE"\ntables = "1-20"\n'
-        'challenge_rule = "5-per-word"\n'
-        '[[division]]\nname = "B"\nlexicon = "TWO"\ntables = "21-40"\nchallenge_rule = "double"\n')
-    return tiny_config
 
 
 def journal_rows(server) -> list:
