@@ -62,7 +62,9 @@
       if (VERDICT_VIEWS.includes(view)) keep('Connection lost: reconnecting… This verdict stays until NEXT.');
       if (e.code === 4003) { body.dataset.ready = '1'; return; }  // refused: the notice stays
       if (e.code === 4000) { notice('Opened again', 'This judge was opened again on this device.'); return; }
-      if (e.code === 4001) { notice('Paused', 'Touch the screen to carry on.'); waitForTouch = true; return; }
+      if (e.code === 4001) {  // idle: a touch reconnects (a verdict on screen stays, NEXT is the touch)
+        waitForTouch = true; if (!kept) notice('Paused', 'Touch the screen to carry on.'); return;
+      }
       if (view !== 'notice' && !kept) { $('status').textContent = 'Connection lost: reconnecting…'; setView('connecting'); }
       if (retry >= 2) {  // the link may have been rotated: the page itself then says so (403)
         fetch('/', {cache: 'no-store'}).then((r) => { if (r.status === 403) location.reload(); }, () => {});
