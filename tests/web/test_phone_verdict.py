@@ -10,10 +10,10 @@ import os
 import signal
 
 import pytest
+from test_phone import enter, open_page, sit_at
 from web_helpers import PHONE, box, inside_viewport
 
 from adjudicator.journal import Journal
-from test_phone import enter, open_page, sit_at
 
 PHONE_390 = {"width": 390, "height": 844}
 ZOOMED = {"width": 195, "height": 422}  # a 390 x 844 phone at 200% zoom, in CSS pixels

@@ -9,8 +9,13 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from engines import ENTER, Page, start_firefox, start_webkit
-from engines import engine  # noqa: F401 (the fixture)
+from engines import (
+    ENTER,
+    Page,
+    engine,  # noqa: F401 (the fixture)
+    start_firefox,
+    start_webkit,
+)
 from test_phone_engines import shot, view, wait_view
 
 CONTROL, SHIFT, ALT, TAB, F2 = "\ue009", "\ue008", "\ue00a", "\ue004", "\ue032"
