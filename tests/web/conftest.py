@@ -44,8 +44,8 @@ def enable_config(tiny_config):
 def divisions_config(tiny_config):
     """Two divisions on two tiny lists: every page names its division (the line under test)."""
     folder = tiny_config.parent
-    for name in ("ONE", "TWO"):
-        (folder / f"{name}.txt").write_text("\n".join(WORDS) + "\n")
+    for name, extra in (("ONE", []), ("TWO", ["ZO"])):  # two lists, not one list twice
+        (folder / f"{name}.txt").write_text("\n".join(WORDS + extra) + "\n")
         compile_sources([str(folder / f"{name}.txt")], str(folder / f"{name}.lex"), name=name)
     tiny_config.write_text(
         f'event = "Club Open 2026"\nstation = "Phones"\nlexicon_dirs = ["{folder}"]\n'

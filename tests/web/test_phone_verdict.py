@@ -171,6 +171,8 @@ def test_at_200_percent_zoom_or_text_every_button_and_the_whole_word_are_on_scre
     tag = name.replace("% ", "-").replace(" ", "-")
     shot(page, f"{tag}-table")
     assert on_screen(page, "#table-form button[type=submit]", viewport)
+    assert page.inner_text("#divisions").startswith("Divisions: A (tables 1-20): ONE")
+    assert on_screen(page, "#divisions", viewport)
     sit_at(page, "12", "3")
     shot(page, f"{tag}-ready")
     for selector in ("#change", "#adjudicate", "#words"):
