@@ -247,7 +247,9 @@ def start_webkit():
             driver.quit()
         finally:
             xvfb.stop()
-    return WebKitPage(driver), stop
+    page = WebKitPage(driver)
+    page.display = xvfb.display  # the X display its window is on (for xdotool: its zoom keys)
+    return page, stop
 
 
 def start_firefox(prefs: dict | None = None, system_access: bool = False):

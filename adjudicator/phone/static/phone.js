@@ -222,5 +222,11 @@
     e.preventDefault();
     if (e.key === 'r' || e.key === 'R') { if (!kept) send({t: 'recheck'}); } else next();
   });
+  function measure() {  // the window's size for the CSS (phone.css: --vw, --vh)
+    const root = document.documentElement.style;
+    root.setProperty('--vw', innerWidth / 100 + 'px'); root.setProperty('--vh', innerHeight / 100 + 'px');
+  }
+  addEventListener('resize', measure);
+  measure();
   connect();
 })();
