@@ -11,7 +11,7 @@ import signal
 
 import pytest
 from test_phone import enter, open_page, sit_at
-from web_helpers import PHONE, box, inside_viewport
+from web_helpers import PHONE, axe_violations, box, inside_viewport
 
 from adjudicator.journal import Journal
 
@@ -250,6 +250,7 @@ def test_a_restarted_server_keeps_the_phone_at_its_table_and_the_verdict_until_n
     assert "Words: QI ZA" in page.inner_text("#verdict")
     assert not page.is_visible("#recheck-button")  # the new server holds no record to recheck
     shot(page, "restart-reconnected")
+    assert axe_violations(page) == []
     page.keyboard.press("Control")  # still only NEXT's keys
     page.tap("#next")
     page.wait_for_selector("body[data-view=ready]")
