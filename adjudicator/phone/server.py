@@ -145,6 +145,7 @@ class PhoneApp:
             old = device.sockets.pop(0)
             asyncio.ensure_future(old.close(code=REPLACED, message=b"opened again"))
         try:
+            await self._reseat(device, request.query)
             await self._send(ws, hello(device))
             await self._send(ws, state_payload(device, device.here))
             await self._serve_page(ws, device)
@@ -158,6 +159,17 @@ class PhoneApp:
             if not ws.closed:
                 await ws.close()
         return ws
+
+    async def _reseat(self, device, query) -> None:
+        """A page that names its table (/ws?table=12&round=3) for a device this server does not
+        seat (it restarted, and forgot every phone) sits there again, checked as a typed table."""
+        if device.current is not None or "table" not in query:
+            return
+        frame = {"t": "table", "table": query.get("table", ""), "round": query.get("round", "")}
+        problem = await act(frame, device, timers=self.timers, clock=self.clock,
+                            judge_in=self.judge_in)
+        if problem:
+            self.log(f"{device.label}: table from a reconnecting page: {problem}")
 
     async def _serve_page(self, ws: web.WebSocketResponse, device) -> None:
         while True:

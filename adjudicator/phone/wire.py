@@ -119,6 +119,9 @@ def state_payload(device: Device, here: TableState | None) -> dict:
                **table_list(device.station, here.table)}
     if protocol.state in (State.VERDICT, State.VERDICT_HELD) and here.outcome is not None:
         payload["verdict"] = outcome_payload(here.outcome)
+        # the table on the verdict itself: a phone held up across the hall says which one
+        payload["verdict"]["table"] = f"Table {here.table}" + (
+            f" · Round {here.round}" if here.round else "")
         if payload["division"]:  # the division named with every verdict, beside its list
             verdict = payload["verdict"]
             verdict["lexicon"] = f"Division {payload['division']} · {verdict['lexicon']}"

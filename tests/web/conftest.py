@@ -41,6 +41,23 @@ def enable_config(tiny_config):
 
 
 @pytest.fixture
+def divisions_config(tiny_config):
+    """Two divisions on two tiny lists: every page names its division (the line under test)."""
+    folder = tiny_config.parent
+    for name, extra in (("ONE", []), ("TWO", ["ZO"])):  # two lists, not one list twice
+        (folder / f"{name}.txt").write_text("\n".join(WORDS + extra) + "\n")
+        compile_sources([str(folder / f"{name}.txt")], str(folder / f"{name}.lex"), name=name)
+    tiny_config.write_text(
+        f'event = "Club Open 2026"\nstation = "Phones"\nlexicon_dirs = ["{folder}"]\n'
+        f'journal = "{folder / "journal.db"}"\n'
+        "[timers]\nverdict_hold = 1\nverdict_clear = 300\nentry_idle = 300\n"
+        '[[division]]\nname = "A"\nlexicon = "ONE"\ntables = "1-20"\n'
+        'challenge_rule = "5-per-word"\n'
+        '[[division]]\nname = "B"\nlexicon = "TWO"\ntables = "21-40"\nchallenge_rule = "double"\n')
+    return tiny_config
+
+
+@pytest.fixture
 def start_server(tiny_config):
     """start_server(*args) -> `adjudicator serve --port 0 --config <tiny> ARGS` on 127.0.0.1;
     every server started is stopped after the test."""

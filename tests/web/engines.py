@@ -247,11 +247,15 @@ def start_webkit():
             driver.quit()
         finally:
             xvfb.stop()
-    return WebKitPage(driver), stop
+    page = WebKitPage(driver)
+    page.display = xvfb.display  # the X display its window is on (for xdotool: its zoom keys)
+    return page, stop
 
 
-def start_firefox():
-    """(page, stop) for Firefox ESR headless, driven through Marionette (no geckodriver)."""
+def start_firefox(prefs: dict | None = None, system_access: bool = False):
+    """(page, stop) for Firefox ESR headless, driven through Marionette (no geckodriver); PREFS
+    set besides ours (a user's settings: the text size); SYSTEM_ACCESS lets a test use the
+    browser's own controls (its zoom) through Marionette's chrome context."""
     if not os.path.exists(FIREFOX):
         raise RuntimeError(f"no {FIREFOX} (apt-get install firefox-esr)")
     from marionette_driver.marionette import Marionette
@@ -259,9 +263,10 @@ def start_firefox():
     profile = tempfile.mkdtemp(prefix="adjudicator-firefox-")
     Path(profile, "user.js").write_text("".join(
         f"user_pref({json.dumps(name)}, {json.dumps(value)});\n"
-        for name, value in FIREFOX_PREFS.items()))
+        for name, value in {**FIREFOX_PREFS, **(prefs or {})}.items()))
     proc = subprocess.Popen([FIREFOX, "--marionette", "--headless", "--no-remote", "--profile",
-                             profile], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             profile, *(["-remote-allow-system-access"] if system_access else [])],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env=dict(os.environ, MOZ_HEADLESS="1"), start_new_session=True)
 
     def stop_process():

@@ -249,3 +249,41 @@ def test_a_table_that_is_not_one_is_refused_on_the_phone_with_why(tmp_path):
     assert "'²' is not a table: type a number from 1 to 9999" in states[0]["error"]
     assert "'١٢' is not a table" in states[1]["error"]
     assert states[2]["table"] == "7" and states[2]["view"] != "table"
+
+
+def test_a_page_that_names_its_table_is_seated_there_by_a_server_that_forgot_it(tmp_path):
+    """Issue 36 (4): a restarted server knows no phone. A page that reconnects naming its table
+    (/ws?table=12&round=3) sits there again, checked as a typed table ("²" refused with why);
+    a device the server already seats keeps its own table, whatever the page names."""
+    config = make_config(tmp_path)
+    tokens = TokenStore(str(tmp_path / "event.token"))
+    token = tokens.ensure()
+    out = io.StringIO()
+    phone = build_phone_app(config, tokens=tokens, out=out)
+
+    async def first_state(client, query: str) -> dict:
+        ws = await client.ws_connect("/ws" + query)
+        frames = [json.loads((await ws.receive()).data) for _ in range(2)]  # hello, state
+        await ws.close()
+        return frames[1]
+
+    async def scenario():
+        states = []
+        async with TestClient(TestServer(phone.make_app())) as client:
+            client.session.cookie_jar.update_cookies({"adjudicator_token": token})
+            assert (await client.get("/")).status == 200  # the device's cookie
+            states.append(await first_state(client, "?table=%C2%B2&round=3"))
+            states.append(await first_state(client, "?table=12&round=3"))
+            states.append(await first_state(client, "?table=30&round=1"))
+            states.append(await first_state(client, ""))
+        return states
+
+    try:
+        refused, seated, kept, plain = asyncio.run(scenario())
+    finally:
+        phone.close()
+    assert refused["view"] == "table" and "'²' is not a table" in refused["error"]
+    assert (seated["view"], seated["table"], seated["round"]) == ("ready", "12", "3")
+    assert (kept["table"], kept["round"]) == ("12", "3")  # the server's seat wins
+    assert (plain["table"], plain["round"]) == ("12", "3")
+    assert "table from a reconnecting page: bad table or round" in out.getvalue()

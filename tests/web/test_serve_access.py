@@ -92,7 +92,9 @@ def test_the_token_opens_the_page_and_moves_into_a_cookie(server):
         f'<link rel="icon" href="{ICON_URL}">']
     assert " src=" not in page
     script = page[page.index("<script>"):page.index("</script>")]
-    assert len(script.encode()) < 8_000 and len(page.encode()) < 20_000  # a few KB, one response
+    # a few KB, one response (the script keeps its table and the verdict on screen through a
+    # server's restart: issue 36)
+    assert len(script.encode()) < 14_000 and len(page.encode()) < 26_000
     assert "default-src 'none'" in headers["Content-Security-Policy"]
     assert headers["Referrer-Policy"] == "no-referrer"
     status, headers, _ = get(f"{server.base}/?token={server.token}&table=4")

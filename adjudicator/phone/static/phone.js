@@ -4,9 +4,43 @@
   const body = document.body;
   let ws = null, timer = null, slow = null, idle = null, entryIdle = 0, retry = 0, view = 'connecting', waitForTouch = false;
   let maxEntry = 0, tooLong = '', before = '', eventName = '';
+  // A verdict stays on screen until NEXT, even when the connection drops or the server restarts
+  // (which forgets it): `kept` is then true, and `later` is the state to show after NEXT.
+  let kept = false, later = null, dismissed = '', shownKey = '', holdUntil = 0, release = null;
+  const VERDICT_VIEWS = ['verdict', 'verdict-held'];
+  const LINES = [['recheck', 'recheck'], ['v-table', 'table'], ['mark', 'mark'], ['word', 'word'],
+    ['plain', 'plain'], ['played', 'words'], ['consequence', 'consequence'], ['record', 'record'],
+    ['v-lexicon', 'lexicon'], ['v-warning', 'warning'], ['secondary', 'secondary'], ['problem', 'problem']];
+  // The table (and round) this page sits at, kept for the tab's life: a server that restarted
+  // (and so forgot every phone) is told it again when the page reconnects, as is one after a reload.
+  const SEAT = 'adjudicator-table';
+  function seat() {
+    try { const v = JSON.parse(sessionStorage.getItem(SEAT) || 'null'); return v && typeof v.table === 'string' ? v : null; }
+    catch (err) { return null; }
+  }
+  function keepSeat(table, round) {
+    try {
+      if (table) sessionStorage.setItem(SEAT, JSON.stringify({table, round: round || ''}));
+      else sessionStorage.removeItem(SEAT);
+    } catch (err) { /* storage refused (a private mode): the server's memory still serves */ }
+  }
 
   function send(frame) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(frame)); }
-  function setView(v) { view = v; body.dataset.view = v; }
+  function setView(v) {
+    const verdict = VERDICT_VIEWS.includes(v);
+    view = v; body.dataset.view = v;
+    for (const id of ['bar', 'foot']) $(id).inert = verdict;  // behind the verdict: out of reach
+    document.querySelector('main').inert = verdict;
+    if (!verdict) { say(''); shownKey = ''; kept = false; $('link').textContent = ''; $('verdict').classList.remove('kept'); }
+  }
+  function setText(id, text) { const e = $(id); if (e.textContent !== text) e.textContent = text; }
+  // The verdict said once, whole, in reading order: one write to a live region that is always in
+  // the accessibility tree (the verdict's own lines are shown, never rewritten with the same text).
+  function say(text) { setText('said', text); }
+  function spoken(v) {
+    return LINES.filter(([id]) => id !== 'mark').map(([, key]) => v[key] || '').filter(Boolean)
+      .map((line) => /[.!?:]$/.test(line) ? line : line + '.').join(' ');
+  }
   function notice(title, text) {
     $('notice-title').textContent = title; $('notice-text').textContent = text; setView('notice');
   }
@@ -14,7 +48,9 @@
   function connect() {
     waitForTouch = false;
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    ws = new WebSocket(scheme + '//' + location.host + '/ws');
+    const at = seat();  // a server that forgot this phone (a restart) seats it again
+    const query = at ? '?' + new URLSearchParams({table: at.table, round: at.round || ''}) : '';
+    ws = new WebSocket(scheme + '//' + location.host + '/ws' + query);
     ws.onopen = () => { retry = 0; };
     ws.onmessage = (e) => {
       let m; try { m = JSON.parse(e.data); } catch (err) { return; }
@@ -23,10 +59,13 @@
     };
     ws.onclose = (e) => {
       ws = null; clearTimeout(timer);
+      if (VERDICT_VIEWS.includes(view)) keep('Connection lost: reconnecting… This verdict stays until NEXT.');
       if (e.code === 4003) { body.dataset.ready = '1'; return; }  // refused: the notice stays
       if (e.code === 4000) { notice('Opened again', 'This judge was opened again on this device.'); return; }
-      if (e.code === 4001) { notice('Paused', 'Touch the screen to carry on.'); waitForTouch = true; return; }
-      if (view !== 'notice') { $('status').textContent = 'Connection lost: reconnecting…'; setView('connecting'); }
+      if (e.code === 4001) {  // idle: a touch reconnects (a verdict on screen stays, NEXT is the touch)
+        waitForTouch = true; if (!kept) notice('Paused', 'Touch the screen to carry on.'); return;
+      }
+      if (view !== 'notice' && !kept) { $('status').textContent = 'Connection lost: reconnecting…'; setView('connecting'); }
       if (retry >= 2) {  // the link may have been rotated: the page itself then says so (403)
         fetch('/', {cache: 'no-store'}).then((r) => { if (r.status === 403) location.reload(); }, () => {});
       }
@@ -48,9 +87,39 @@
     entryIdle = m.entry_idle || 0; maxEntry = m.max_entry || 0; tooLong = m.too_long || '';
   }
 
+  // The verdict on screen, kept by the page itself (the server no longer holds it): its hold is
+  // released on time, RECHECK (which needs the server's record of it) hidden, NEXT dismisses it.
+  function keep(why) {
+    kept = true; $('verdict').classList.add('kept'); setText('link', why);
+    if (view === 'verdict-held') {
+      clearTimeout(release);
+      release = setTimeout(released, Math.max(0, holdUntil - Date.now()));
+    }
+  }
+  function released() {
+    if (view !== 'verdict-held') return;
+    setView('verdict');
+    $('next').focus({preventScroll: true});  // the hold is over: NEXT takes Enter and Space
+  }
+  function next() {
+    if (!kept) { send({t: 'next'}); return; }
+    dismissed = shownKey;  // a server that still shows it after a reconnect is told NEXT then
+    const s = later; later = null;
+    setView('connecting');
+    if (s) show(s); else $('status').textContent = 'Connection lost: reconnecting…';
+  }
+
+  function key(v) { return JSON.stringify(LINES.map(([, field]) => v[field] || '')); }
+
   function show(s) {
     const before = view;
-    clearTimeout(timer); clearTimeout(slow);
+    if (s.view !== 'table') keepSeat(s.table, s.round); else keepSeat('');
+    if (kept && !s.verdict) { later = s; if (ws) keep('Reconnected. This verdict stays until NEXT.'); return; }
+    if (s.verdict && dismissed && s.view === 'verdict' && key(s.verdict) === dismissed) {
+      dismissed = ''; send({t: 'next'}); return;  // NEXT was tapped while the link was down
+    }
+    dismissed = '';
+    clearTimeout(timer); clearTimeout(slow); clearTimeout(release);
     if (s.remaining !== null && s.remaining !== undefined) {
       timer = setTimeout(() => send({t: 'expire'}), s.remaining * 1000 + 60);
     }
@@ -66,15 +135,18 @@
     if (s.lexicon) { $('lexicon').textContent = s.lexicon; $('warning').textContent = s.warning || ''; }
     $('adjudicate').disabled = false;
     if (s.verdict) {
-      const v = s.verdict;
+      const v = s.verdict, k = key(v);
+      kept = false; later = null; $('verdict').classList.remove('kept'); setText('link', '');
       $('verdict').className = v.acceptable ? 'yes' : 'no';
-      for (const [id, key] of [['recheck', 'recheck'], ['mark', 'mark'], ['word', 'word'], ['plain', 'plain'],
-        ['played', 'words'], ['consequence', 'consequence'], ['record', 'record'], ['v-lexicon', 'lexicon'],
-        ['v-warning', 'warning'], ['secondary', 'secondary'], ['problem', 'problem']]) {
-        $(id).textContent = v[key] || '';
-      }
-      if (document.activeElement) document.activeElement.blur();
+      for (const [id, field] of LINES) setText(id, v[field] || '');
+      if (s.view === 'verdict-held') holdUntil = Date.now() + (s.remaining || 0) * 1000;
+      const wasShown = VERDICT_VIEWS.includes(before) && k === shownKey;
+      if (!wasShown && document.activeElement && document.activeElement !== body) document.activeElement.blur();
       setView(s.view);
+      if (!wasShown) $('verdict').scrollTop = 0;  // a new verdict is read from its top
+      shownKey = k;
+      if (!wasShown) say(spoken(v));  // once per verdict: never again when its hold ends
+      if (s.view === 'verdict' && (!wasShown || before === 'verdict-held')) $('next').focus({preventScroll: true});
     } else {
       const input = $('words');
       if (!['ready', 'entry'].includes(before) || document.activeElement !== input || s.error) {
@@ -137,12 +209,24 @@
     if (entryIdle > 0 && $('words').value.trim()) idle = setTimeout(() => send({t: 'expire'}), entryIdle * 1000 + 100);
   });
   $('change').addEventListener('click', () => send({t: 'leave'}));
-  $('next').addEventListener('click', () => send({t: 'next'}));
-  $('recheck-button').addEventListener('click', () => send({t: 'recheck'}));
+  $('next').addEventListener('click', next);
+  $('recheck-button').addEventListener('click', () => { if (!kept) send({t: 'recheck'}); });
+  // After its hold a verdict goes on a key that means "next": a letter, a digit, Space or Enter
+  // (R rechecks). A modifier alone (a hand on Shift, Ctrl before '+' to zoom), Tab, an arrow, a
+  // function key, a shortcut (Ctrl/Alt/Meta held) or a key held down from before does nothing.
+  const MEANS_NEXT = /^[\p{L}\p{N} ]$/u;
   document.addEventListener('keydown', (e) => {
-    if (view !== 'verdict') return;
+    if (view !== 'verdict' || e.repeat || e.ctrlKey || e.altKey || e.metaKey || e.isComposing) return;
+    if (e.key !== 'Enter' && !MEANS_NEXT.test(e.key)) return;
+    if ((e.key === 'Enter' || e.key === ' ') && e.target instanceof HTMLButtonElement) return;  // the button's own
     e.preventDefault();
-    send({t: (e.key === 'r' || e.key === 'R') ? 'recheck' : 'next'});
+    if (e.key === 'r' || e.key === 'R') { if (!kept) send({t: 'recheck'}); } else next();
   });
+  function measure() {  // the window's size for the CSS (phone.css: --vw, --vh)
+    const root = document.documentElement.style;
+    root.setProperty('--vw', innerWidth / 100 + 'px'); root.setProperty('--vh', innerHeight / 100 + 'px');
+  }
+  addEventListener('resize', measure);
+  measure();
   connect();
 })();
