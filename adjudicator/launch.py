@@ -70,9 +70,9 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     """
     import os
 
-    from .supervised import CHILD_ENV
+    from .supervised import CHILD_ENV, SPAWN_ENV
 
-    if sys.platform == "win32":
+    if sys.platform == "win32" or os.environ.get(SPAWN_ENV):  # (a test spawns on Linux too)
         from .spawn import SpawnSupervisor, child_command
         from .supervised import run_as_child
 

@@ -18,6 +18,8 @@ from collections.abc import Callable  # not typing: the supervisor's cold start 
 CHILD_ENV = "ADJUDICATOR_KIOSK_CHILD"  # set in the child: run the app itself, unsupervised
 REPORT_FD_ENV = "ADJUDICATOR_KIOSK_REPORT_FD"  # the child's reports to its supervisor
 SUPERVISOR_ENV = "ADJUDICATOR_KIOSK_SUPERVISOR"  # the supervisor's pid, in the child
+# Set: the kiosk is supervised as on Windows (adjudicator/spawn.py), wherever it runs (tests)
+SPAWN_ENV = "ADJUDICATOR_KIOSK_SPAWN"
 PR_SET_PDEATHSIG = 1
 WATCH_EVERY = 0.25  # seconds between a watching thread's looks at its supervisor (not Linux)
 # The reports, in this order: J<log size> <journal path>\n once the config is read, R on the

@@ -123,13 +123,17 @@ def example_urls(platform: str = "") -> str:
     return "/dev/cu.usbserial-10 or socket://10.0.0.9:9100"
 
 
+class NotHere(DeviceError):
+    """A printer device given where only a serial port or a network printer can be used."""
+
+
 def not_here(url: str, platform: str) -> DeviceError:
     """URL, a printer device, refused on PLATFORM (not Linux), naming what to use there."""
     if platform == "win32":
-        return DeviceError(f"{NO_ANSWER}: {url} is a Linux printer device path, not one Windows "
+        return NotHere(f"{NO_ANSWER}: {url} is a Linux printer device path, not one Windows "
                            "has", "Give the printer's COM port (COM3; Device Manager lists it "
                            "under Ports) or a network printer, socket://HOST:9100")
-    return DeviceError(f"{NO_ANSWER}: {url} is a printer device, which only Linux prints to",
+    return NotHere(f"{NO_ANSWER}: {url} is a printer device, which only Linux prints to",
                        "Give the printer's serial port (/dev/cu.usbserial-...: ls /dev/cu.*) "
                        "or a network printer, socket://HOST:9100")
 
@@ -140,8 +144,9 @@ def open_device(url: str, ops: DeviceOps | None = None, platform: str = "") -> i
     port). Chosen by what the path is, never by its name. DeviceError for a path not there, a
     device that cannot be opened, or a path that can be no printer (a file, a folder, a pipe).
 
-    Only on Linux (PLATFORM): elsewhere such a device is refused (not_here); on Windows a path
-    under /dev/ is, and anything else (COM3) is pyserial's."""
+    Only on Linux (PLATFORM): elsewhere such a device is refused (not_here), and so is Linux's
+    own path for one (/dev/usb/lp0: on Windows any path under /dev/); anything else (COM3,
+    /dev/cu.*) is pyserial's."""
     ops = ops or OPS
     platform = platform or PLATFORM
     if "://" in url:
@@ -150,6 +155,8 @@ def open_device(url: str, ops: DeviceOps | None = None, platform: str = "") -> i
         if url.replace("\\", "/").startswith("/dev/"):
             raise not_here(url, platform)
         return None
+    if not platform.startswith("linux") and url.startswith("/dev/usb/"):
+        raise not_here(url, platform)
     try:
         mode = ops.stat(url).st_mode
     except FileNotFoundError as e:
@@ -183,8 +190,17 @@ def open_device(url: str, ops: DeviceOps | None = None, platform: str = "") -> i
 def path_kind(url: str, ops: DeviceOps | None = None) -> str:
     """What URL is, in words, when it is no serial port: "a printer device, not a serial port"
     or "no such device"; "" for a serial port, a URL or anything else (anything on Windows)."""
-    if "://" in url or PLATFORM == "win32":
+    if "://" in url:
         return ""
+    if not PLATFORM.startswith("linux"):
+        try:
+            open_device(url, ops)  # never opened here: None (pyserial's), or refused
+        except NotHere:
+            return "a printer device: Linux only"
+        except PrinterError:
+            pass
+        if PLATFORM == "win32":
+            return ""
     try:
         (ops or OPS).stat(url)
     except FileNotFoundError:
