@@ -6,9 +6,8 @@ import click
 
 from ..config import load_config
 from ..docket import (
-    FLOWS, Connection, encode_test_slip, open_printer, print_job,
+    FLOWS, Connection, encode_test_slip, lpdev, open_printer, print_job,
 )
-from ..docket import lpdev
 from ..docket.status import ADVICE, NO_ANSWER, explain
 from ..errors import ConfigError, PrinterError
 
