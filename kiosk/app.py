@@ -92,9 +92,10 @@ class KioskApp(App, inherit_bindings=False):
         once; KeyboardInterrupt wherever the app happened to be) left the players' terminal on
         the alternate screen with mouse reporting on. The previous handlers are put back after.
         """
-        from .terminal import keep_log
+        if sys.platform != "win32":  # the POSIX driver's log (Windows: Textual's own driver)
+            from .terminal import keep_log  # imports Textual's LinuxDriver: termios, tty
 
-        keep_log(sys.stderr)  # the kiosk log, before Textual holds sys.stderr
+            keep_log(sys.stderr)  # the kiosk log, before Textual holds sys.stderr
         handlers = {sig: signal.signal(sig, self._signalled) for sig in STOP_SIGNALS}
         handlers.update({sig: signal.signal(sig, signal.SIG_IGN) for sig in HELD_SIGNALS})
         try:
