@@ -177,8 +177,12 @@ def parent_gone(supervisor: int) -> Callable[[], bool]:
     elsewhere (macOS) the child given to another parent (launchd) once its own has ended."""
     if sys.platform == "win32":
         import ctypes
+        from ctypes import wintypes
 
         kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        kernel32.OpenProcess.restype = wintypes.HANDLE  # not an int: a 64-bit handle
+        kernel32.OpenProcess.argtypes = (wintypes.DWORD, wintypes.BOOL, wintypes.DWORD)
+        kernel32.WaitForSingleObject.argtypes = (wintypes.HANDLE, wintypes.DWORD)
         handle = kernel32.OpenProcess(0x00100000, False, supervisor)  # SYNCHRONIZE
         if not handle:
             return lambda: True  # gone already (or never ours to wait on)

@@ -55,7 +55,10 @@ if sys.platform == "win32":
         """GetConsoleMode and SetConsoleMode on the standard input and output handles."""
 
         def __init__(self) -> None:
-            self.kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+            self.kernel32 = kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+            kernel32.GetStdHandle.restype = wintypes.HANDLE  # not an int: a 64-bit handle
+            kernel32.GetConsoleMode.argtypes = (wintypes.HANDLE, ctypes.POINTER(wintypes.DWORD))
+            kernel32.SetConsoleMode.argtypes = (wintypes.HANDLE, wintypes.DWORD)
 
         def _handle(self, which: str):
             return self.kernel32.GetStdHandle(STD_INPUT_HANDLE if which == "in"
