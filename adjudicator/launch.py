@@ -65,12 +65,22 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     This process supervises (adjudicator/supervise.py): it runs the kiosk in a forked child,
     started again on Ready if it ever dies. The first child is forked at once, reads the config
     and imports the kiosk; once it has painted, this process imports the kiosk too, so that each
-    later child is forked with everything imported.
+    later child is forked with everything imported. Windows has no fork: there each child is a
+    new process with the kiosk's own command line (adjudicator/spawn.py).
     """
     import os
 
+    from .supervised import CHILD_ENV, SPAWN_ENV
+
+    if sys.platform == "win32" or os.environ.get(SPAWN_ENV):  # (a test spawns on Linux too)
+        from .spawn import SpawnSupervisor, child_command
+        from .supervised import run_as_child
+
+        if os.environ.get(CHILD_ENV):  # the spawned child: the app, its output held
+            return run_as_child(lambda: run_app(config_path, mode, session))
+        return SpawnSupervisor(child_command(kiosk_args(config_path, mode, session))).run()
+
     from .supervise import Supervisor
-    from .supervised import CHILD_ENV
 
     if os.environ.get(CHILD_ENV):  # the app itself, in this process, unsupervised
         return run_app(config_path, mode, session)
@@ -133,7 +143,7 @@ def run_app(config_path: str | None, mode: str | None, session: str) -> int:
     """
     import gc
 
-    from .supervise import EXIT_CRASHED
+    from .restarts import EXIT_CRASHED
     from .supervised import child_ready_callback, child_started
 
     # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector

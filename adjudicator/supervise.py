@@ -34,6 +34,13 @@ child until the last has ended: Ctrl-C, Ctrl-Z and Ctrl-\\ are keys, never signa
 child restarts. A child is never left stopped: the supervisor ignores SIGTSTP, SIGTTIN and
 SIGTTOU; a child ignores them once it has painted (supervised.child_ready_callback), and one
 stopped all the same (before its first paint, or by SIGSTOP) is continued (SIGCONT) at once.
+
+POSIX only (Linux, macOS): Windows has no fork, and its kiosk runs under spawn.py. On Linux a
+stopped child is found with waitid(WSTOPPED | WNOHANG), which leaves an ended one to
+_run_child; the first child's wait after its paint is on a pidfd; the real-time signals end the
+kiosk too. macOS has neither waitid nor pidfd_open nor real-time signals: there (`portable`,
+which a test sets on Linux) the SIGCHLD handler asks waitpid(WUNTRACED|WNOHANG), which may reap
+a child that ended, kept for _run_child; the wait after the paint is PREPARE_AFTER's time.
 """
 
 from __future__ import annotations
@@ -45,13 +52,18 @@ import sys
 import time
 from collections.abc import Callable  # not typing: nothing the child imports itself is imported
 
+if sys.platform == "win32":
+    raise ImportError("adjudicator.supervise forks its kiosk child: on Windows, adjudicator.spawn")
+
 from .errors import EXIT_IO, AdjudicatorError
+from .restarts import (CLOSED, EXIT_CRASHED, START_TRIES, describe_exit, failed_to_start,
+                       note_restart, real_error, say, show_log_from, write_err)
 from .supervised import (CHILD_ENV, READY, REPORT_FD_ENV, SUPERVISOR_ENV, Reports, errors_said,
                          hold_errors)
 from .tty_restore import SavedTerminal
 
-EXIT_CRASHED = 70  # the child's code when the app stopped on an error (EX_SOFTWARE)
-START_TRIES = 5  # children in a row that die before their first paint: a fault, not a crash
+__all__ = ["CLOSED", "EXIT_CRASHED", "START_TRIES", "Supervisor", "describe_exit", "note_restart",
+           "say", "stop_signal_of", "stopped_by"]
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 STOP_GRACE = 3  # seconds a child has to end its app after a stop signal, before SIGKILL
 PREPARE_AFTER = 0.5  # seconds from the first child's first paint to the supervisor's imports
@@ -61,16 +73,15 @@ _FAULTS = {"SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE"}  # synchronous: left to thei
 _OTHERS = ("SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGABRT", "SIGTRAP", "SIGSYS", "SIGXCPU",
            "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGIO", "SIGPWR", "SIGSTKFLT")
 ENDING_SIGNALS = STOP_SIGNALS + tuple(
-    getattr(signal, name) for name in _OTHERS if hasattr(signal, name)) + tuple(
-    range(signal.SIGRTMIN, signal.SIGRTMAX + 1) if hasattr(signal, "SIGRTMIN") else ())
+    getattr(signal, name) for name in _OTHERS if hasattr(signal, name))
+if sys.platform == "linux":  # the real-time signals (macOS has none)
+    ENDING_SIGNALS += tuple(range(signal.SIGRTMIN, signal.SIGRTMAX + 1))
 JOB_SIGNALS = (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU)  # would stop a process
 STOPPED = {  # why the kiosk ended, as said on stderr
     signal.SIGINT: "interrupted (SIGINT): the kiosk is closed",
     signal.SIGTERM: "stopped by SIGTERM: the kiosk is closed",
     signal.SIGHUP: "the terminal hung up (SIGHUP): the kiosk is closed",
 }
-CLOSED = "the kiosk was closed from director mode"
-EXCEPTION_LINE = r"[A-Za-z_][\w.]*(Error|Exception)\b"  # a traceback's last line
 
 
 def stopped_by(sig: int) -> str:
@@ -84,15 +95,6 @@ def stopped_by(sig: int) -> str:
     return f"stopped by {name}: the kiosk is closed"
 
 
-def describe_exit(code: int) -> str:
-    if code < 0:
-        try:
-            return f"killed by {signal.Signals(-code).name}"
-        except ValueError:
-            return f"killed by signal {-code}"
-    return "stopped on an error" if code in (1, EXIT_CRASHED) else f"exit status {code}"
-
-
 def stop_signal_of(code: int) -> int:
     """The stop signal a child's exit code says it ended on (killed by, or its app ended on,
     128 + the signal), else 0."""
@@ -100,36 +102,6 @@ def stop_signal_of(code: int) -> int:
         if code in (-sig, 128 + sig):
             return sig
     return 0
-
-
-def say(message: str) -> None:
-    """One `adjudicator:` line on stderr (nothing when the terminal is gone)."""
-    try:
-        print(f"adjudicator: {' '.join(message.split())}", file=sys.stderr, flush=True)
-    except (OSError, ValueError, AttributeError):
-        pass
-
-
-def note_restart(journal_path: str, why: str) -> None:
-    """The restart in the journal (and the log when the journal cannot take it)."""
-    from .station_state import load_state, log_path, save_state, state_path
-
-    state = state_path(journal_path)
-    director = load_state(state).get("director_open")
-    detail = why + ("; the director's screen was open: locked again" if director else "")
-    if director:
-        save_state(state, director_open=False)
-    try:
-        from .journal import Journal
-
-        with Journal.open(journal_path, timeout=5.0) as journal:
-            journal.note_event("kiosk restarted", detail)
-    except Exception as e:  # noqa: BLE001 - the station judges on; the log says why
-        try:
-            with open(log_path(journal_path), "a", encoding="utf-8") as log:
-                print(f"adjudicator: kiosk restarted ({detail}); not journaled: {e}", file=log)
-        except OSError:
-            pass  # nowhere to say it (read-only or full media): the supervisor carries on
 
 
 class Supervisor:
@@ -152,6 +124,9 @@ class Supervisor:
         self.stop_signal = 0
         self.restarts = 0
         self.terminal = SavedTerminal()
+        # macOS's way (no waitid, no pidfd); a test sets it on Linux
+        self.portable = sys.platform != "linux"
+        self.reaped: int | None = None  # its wait status, when the SIGCHLD handler reaped it
 
     def _stop(self, signum, _frame) -> None:
         self.stop_signal = self.stop_signal or signum
@@ -167,12 +142,33 @@ class Supervisor:
         _run_child."""
         if not self.child_pid:
             return
-        try:
-            stopped = os.waitid(os.P_PID, self.child_pid, os.WSTOPPED | os.WNOHANG)
-        except ChildProcessError:
-            return
-        if stopped is not None and not self.stop_signal:  # a hung child is killed, not woken
-            self._signal_child(signal.SIGCONT)
+        if sys.platform == "linux" and not self.portable:
+            try:
+                stopped = os.waitid(os.P_PID, self.child_pid, os.WSTOPPED | os.WNOHANG)
+            except ChildProcessError:
+                return
+            if stopped is not None and not self.stop_signal:  # a hung child is killed, not woken
+                self._signal_child(signal.SIGCONT)
+        else:  # no waitid (macOS): a child that ended is reaped here, its status kept
+            try:
+                pid, status = os.waitpid(self.child_pid, os.WUNTRACED | os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid and not os.WIFSTOPPED(status):
+                self.reaped = status
+            elif pid and not self.stop_signal:
+                self._signal_child(signal.SIGCONT)
+
+    def _reap(self, pid: int) -> int:
+        """PID's wait status once it has ended (the SIGCHLD handler may have reaped it)."""
+        while self.reaped is None:
+            try:
+                return os.waitpid(pid, 0)[1]
+            except ChildProcessError:
+                if self.reaped is None:
+                    raise
+        status, self.reaped = self.reaped, None
+        return status
 
     def _overdue(self, _signum, _frame) -> None:
         if self.child_pid:
@@ -198,7 +194,7 @@ class Supervisor:
             signal.alarm(0)
             if self.child_pid:  # the supervisor itself failed: its child goes with it
                 self._signal_child(signal.SIGKILL)
-                os.waitpid(self.child_pid, 0)
+                self._reap(self.child_pid)
                 self.child_pid = 0
             if refused is None and self.log:
                 self.terminal.restore()
@@ -207,9 +203,9 @@ class Supervisor:
             for sig, handler in handlers.items():
                 signal.signal(sig, handler)
         if isinstance(refused, str):  # what it said before it knew its log
-            _write_err(refused)
+            write_err(refused)
         elif refused is not None:
-            self._show_log_from(refused)
+            show_log_from(self.log, refused)
         if message:
             say(message)
         return code
@@ -233,14 +229,10 @@ class Supervisor:
                 failed_starts += 1
                 if 2 <= code < EXIT_CRASHED:  # refused (config, lexicon, journal): it said why
                     return code, "", said
-                error = self._real_error(said)  # issue 27: kept in the log, named in the line
+                error = real_error(self.log, said)  # issue 27: kept in the log, named in the line
                 if failed_starts >= START_TRIES:
-                    where = f"see {self.log}" if self.log else "its last words are above"
-                    # a child painted before these failures (each start counts as a restart)
-                    again = " again after it stopped" if self.restarts >= failed_starts else ""
-                    return EXIT_IO, (f"the kiosk could not start{again} ({describe_exit(code)}, "
-                                     f"{failed_starts} times in a row): {error}; {where}"), (
-                                         None if self.log else said)
+                    return EXIT_IO, failed_to_start(code, failed_starts, self.restarts, error,
+                                                    self.log), (None if self.log else said)
                 time.sleep(0.2)
             else:
                 failed_starts = 0
@@ -259,6 +251,7 @@ class Supervisor:
             raise AdjudicatorError("cannot start the kiosk: the supervisor runs a thread")
         read_end, write_end = os.pipe()
         supervisor = os.getpid()
+        self.reaped = None
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, (*ENDING_SIGNALS, signal.SIGCHLD))
         try:
             pid = os.fork()
@@ -292,35 +285,17 @@ class Supervisor:
             self._wait_for_child(PREPARE_AFTER)
             if not self.stop_signal:  # not while the kiosk is being stopped
                 self._prepare()
-        _, status = os.waitpid(pid, 0)
+        status = self._reap(pid)
         self.child_pid = 0
         signal.alarm(0)
         refusal = reports.said or (journal[0] if journal is not None else "")
         return os.waitstatus_to_exitcode(status), ready, refusal
 
-    def _real_error(self, said: int | str) -> str:
-        """Why a child ended before its first paint, in one line (its traceback's last): SAID,
-        its words held before it knew its log, are written to the log (they were lost there:
-        issue 27), or the log from offset SAID is read."""
-        text = said if isinstance(said, str) else ""
-        try:
-            if text and self.log:
-                with open(self.log, "a", encoding="utf-8", errors="replace") as log:
-                    log.write(text if text.endswith("\n") else text + "\n")
-            elif not text and self.log and isinstance(said, int):
-                with open(self.log, "rb") as f:
-                    f.seek(said)
-                    text = f.read().decode("utf-8", "replace")
-        except OSError:
-            pass
-        lines = [line.strip() for line in text.splitlines() if line.strip()]
-        import re  # only now: the supervisor's cold start imports nothing it does not need
-
-        errors = [line for line in lines if re.match(EXCEPTION_LINE, line)]  # not "see above"
-        return (errors or lines or ["it said nothing"])[-1][:300]
-
     def _wait_for_child(self, seconds: float) -> None:
         """Until the child ends or SECONDS have passed (signals are handled meanwhile)."""
+        if sys.platform != "linux" or self.portable:  # no pidfd (macOS): the time only
+            time.sleep(seconds)
+            return
         try:
             pidfd = os.pidfd_open(self.child_pid)
         except (AttributeError, OSError):  # not Linux 5.3 or later: the time only
@@ -376,21 +351,3 @@ class Supervisor:
                 except Exception:  # noqa: BLE001, S110 - ending anyway
                     pass
             os._exit(code)
-
-    def _show_log_from(self, offset: int) -> None:
-        """What the child said before it could paint (a refusal): to the supervisor's stderr."""
-        try:
-            with open(self.log, "rb") as f:
-                f.seek(offset)
-                _write_err(f.read().decode("utf-8", "replace"))
-        except OSError:
-            pass
-
-
-def _write_err(text: str) -> None:
-    try:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
-

@@ -1,6 +1,11 @@
 """The kiosk child's side of `adjudicator kiosk`'s supervision (adjudicator/supervise.py): its
 reports to the supervisor (its journal, its first paint, its last words), its error output kept
-off the players' screen, and its death with the supervisor."""
+off the players' screen, and its death with the supervisor.
+
+A forked child (Linux, macOS) is given the pipe's write end by number; a spawned one (Windows:
+adjudicator/spawn.py) by its handle, made a file descriptor here. A child dies with its
+supervisor through PR_SET_PDEATHSIG on Linux; elsewhere a thread watches for the supervisor's
+end (watch_parent)."""
 
 from __future__ import annotations
 
@@ -8,11 +13,15 @@ import io
 import os
 import signal
 import sys
+from collections.abc import Callable  # not typing: the supervisor's cold start imports it
 
 CHILD_ENV = "ADJUDICATOR_KIOSK_CHILD"  # set in the child: run the app itself, unsupervised
 REPORT_FD_ENV = "ADJUDICATOR_KIOSK_REPORT_FD"  # the child's reports to its supervisor
 SUPERVISOR_ENV = "ADJUDICATOR_KIOSK_SUPERVISOR"  # the supervisor's pid, in the child
+# Set: the kiosk is supervised as on Windows (adjudicator/spawn.py), wherever it runs (tests)
+SPAWN_ENV = "ADJUDICATOR_KIOSK_SPAWN"
 PR_SET_PDEATHSIG = 1
+WATCH_EVERY = 0.25  # seconds between a watching thread's looks at its supervisor (not Linux)
 # The reports, in this order: J<log size> <journal path>\n once the config is read, R on the
 # first paint; or E<what it said> when it ends before it knew its log.
 JOURNAL, READY, SAID = b"J", b"R", b"E"
@@ -77,7 +86,7 @@ def child_ready_callback():
         _keep_running()
         _report(fd, READY)
         try:
-            os.close(int(fd))
+            os.close(_fd_of(fd))
         except OSError:
             pass
         if supervisor.isdigit():
@@ -114,6 +123,8 @@ def _keep_running() -> None:
     """In the child, from its first paint: SIGTSTP and SIGTTIN (`kill -TSTP`) no longer stop it
     (Textual's own SIGTSTP handler leaves application mode and stops the process; its SIGTTIN
     and SIGTTOU are back to stopping it once it has started): the kiosk is never frozen."""
+    if sys.platform == "win32":  # no job control: nothing stops a console process
+        return
     try:
         for sig in (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU):
             signal.signal(sig, signal.SIG_IGN)
@@ -121,22 +132,113 @@ def _keep_running() -> None:
         pass
 
 
+_FDS: dict[str, int] = {}  # the report handle (Windows) as a file descriptor, made once
+
+
+def _fd_of(value: str) -> int:
+    """The file descriptor the environment's VALUE names: on Windows the pipe's handle, which
+    the spawned child inherited, opened as one; elsewhere the number itself."""
+    if sys.platform == "win32":
+        if value not in _FDS:
+            import msvcrt
+
+            _FDS[value] = msvcrt.open_osfhandle(int(value), os.O_WRONLY)
+        return _FDS[value]
+    return int(value)
+
+
 def _report(fd: str, data: bytes) -> None:
     try:
-        os.write(int(fd), data)
+        os.write(_fd_of(fd), data)
     except OSError:  # the supervisor is gone: the child is being killed with it
         pass
 
 
 def _die_with_parent(supervisor: int) -> None:
-    """In the child (Linux), once it has painted: killed with its SUPERVISOR, never left running
-    on its own. Set after the first paint (ctypes is not imported before it); a supervisor gone
-    already by then is seen as a new parent, and the child ends."""
-    try:
-        import ctypes
+    """In the child, once it has painted: killed with its SUPERVISOR, never left running on its
+    own. On Linux set after the first paint (ctypes is not imported before it); a supervisor
+    gone already by then is seen as a new parent, and the child ends. Elsewhere a thread
+    watches (watch_parent)."""
+    if sys.platform == "linux":
+        try:
+            import ctypes
 
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != supervisor:
-        os.kill(os.getpid(), signal.SIGKILL)
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+        if os.getppid() != supervisor:
+            os.kill(os.getpid(), signal.SIGKILL)
+    else:
+        watch_parent(supervisor)
+
+
+def parent_gone(supervisor: int) -> Callable[[], bool]:
+    """A test of whether SUPERVISOR has ended: on Windows its process handle, signalled;
+    elsewhere (macOS) the child given to another parent (launchd) once its own has ended."""
+    if sys.platform == "win32":
+        import ctypes
+        from ctypes import wintypes
+
+        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        kernel32.OpenProcess.restype = wintypes.HANDLE  # not an int: a 64-bit handle
+        kernel32.OpenProcess.argtypes = (wintypes.DWORD, wintypes.BOOL, wintypes.DWORD)
+        kernel32.WaitForSingleObject.argtypes = (wintypes.HANDLE, wintypes.DWORD)
+        handle = kernel32.OpenProcess(0x00100000, False, supervisor)  # SYNCHRONIZE
+        if not handle:
+            return lambda: True  # gone already (or never ours to wait on)
+        return lambda: kernel32.WaitForSingleObject(handle, 0) == 0  # WAIT_OBJECT_0
+    return lambda: os.getppid() != supervisor
+
+
+def end_now() -> None:
+    """This child, ended at once, as its supervisor has (the terminal is the supervisor's)."""
+    if sys.platform == "win32":
+        os._exit(1)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def watch_parent(supervisor: int, gone: Callable[[], bool] | None = None,
+                 end: Callable[[], None] = end_now, every: float = WATCH_EVERY):
+    """A daemon thread (returned, started) that ENDs this child once GONE() says its SUPERVISOR
+    has ended, looked at every EVERY seconds: where no signal comes with a parent's death
+    (macOS, Windows). Imported only here: the supervisor starts no thread."""
+    import threading
+    import time
+
+    gone = gone or parent_gone(supervisor)
+
+    def watch() -> None:
+        while not gone():
+            time.sleep(every)
+        end()
+
+    thread = threading.Thread(target=watch, name="adjudicator-supervisor-watch", daemon=True)
+    thread.start()
+    return thread
+
+
+def run_as_child(main: Callable[[], int]) -> int:
+    """In a spawned child (adjudicator/spawn.py): MAIN run as a forked child is (its output
+    held until it knows its log; a refusal said; a crash's traceback kept off the terminal); its
+    exit code."""
+    from .errors import EXIT_IO, AdjudicatorError
+    from .restarts import EXIT_CRASHED, say
+
+    code = EXIT_CRASHED
+    if sys.platform == "win32":  # Ctrl-Break held from the start (Ctrl-C: the console's key)
+        signal.signal(signal.SIGBREAK, signal.SIG_IGN)
+    hold_errors()
+    try:
+        code = main()
+    except AdjudicatorError as e:  # refused before the first paint: it says why
+        say(str(e))
+        code = e.exit_code
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else EXIT_IO)
+    except BaseException:  # noqa: BLE001 - the traceback to the log, the code to the supervisor
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        errors_said()
+    return code

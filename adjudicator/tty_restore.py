@@ -11,12 +11,16 @@ kiosk's own raw mode (`SavedTerminal.lock`): no echo, no line editing and no sig
 while a child is being restarted. Between two children the terminal's own mode had Ctrl-C,
 Ctrl-Z and Ctrl-\\ send signals for 19-32 ms: held through a restart they ended or stopped the
 kiosk (issue 28, item 6).
+
+A POSIX terminal (Linux, macOS): Windows' console has modes instead of a tty's attributes, kept
+by adjudicator/winconsole.py for the kiosk's supervisor there (adjudicator/spawn.py).
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import sys
 
 # What Textual's LinuxDriver turns on, turned off (textual/drivers/linux_driver.py), in the
 # order its own stop_application_mode writes them: the kitty keyboard mode is popped while
@@ -40,6 +44,8 @@ class SavedTerminal:
     def __init__(self, in_fd: int = 0, out_fd: int = 2):
         self.in_fd, self.out_fd = in_fd, out_fd
         self.attrs = None
+        if sys.platform == "win32":  # no termios: a console (winconsole.SavedConsole)
+            return
         try:
             import termios
 
@@ -52,7 +58,7 @@ class SavedTerminal:
         """The kiosk's raw mode, as Textual's LinuxDriver sets it (no ECHO, ICANON, IEXTEN, ISIG;
         no IXON, IXOFF, ICRNL, INLCR, IGNCR): kept from the first child to the last, so a child
         that ends (or is killed) never hands the players a terminal whose keys send signals."""
-        if self.attrs is None:
+        if sys.platform == "win32" or self.attrs is None:
             return
         import termios
 
@@ -72,6 +78,8 @@ class SavedTerminal:
             self._set(self.attrs)
 
     def _set(self, attrs: list) -> None:
+        if sys.platform == "win32":
+            return
         import termios
 
         # From a background process group tcsetattr would stop us (SIGTTOU): ignored meanwhile.
@@ -91,3 +99,4 @@ class SavedTerminal:
                 os.write(self.out_fd, RESTORE)
         except OSError:
             pass
+

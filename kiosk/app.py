@@ -35,8 +35,16 @@ ALLOWED_APP_ACTIONS = frozenset({"director", "focus_next", "focus_previous"})
 ACTIVITY = (events.Key, events.Paste, Typed, events.MouseDown, events.MouseScrollDown,
             events.MouseScrollUp)
 IDLE_CHECK = 1.0  # seconds between looks at the director's idle time
-# Signals that end the kiosk as the director's Quit does, the terminal put back (issue 21).
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+# Signals that end the kiosk as the director's Quit does, the terminal put back (issue 21), and
+# signals ignored while it runs. A Windows console's Ctrl-C is a key while the app runs (its
+# driver turns processed input off); Ctrl-Break is always a signal there: held.
+HELD_SIGNALS: tuple[signal.Signals, ...]
+if sys.platform == "win32":
+    STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+    HELD_SIGNALS = (signal.SIGBREAK,)
+else:
+    STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+    HELD_SIGNALS = ()
 DIRECTOR_IDLE_NOTICE = ("Director mode closed after {seconds:g} s without a key or a touch: "
                         "the station is locked again.")
 
@@ -86,10 +94,12 @@ class KioskApp(App, inherit_bindings=False):
         once; KeyboardInterrupt wherever the app happened to be) left the players' terminal on
         the alternate screen with mouse reporting on. The previous handlers are put back after.
         """
-        from .terminal import keep_log
+        if sys.platform != "win32":  # the POSIX driver's log (Windows: Textual's own driver)
+            from .terminal import keep_log  # imports Textual's LinuxDriver: termios, tty
 
-        keep_log(sys.stderr)  # the kiosk log, before Textual holds sys.stderr
+            keep_log(sys.stderr)  # the kiosk log, before Textual holds sys.stderr
         handlers = {sig: signal.signal(sig, self._signalled) for sig in STOP_SIGNALS}
+        handlers.update({sig: signal.signal(sig, signal.SIG_IGN) for sig in HELD_SIGNALS})
         try:
             self.run()
         finally:

@@ -6,7 +6,7 @@ import click
 
 from ..config import load_config
 from ..docket import (
-    FLOWS, Connection, encode_test_slip, open_printer, print_job,
+    FLOWS, Connection, encode_test_slip, lpdev, open_printer, print_job,
 )
 from ..docket.status import ADVICE, NO_ANSWER, explain
 from ..errors import ConfigError, PrinterError
@@ -47,8 +47,8 @@ def _connection(url, config_path, columns, baudrate, flow, write_timeout, config
     conn = Connection.of(config.printer, url=url or None, columns=columns, baudrate=baudrate,
                          flow=flow, write_timeout=write_timeout)
     if not conn.url:
-        raise PrinterError("no printer: give its URL (e.g. /dev/usb/lp0, /dev/ttyUSB0 or "
-                           "socket://10.0.0.9:9100) or set printer.url in the config")
+        raise PrinterError(f"no printer: give its URL (e.g. {lpdev.example_urls()}) or set "
+                           "printer.url in the config")
     return conn
 
 

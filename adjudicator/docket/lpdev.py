@@ -7,6 +7,10 @@ what the printer sent before is read and dropped after open; status is asked wit
 its reply awaited with poll(POLLIN). A unidirectional printer (read() gives EINVAL) is asked
 through the LPGETSTATUS ioctl instead: paper out, selected, error. The system calls go through
 DeviceOps, so a test gives a fake device with the same file-descriptor interface.
+
+Only Linux has such devices to print to: on macOS and Windows a path to one is refused with a
+line that names what to use there instead (a serial port, COM3 or /dev/cu.*, through pyserial;
+a network printer), and nothing here but that refusal runs (PLATFORM, which a test sets).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import errno
 import os
 import select
 import stat
+import sys
 import time
 
 from ..errors import PrinterError
@@ -24,7 +29,12 @@ from .status import NO_ANSWER, NOT_TAKING_DATA, PrinterStatus
 LPGETSTATUS = 0x060B  # linux/lp.h: the printer port's status byte (usblp: GET_PORT_STATUS)
 DRAIN_MAX = 64 * 1024  # bytes read and dropped at most after open
 CHUNK = 4096  # bytes a write() at most
-_ERRORS = select.POLLERR | select.POLLHUP | select.POLLNVAL
+PLATFORM = sys.platform  # where a printer device may be used ("linux"): a test sets another
+if sys.platform != "win32":
+    POLLIN, POLLOUT = select.POLLIN, select.POLLOUT
+    _ERRORS = select.POLLERR | select.POLLHUP | select.POLLNVAL
+else:  # Windows has no poll(): no device is ever opened there (open_device refuses one)
+    POLLIN, POLLOUT, _ERRORS = 0x1, 0x4, 0x8 | 0x10 | 0x20
 
 
 class DeviceOps:
@@ -34,6 +44,8 @@ class DeviceOps:
         return os.stat(path)
 
     def open(self, path: str) -> int:
+        if sys.platform == "win32":
+            raise OSError(errno.ENOSYS, "no printer devices on Windows")
         return os.open(path, os.O_RDWR | os.O_NONBLOCK | os.O_NOCTTY)
 
     def isatty(self, fd: int) -> bool:
@@ -47,12 +59,16 @@ class DeviceOps:
 
     def poll(self, fd: int, events: int, timeout: float) -> int:
         """The events that happened on FD within TIMEOUT seconds (0: none)."""
+        if sys.platform == "win32":
+            raise OSError(errno.ENOSYS, "no poll() on Windows")
         poller = select.poll()
         poller.register(fd, events)
         found = poller.poll(max(0, int(timeout * 1000 + 0.999)))
         return found[0][1] if found else 0
 
     def port_status(self, fd: int) -> int:
+        if sys.platform == "win32":
+            raise OSError(errno.ENOSYS, "no ioctl() on Windows")
         import array
         import fcntl
 
@@ -97,14 +113,50 @@ def device_error(url: str, e: OSError) -> DeviceError:
                        "Check it is switched on and its cable is plugged in")
 
 
-def open_device(url: str, ops: DeviceOps | None = None) -> int | None:
+def example_urls(platform: str = "") -> str:
+    """Printer URLs to give as examples on PLATFORM (this one by default)."""
+    platform = platform or PLATFORM
+    if platform == "win32":
+        return "COM3 or socket://10.0.0.9:9100"
+    if platform.startswith("linux"):
+        return "/dev/usb/lp0, /dev/ttyUSB0 or socket://10.0.0.9:9100"
+    return "/dev/cu.usbserial-10 or socket://10.0.0.9:9100"
+
+
+class NotHere(DeviceError):
+    """A printer device given where only a serial port or a network printer can be used."""
+
+
+def not_here(url: str, platform: str) -> DeviceError:
+    """URL, a printer device, refused on PLATFORM (not Linux), naming what to use there."""
+    if platform == "win32":
+        return NotHere(f"{NO_ANSWER}: {url} is a Linux printer device path, not one Windows "
+                           "has", "Give the printer's COM port (COM3; Device Manager lists it "
+                           "under Ports) or a network printer, socket://HOST:9100")
+    return NotHere(f"{NO_ANSWER}: {url} is a printer device, which only Linux prints to",
+                       "Give the printer's serial port (/dev/cu.usbserial-...: ls /dev/cu.*) "
+                       "or a network printer, socket://HOST:9100")
+
+
+def open_device(url: str, ops: DeviceOps | None = None, platform: str = "") -> int | None:
     """The file descriptor of URL opened as a printer device when it is a character device that
     is not a terminal; None when it is something else pyserial should open (a URL, a serial
     port). Chosen by what the path is, never by its name. DeviceError for a path not there, a
-    device that cannot be opened, or a path that can be no printer (a file, a folder, a pipe)."""
+    device that cannot be opened, or a path that can be no printer (a file, a folder, a pipe).
+
+    Only on Linux (PLATFORM): elsewhere such a device is refused (not_here), and so is Linux's
+    own path for one (/dev/usb/lp0: on Windows any path under /dev/); anything else (COM3,
+    /dev/cu.*) is pyserial's."""
     ops = ops or OPS
+    platform = platform or PLATFORM
     if "://" in url:
         return None
+    if platform == "win32":
+        if url.replace("\\", "/").startswith("/dev/"):
+            raise not_here(url, platform)
+        return None
+    if not platform.startswith("linux") and url.startswith("/dev/usb/"):
+        raise not_here(url, platform)
     try:
         mode = ops.stat(url).st_mode
     except FileNotFoundError as e:
@@ -129,14 +181,26 @@ def open_device(url: str, ops: DeviceOps | None = None) -> int | None:
     except OSError as e:
         ops.close(fd)
         raise device_error(url, e) from None
+    if not platform.startswith("linux"):
+        ops.close(fd)
+        raise not_here(url, platform)
     return fd
 
 
 def path_kind(url: str, ops: DeviceOps | None = None) -> str:
     """What URL is, in words, when it is no serial port: "a printer device, not a serial port"
-    or "no such device"; "" for a serial port, a URL or anything else."""
+    or "no such device"; "" for a serial port, a URL or anything else (anything on Windows)."""
     if "://" in url:
         return ""
+    if not PLATFORM.startswith("linux"):
+        try:
+            open_device(url, ops)  # never opened here: None (pyserial's), or refused
+        except NotHere:
+            return "a printer device: Linux only"
+        except PrinterError:
+            pass
+        if PLATFORM == "win32":
+            return ""
     try:
         (ops or OPS).stat(url)
     except FileNotFoundError:
@@ -200,10 +264,10 @@ class LpPrinter:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise _Stalled
-            events = self.ops.poll(self.fd, select.POLLOUT, left)
+            events = self.ops.poll(self.fd, POLLOUT, left)
             if not events:
                 raise _Stalled
-            if events & _ERRORS and not events & select.POLLOUT:
+            if events & _ERRORS and not events & POLLOUT:
                 raise OSError(errno.EIO, "the device reported an error")
             try:
                 view = view[self.ops.write(self.fd, view[:CHUNK]):]
@@ -216,7 +280,7 @@ class LpPrinter:
         deadline = time.monotonic() + seconds
         while True:
             left = deadline - time.monotonic()
-            if left <= 0 or not self.ops.poll(self.fd, select.POLLIN, left):
+            if left <= 0 or not self.ops.poll(self.fd, POLLIN, left):
                 return b""
             try:
                 return self.ops.read(self.fd, 1)  # b"" at end of file: no answer

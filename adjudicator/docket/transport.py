@@ -8,6 +8,7 @@ HOST:PORT is a network printer (socket://HOST:PORT).
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 
 import serial
@@ -17,14 +18,14 @@ from . import lpdev
 from .encoder import status_request
 from .status import NO_ANSWER, NOT_TAKING_DATA, PrinterStatus
 
-try:
-    import termios
-except ImportError:  # not on Windows
-    termios = None
-
 # What a port raises when the printer is pulled mid-job (tcflush on a hung-up tty: termios.error).
-PORT_ERRORS: tuple[type[BaseException], ...] = (serial.SerialException, OSError) + (
-    (termios.error,) if termios else ())
+PORT_ERRORS: tuple[type[BaseException], ...]
+if sys.platform == "win32":  # a COM port: pyserial's win32 calls raise SerialException, OSError
+    PORT_ERRORS = (serial.SerialException, OSError)
+else:
+    import termios
+
+    PORT_ERRORS = (serial.SerialException, OSError, termios.error)
 
 FLOWS = ("none", "rtscts", "xonxoff")
 STATUS_TIMEOUT = 1.0     # seconds to wait for each DLE EOT reply

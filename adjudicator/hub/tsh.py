@@ -16,6 +16,7 @@ import asyncio
 import os
 import re
 import stat
+import sys
 import threading
 from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
@@ -27,6 +28,11 @@ MAX_BYTES = 16 * 1024 * 1024  # tsh's file for a 400-player, 31-round event is a
 CHUNK = 1 << 20  # bytes read at a time (the stop event looked at between them)
 NAME_CHARS = 100  # a player's, a division's or a table's name longer than this is cut
 ROUNDS_KEPT = 64  # rounds whose tables are kept worked out (a station may name any round)
+if sys.platform == "win32":  # its bytes as they are (no CRLF or Ctrl-Z text mode), not inherited
+    READ_FLAGS = os.O_RDONLY | os.O_BINARY | os.O_NOINHERIT
+else:  # a pipe or a device never waited on, and never made the controlling terminal
+    READ_FLAGS = (os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+                  | getattr(os, "O_NOCTTY", 0))
 
 
 def tourney_path(path: str) -> str:
@@ -40,8 +46,7 @@ def read_tourney(path: str, stop: threading.Event | None = None) -> dict:
     device is never waited on). STOP: set, the reading ends at once (a ConfigError)."""
     path = tourney_path(path)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
-                     | getattr(os, "O_NOCTTY", 0))
+        fd = os.open(path, READ_FLAGS)
     except OSError as e:
         raise ConfigError(f"cannot read tsh's {path}: {e.strerror or e}") from None
     try:

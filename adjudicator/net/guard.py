@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import array
 import asyncio
-import fcntl
-import resource
-import termios
+import sys
 from collections.abc import Callable
+
+if sys.platform != "win32":
+    import fcntl
+    import resource
+    import termios
 
 from aiohttp import web
 
@@ -35,14 +38,18 @@ def _idle(handler) -> bool:
 
 def _unread(transport) -> bool:
     """True when bytes wait in the kernel for this connection: it has asked, the server (busy)
-    has not read it yet; not a silent connection."""
-    sock = transport.get_extra_info("socket")
-    try:
-        count = array.array("i", [0])
-        fcntl.ioctl(sock.fileno(), termios.FIONREAD, count)
-        return count[0] > 0
-    except (AttributeError, OSError, ValueError):
+    has not read it yet; not a silent connection. Windows has no FIONREAD ioctl on a socket
+    that Python exposes: there every connection that has not asked counts as silent."""
+    if sys.platform == "win32":
         return False
+    else:
+        sock = transport.get_extra_info("socket")
+        try:
+            count = array.array("i", [0])
+            fcntl.ioctl(sock.fileno(), termios.FIONREAD, count)
+            return count[0] > 0
+        except (AttributeError, OSError, ValueError):
+            return False
 
 
 class _Slot:
@@ -218,12 +225,17 @@ class ConnectionGuard:
 
 
 def raise_file_limit(wanted: int) -> int:
-    """Allow WANTED open files when the system lets us (clients are sockets); the soft limit now."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-    if soft != resource.RLIM_INFINITY and soft < target:
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-        except (ValueError, OSError):
-            pass
-    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    """Allow WANTED open files when the system lets us (clients are sockets); the soft limit now.
+    Windows has no such limit on sockets (its event loop waits on completion ports, not
+    select): WANTED."""
+    if sys.platform == "win32":
+        return wanted
+    else:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        if soft != resource.RLIM_INFINITY and soft < target:
+            try:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            except (ValueError, OSError):
+                pass
+        return resource.getrlimit(resource.RLIMIT_NOFILE)[0]

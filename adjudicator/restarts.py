@@ -1,0 +1,100 @@
+"""What a kiosk supervisor (forked, supervise.py; spawned, spawn.py) says of its child and notes
+of a restart: exit codes in words, the real error of a child that could not start, one line."""
+
+from __future__ import annotations
+
+import signal
+import sys
+
+EXIT_CRASHED = 70  # the child's code when the app stopped on an error (EX_SOFTWARE)
+START_TRIES = 5  # children in a row that die before their first paint: a fault, not a crash
+CLOSED = "the kiosk was closed from director mode"
+EXCEPTION_LINE = r"[A-Za-z_][\w.]*(Error|Exception)\b"  # a traceback's last line
+
+
+def describe_exit(code: int) -> str:
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return "stopped on an error" if code in (1, EXIT_CRASHED) else f"exit status {code}"
+
+
+def say(message: str) -> None:
+    """One `adjudicator:` line on stderr (nothing when the terminal is gone)."""
+    try:
+        print(f"adjudicator: {' '.join(message.split())}", file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def note_restart(journal_path: str, why: str) -> None:
+    """The restart in the journal (and the log when the journal cannot take it)."""
+    from .station_state import load_state, log_path, save_state, state_path
+
+    state = state_path(journal_path)
+    director = load_state(state).get("director_open")
+    detail = why + ("; the director's screen was open: locked again" if director else "")
+    if director:
+        save_state(state, director_open=False)
+    try:
+        from .journal import Journal
+
+        with Journal.open(journal_path, timeout=5.0) as journal:
+            journal.note_event("kiosk restarted", detail)
+    except Exception as e:  # noqa: BLE001 - the station judges on; the log says why
+        try:
+            with open(log_path(journal_path), "a", encoding="utf-8") as log:
+                print(f"adjudicator: kiosk restarted ({detail}); not journaled: {e}", file=log)
+        except OSError:
+            pass  # nowhere to say it (read-only or full media): the supervisor carries on
+
+
+def real_error(log: str, said: int | str) -> str:
+    """Why a child ended before its first paint, in one line (its traceback's last): SAID,
+    its words held before it knew its log, are written to the LOG (they were lost there:
+    issue 27), or the log from offset SAID is read."""
+    text = said if isinstance(said, str) else ""
+    try:
+        if text and log:
+            with open(log, "a", encoding="utf-8", errors="replace") as f:
+                f.write(text if text.endswith("\n") else text + "\n")
+        elif not text and log and isinstance(said, int):
+            with open(log, "rb") as f:
+                f.seek(said)
+                text = f.read().decode("utf-8", "replace")
+    except OSError:
+        pass
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    import re  # only now: the supervisor's cold start imports nothing it does not need
+
+    errors = [line for line in lines if re.match(EXCEPTION_LINE, line)]  # not "see above"
+    return (errors or lines or ["it said nothing"])[-1][:300]
+
+
+def failed_to_start(code: int, failed_starts: int, restarts: int, error: str, log: str) -> str:
+    """The line said when START_TRIES children in a row died before their first paint."""
+    where = f"see {log}" if log else "its last words are above"
+    # a child painted before these failures (each start counts as a restart)
+    again = " again after it stopped" if restarts >= failed_starts else ""
+    return (f"the kiosk could not start{again} ({describe_exit(code)}, {failed_starts} times "
+            f"in a row): {error}; {where}")
+
+
+def show_log_from(log: str, offset: int) -> None:
+    """What the child said before it could paint (a refusal): to this process's stderr."""
+    try:
+        with open(log, "rb") as f:
+            f.seek(offset)
+            write_err(f.read().decode("utf-8", "replace"))
+    except OSError:
+        pass
+
+
+def write_err(text: str) -> None:
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass

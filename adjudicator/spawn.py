@@ -1,0 +1,167 @@
+"""`adjudicator kiosk` where there is no fork (Windows): the kiosk runs as a child process, a new
+interpreter started with its own command line, and is started again if it dies; Ctrl-C and
+Ctrl-Break are held and the console is put back however the kiosk ends.
+
+What the forked supervisor (adjudicator/supervise.py) does, without fork: each child is started
+with `python -m adjudicator kiosk ...` and the supervised child's environment
+(adjudicator/supervised.py: CHILD_ENV, the report pipe's write end, the supervisor's pid); it
+reads the config, tells the supervisor its journal and its first paint over the pipe, and keeps
+its error output off the players' screen (supervised.run_as_child). A child that ends after its
+first paint on anything but the director's Quit (exit 0) is started again on Ready and the
+restart journaled; one that never painted is not restarted when it refused (a config, a
+lexicon, a journal: its words are shown, its exit code passed on), and is tried START_TRIES times
+in a row when it crashed. Every child imports the kiosk itself: a restart takes as long as a
+cold start (no child can inherit the imports).
+
+The console (winconsole.SavedConsole) keeps the kiosk's input mode from before the first child
+to after the last: Ctrl-C is a key, never a signal, also while a child restarts. Ctrl-Break is a
+signal on every console: the supervisor ignores it, and so does each child (SIGBREAK, HELD). A
+child that ends on a stop signal all the same (128 + SIGINT or SIGTERM, raised by another
+program) ends the kiosk with that code. Closing the console window ends every process in it.
+
+Written for Windows and run on Linux by the tests (the pipe handed on by number there, by
+handle on Windows); the console's calls are winconsole.ConsoleOps, which a test fakes.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+
+from .errors import EXIT_IO, AdjudicatorError
+from .restarts import (CLOSED, EXIT_CRASHED, START_TRIES, describe_exit, failed_to_start,
+                       note_restart, real_error, say, show_log_from, write_err)
+from .supervised import CHILD_ENV, READY, REPORT_FD_ENV, SUPERVISOR_ENV, Reports
+from .winconsole import SavedConsole
+
+HELD: tuple[signal.Signals, ...]
+if sys.platform == "win32":
+    HELD = (signal.SIGINT, signal.SIGBREAK)  # Ctrl-C (should processed input come back), Break
+else:
+    HELD = (signal.SIGINT,)  # what a test can send on Linux
+STOPPED: dict[int, str] = {signal.SIGINT: "interrupted (SIGINT): the kiosk is closed",
+           signal.SIGTERM: "stopped by SIGTERM: the kiosk is closed"}
+
+
+def child_command(args: Sequence[str]) -> list[str]:
+    """The command line of a kiosk child: this interpreter, the adjudicator module, ARGS (the
+    plain `kiosk ...` line, launch.kiosk_args)."""
+    return [sys.executable, "-m", "adjudicator", *args]
+
+
+class SpawnSupervisor:
+    """Starts the child COMMAND again and again until it ends normally (or cannot start).
+
+    CONSOLE: the console's saved modes (winconsole.SavedConsole; a test gives a fake one).
+    HELD: the signals ignored while the kiosk runs.
+    """
+
+    def __init__(self, command: Sequence[str], console: SavedConsole | None = None,
+                 held: Sequence[int] | None = None):
+        self.command = list(command)
+        self.console = console if console is not None else SavedConsole()
+        self.held = tuple(HELD if held is None else held)
+        self.journal_path = self.log = ""  # known once a child has read the config
+        self.child: subprocess.Popen | None = None
+        self.restarts = 0
+
+    def run(self) -> int:
+        """Supervise until the kiosk ends; the console put back; the exit code."""
+        handlers = {sig: signal.signal(sig, signal.SIG_IGN) for sig in self.held}
+        code, message, refused = EXIT_IO, "", None
+        try:
+            self.console.lock()  # from the first child to the last: Ctrl-C a key
+            code, message, refused = self._supervise()
+        finally:
+            if self.child is not None and self.child.poll() is None:  # the supervisor failed
+                self.child.kill()
+                self.child.wait()
+            self.child = None
+            if refused is None and self.log:
+                self.console.restore()
+            else:  # it never took the screen
+                self.console.restore_mode()
+            for sig, handler in handlers.items():
+                signal.signal(sig, handler)
+        if isinstance(refused, str):  # what it said before it knew its log
+            write_err(refused)
+        elif refused is not None:
+            show_log_from(self.log, refused)
+        if message:
+            say(message)
+        return code
+
+    def _supervise(self) -> tuple[int, str, int | str | None]:
+        """(exit code, what to say, what the kiosk said when it refused to start), as the
+        forked supervisor's own _supervise."""
+        failed_starts = 0
+        why = ""
+        while True:
+            code, ready, said = self._run_child(restart_reason=why)
+            stop = next((sig for sig in STOPPED if code == 128 + sig), 0)
+            if stop:
+                return code, STOPPED[stop], None
+            if code == 0:
+                return 0, CLOSED, None
+            if not ready:
+                failed_starts += 1
+                if 2 <= code < EXIT_CRASHED:  # refused (config, lexicon, journal): it said why
+                    return code, "", said
+                error = real_error(self.log, said)
+                if failed_starts >= START_TRIES:
+                    return EXIT_IO, failed_to_start(code, failed_starts, self.restarts, error,
+                                                    self.log), (None if self.log else said)
+                time.sleep(0.2)
+            else:
+                failed_starts = 0
+            why = describe_exit(code)
+            self.restarts += 1
+
+    def _run_child(self, restart_reason: str) -> tuple[int, bool, int | str]:
+        """One child, to its end: (exit code, whether it painted, the log offset it began at or,
+        when it ended before it knew its log, what it said)."""
+        self.console.lock()  # as a child that ended on its own may have left it
+        read_end, write_end = os.pipe()
+        try:
+            self.child = self._start(write_end)
+        except OSError as e:
+            os.close(read_end)
+            raise AdjudicatorError(f"cannot start the kiosk: {e.strerror or e}") from None
+        finally:
+            os.close(write_end)  # the child's now: the pipe ends with it
+        try:
+            if restart_reason:  # the new child is starting meanwhile: Ready comes first
+                note_restart(self.journal_path, restart_reason)
+            reports = Reports(read_end)
+            journal = reports.next()
+            if journal is not None:
+                from .station_state import log_path
+
+                self.journal_path = journal[1]
+                self.log = log_path(self.journal_path)
+            ready = journal is not None and reports.next() == READY
+        finally:
+            os.close(read_end)
+        code = self.child.wait()
+        self.child = None
+        refusal = reports.said or (journal[0] if journal is not None else "")
+        return code, ready, refusal
+
+    def _start(self, write_end: int) -> subprocess.Popen:
+        """The child, given WRITE_END of the report pipe: by handle on Windows, by number
+        elsewhere."""
+        env = {**os.environ, CHILD_ENV: "1", SUPERVISOR_ENV: str(os.getpid())}
+        if sys.platform == "win32":
+            import msvcrt
+
+            handle = msvcrt.get_osfhandle(write_end)
+            os.set_handle_inheritable(handle, True)
+            env[REPORT_FD_ENV] = str(handle)
+            info = subprocess.STARTUPINFO(lpAttributeList={"handle_list": [handle]})
+            return subprocess.Popen(self.command, env=env, startupinfo=info, close_fds=True)
+        env[REPORT_FD_ENV] = str(write_end)
+        return subprocess.Popen(self.command, env=env, pass_fds=(write_end,))
