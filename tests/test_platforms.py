@@ -26,9 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("adjudicator", "kiosk")
 POSIX_ONLY = {"fcntl", "termios", "resource", "pty", "tty", "grp", "pwd"}
 # Errors for a platform that are known and left to another change, keyed by file and message
-# (never by line): adjudicator/readers/ is being moved into adjudicator/lexicon/ by the lead
-# engineer; os.set_blocking is not on Windows before Python 3.12.
-KNOWN = {("adjudicator/readers/__init__.py", 'Module has no attribute "set_blocking"')}
+# (never by line): none.
+KNOWN: set[tuple[str, str]] = set()
 ERROR = re.compile(r"(?P<file>[^:]+):(?P<line>\d+): error: (?P<message>.*?)(  \[[a-z-]+\])?$")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -45,7 +46,8 @@ def open_regular(path: str, what: str = "word list") -> BinaryIO:
         kind = kind_of(os.fstat(fd).st_mode)
         if kind:
             raise FileAccessError(f"cannot read {what} {path}: it is {kind}, not a regular file")
-        os.set_blocking(fd, True)
+        if sys.platform != "win32":  # opened O_NONBLOCK there (a pipe never waited on)
+            os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
         raise
