@@ -119,9 +119,11 @@ def _fetched(name: str, fingerprint: str, config: Config):
     from .errors import AdjudicatorError
     from .lexicon import Lexicon
     from .link.join import fetch_list
+    from .link.key import of_journal
 
-    try:
-        return Lexicon.load(fetch_list(config.hub, "", fingerprint, token=config.hub_token))
+    try:  # signed with the station's key: the hub_token alone fetches no list (issue 33)
+        return Lexicon.load(fetch_list(config.hub, "", fingerprint, token=config.hub_token,
+                                       key=of_journal(config.journal)))
     except AdjudicatorError:
         return None
 

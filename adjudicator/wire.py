@@ -46,6 +46,7 @@ MAX_BATCH = 1000  # rows in one request (the sender sends 200)
 MAX_TEXT = 500  # characters of a name, a time, a fingerprint...
 MAX_LONG = 20_000  # characters of a row's words or flags
 HEX64 = re.compile(r"[0-9a-f]{64}\Z")
+EVENT_VERSION = re.compile(r"[0-9]{1,12}\Z")  # a heartbeat's event_version (ASCII digits)
 JOURNAL_ID = re.compile(r"[0-9A-Za-z_-]{1,64}\Z")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -176,6 +177,11 @@ def check_heartbeat(body) -> dict:
     for name in BEAT_TEXT:
         if name in body:
             _text(body[name], f"a heartbeat: {name}")
+    version = body.get("event_version", "")
+    if version and not EVENT_VERSION.match(version):  # "²" is a digit to str.isdigit()
+        raise WireError("a heartbeat: event_version must be a number in the digits 0-9")
+    if body.get("locked", "") not in ("", "yes", "no"):
+        raise WireError("a heartbeat: locked must be yes or no")
     return body
 
 

@@ -18,6 +18,7 @@ import urllib.request
 from dataclasses import dataclass
 from urllib.parse import parse_qs, quote, urlsplit
 
+from .. import wire
 from ..errors import AdjudicatorError, EntryError, FileAccessError, LexiconError
 from ..event import HEX64, Event, EventError, parse_event
 from ..visible import visible
@@ -62,11 +63,36 @@ def parse_join_url(url: str) -> tuple[str, str]:
     return f"{parts.scheme}://{parts.netloc}", code
 
 
-def _get(url: str, timeout: float, limit: int, into=None, token: str = "") -> bytes:
-    """GET URL within TIMEOUT; the body (at most LIMIT bytes), or written to INTO. TOKEN: the
-    station token, sent as a station sends it."""
-    deadline = Deadline(timeout)
+def _signed(url: str, token: str, key: bytes | None, stamp: str = "") -> dict:
+    """The headers of a station's GET of URL: the station token, and signed with KEY (and the
+    hub's STAMP) as wire.py says, so the hub knows which accepted station asks."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
+    if key is not None:
+        path = urlsplit(url).path
+        headers.update({wire.KEY_ID: wire.key_id(key),
+                        wire.SIGNATURE: wire.sign(key, path, b"", stamp)})
+        if stamp:
+            headers[wire.STAMP] = stamp
+    return headers
+
+
+def _get(url: str, timeout: float, limit: int, into=None, token: str = "",
+         key: bytes | None = None) -> bytes:
+    """GET URL within TIMEOUT; the body (at most LIMIT bytes), or written to INTO. TOKEN: the
+    station token, sent as a station sends it; KEY: the station's key, to sign with (asked
+    again once with the stamp the hub's first answer gives)."""
+    deadline = Deadline(timeout)
+    headers = _signed(url, token, key)
+    if key is not None:
+        try:
+            with urlopen(urllib.request.Request(url, headers=headers), deadline):
+                pass  # a hub that needs no stamp: asked again below all the same
+        except urllib.error.HTTPError as e:
+            stamp = _stamp(e)
+            if e.code == 401 and stamp:
+                headers = _signed(url, token, key, f"{stamp}.1")
+        except (urllib.error.URLError, OSError, ValueError):
+            pass  # said by the request below
     try:
         with urlopen(urllib.request.Request(url, headers=headers), deadline) as answer:
             if into is None:
@@ -90,6 +116,13 @@ def _get(url: str, timeout: float, limit: int, into=None, token: str = "") -> by
         reason = getattr(e, "reason", e)
         raise HubNotReached(f"cannot reach the hub at {url.split('?')[0]}: "
                             f"{getattr(reason, 'strerror', None) or reason}") from None
+
+
+def _stamp(e: urllib.error.HTTPError) -> str:
+    try:
+        return wire.stamp_of(json.loads(e.read(4096)))
+    except (ValueError, OSError):
+        return ""
 
 
 def _why(e: urllib.error.HTTPError) -> str:
@@ -131,11 +164,12 @@ def shelved(fingerprint: str, shelf: str | None = None) -> str | None:
 
 
 def fetch_list(hub: str, code: str, fingerprint: str, shelf: str | None = None,
-               timeout: float = LIST_TIMEOUT, token: str = "") -> str:
+               timeout: float = LIST_TIMEOUT, token: str = "", key: bytes | None = None) -> str:
     """The list FINGERPRINT fetched from HUB onto the shelf (SHELF: its folder, default the
     user's), when not there already: checked to be that very list before it is shelved (its
     fingerprint, then its words against it). Its path on the shelf. CODE: the join code; or
-    TOKEN: the station token of a joined station (following a change of list)."""
+    TOKEN and KEY: the station token and the station's key of a joined station the director
+    accepted (following a change of list: the request is signed with the key)."""
     from .. import shelf as shelves
     from ..lexicon import Lexicon
 
@@ -148,7 +182,7 @@ def fetch_list(hub: str, code: str, fingerprint: str, shelf: str | None = None,
         got = os.path.join(folder, "fetched.lex")
         with open(got, "wb") as f:
             _get(f"{hub}/lexicon/{fingerprint}?code={quote(code, safe='')}", timeout, MAX_LIST,
-                 into=f, token=token)
+                 into=f, token=token, key=key)
         try:
             lex = Lexicon.load(got)
         except LexiconError as e:
