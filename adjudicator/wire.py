@@ -89,6 +89,15 @@ def _text(value, where: str, limit: int = MAX_TEXT, empty: bool = True) -> str:
     return value
 
 
+def check_text(value, where: str, limit: int = MAX_TEXT) -> str:
+    """VALUE when it is text a journal holds, not empty, at most LIMIT characters; else
+    WireError saying WHERE."""
+    value = _text(value, where, limit, empty=False)
+    if any(not c.isprintable() for c in value):
+        raise WireError(f"{where} holds a control or invisible character")
+    return value.strip()
+
+
 def _kind(value) -> str:
     if value is None:
         return "null"
