@@ -30,7 +30,7 @@ def _signed_get(url: str, path: str, token: str, key: bytes, stamp: str = ""):
     return get(urllib.request.Request(url + path, headers=headers))
 
 
-def test_the_hub_token_alone_gets_no_list(start_hub, tmp_path, lists):
+def test_the_hub_token_alone_gets_no_list(start_hub, tmp_path, lists):  # noqa: F811
     hub = started(start_hub, tmp_path)
     fp, _ = lists["TINYA"]
     request = urllib.request.Request(f"{hub.url}/lexicon/{fp}", headers={
@@ -41,7 +41,8 @@ def test_the_hub_token_alone_gets_no_list(start_hub, tmp_path, lists):
         fetch_list(hub.url, "", fp, str(tmp_path / "station-shelf"), token=hub.hub.station_token)
 
 
-def test_a_waiting_station_gets_no_list_an_accepted_one_does(start_hub, tmp_path, lists):
+def test_a_waiting_station_gets_no_list_an_accepted_one_does(start_hub, tmp_path,
+                                                            lists):  # noqa: F811
     from test_event_join import hub_toml
     from adjudicator.hub.event_setup import pin_lists
     from adjudicator.hub.settings import load_hub_config
@@ -82,7 +83,7 @@ def test_an_events_new_pin_has_six_digits(tmp_path, run):
 
 
 def test_the_pin_is_changed_on_the_panel_and_journaled_as_the_pages(start_hub, tmp_path,
-                                                                    lists):
+                                                                    lists):  # noqa: F811
     hub = started(start_hub, tmp_path, HUB_TOML.replace(
         'name = "Club Open 2026"', f'name = "Club Open 2026"\npin_hash = "{hash_pin("2468")}"'))
     url = f"{hub.url}/api/event?key={hub.hub.director_token}"
@@ -106,7 +107,7 @@ def test_the_pin_is_changed_on_the_panel_and_journaled_as_the_pages(start_hub, t
     assert "135790" not in (tmp_path / "hub.toml").read_text()
 
 
-def test_a_stale_save_is_refused_saying_what_changed(start_hub, tmp_path, lists, run):
+def test_a_stale_save_is_refused_saying_what_changed(start_hub, tmp_path, lists, run):  # noqa: F811
     hub = started(start_hub, tmp_path)
     url = f"{hub.url}/api/event?key={hub.hub.director_token}"
     loaded = json.loads(get(url)[1])["event"]
