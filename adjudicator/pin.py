@@ -35,9 +35,10 @@ def check_pin_text(pin: str) -> str:
 def check_event_pin(pin: str) -> str:
     """An event's new PIN as typed (at least EVENT_MIN_LENGTH characters), or ConfigError."""
     check_pin_text(pin)
-    if len(pin) < EVENT_MIN_LENGTH:
-        raise ConfigError(f"an event's PIN has at least {EVENT_MIN_LENGTH} digits (a shorter "
-                          "one is guessed in minutes from its hash)")
+    if len(pin) < EVENT_MIN_LENGTH or not pin.isascii():
+        raise ConfigError(f"an event's PIN has at least {EVENT_MIN_LENGTH} digits (or ASCII "
+                          "letters, which every station's keyboard types; a shorter one is "
+                          "guessed in minutes from its hash)")
     return pin
 
 
