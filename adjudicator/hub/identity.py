@@ -200,6 +200,10 @@ class Identities:
                 del self.names[name]
         self._folds = None
 
+    def accepted_names(self) -> list[str]:
+        """The names the director's accepted stations hold."""
+        return [n for n, k in self.names.items() if k in self.keys and self.keys[k].accepted]
+
     def name_of(self, key_id: str) -> str:
         """The one station name KEY_ID's rows are stored under ("" before its first row)."""
         return next((n for n, k in self.names.items() if k == key_id), "")
@@ -232,7 +236,9 @@ class Identities:
                                   f"another key claims the name {visible(base)!r}", takes=base)
                 refusal.key_id = key_id if key_id in self.keys else ""
                 raise refusal
-            other = self._look_alike(base) if base and holder is None else ""
+            # its own claim too, while it waits: a name accepted since looks alike now
+            free = holder is None or (holder == key_id and not (known and known.accepted))
+            other = self._look_alike(base) if base and free else ""
             if other:
                 raise Refusal(409, f"the station name {base!r} looks like {other!r}, another "
                               "station's name: give this station a name of its own",

@@ -73,6 +73,7 @@ class Hub:
                                     names_warning=self.tsh and self.tsh.warning)
         self.board.event_of = lambda: self.event  # its alarms replace the majority vote
         self.identities = Identities(*self.ledger.keys())
+        self.board.waiting.accepted_names = self.identities.accepted_names
         self.stamps = Stamps(self.director_token)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="hub-journal")
         self.feed = Feed(self.board.snapshot)

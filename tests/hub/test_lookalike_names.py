@@ -104,3 +104,27 @@ def test_a_restart_keeps_whose_name_is_whose(start_hub, tmp_path):
     assert status == 200 and answer["acked"] == 1
     stations = again.call(lambda: again.hub.board.snapshot()["stations"])
     assert [(s["name"], s["challenges"]) for s in stations] == [("Desk 5", 1)]
+
+
+def test_waiting_look_alikes_are_marked_on_the_page(start_hub, tmp_path):
+    """Two stations waiting under names that read alike (neither accepted yet, so neither is
+    refused): each is shown with a marker naming the other, and so is one that waited before
+    the director accepted the name it imitates."""
+    hub = start_hub(accept_new=False)
+    early = OddStation(hub.url, hub.hub.station_token, "Desk 1\u034f")
+    assert early.beat()[0] == 200
+    assert OddStation(hub.url, hub.hub.station_token, "\u13a0esk 1").beat()[0] == 200
+    assert OddStation(hub.url, hub.hub.station_token, "Desk 2").beat()[0] == 200
+    names = sorted(w["name"] for w in hub.call(lambda: hub.hub.board.snapshot()["waiting"]))
+    assert names == ["Desk 1\u034f (looks like '\u13a0esk 1')", "Desk 2",
+                     "\u13a0esk 1 (looks like 'Desk 1\u034f')"]
+    _accepted(hub, "Desk 3")
+    for w in hub.call(lambda: hub.hub.board.snapshot()["waiting"]):
+        if w["name"].startswith("\u13a0"):
+            assert _post(hub, "/api/reject", {"station": w["key"]})[0] == 200
+    real = OddStation(hub.url, hub.hub.station_token, "Desk 1")
+    assert real.beat()[0] == 200
+    assert _post(hub, "/api/accept", {"station": wire.key_id(real.key)})[0] == 200
+    names = sorted(w["name"] for w in hub.call(lambda: hub.hub.board.snapshot()["waiting"]))
+    assert names == ["Desk 1\u034f (looks like 'Desk 1')", "Desk 2"]
+    assert early.beat()[0] == 409  # and from now on refused
