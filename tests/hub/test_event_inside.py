@@ -176,3 +176,38 @@ def test_a_following_station_fetches_the_events_new_list_signed_with_its_journal
     assert _fetched("TINYB", fp, config) is None  # no key: nothing
     got = _fetched("TINYB", fp, replace(config, journal=str(tmp_path / "station.db")))
     assert got is not None and str(got.fingerprint) == fp
+
+
+def test_a_pin_set_in_hub_toml_is_journaled_as_hub_tomls_at_start_and_a_short_one_warned(
+        start_hub, tmp_path, lists, run):  # noqa: F811
+    from adjudicator.cli.hub import print_event
+
+    first = started(start_hub, tmp_path)
+    first.stop()
+    done = run("set-pin", "--config", str(tmp_path / "hub.toml"), input="975310\n975310\n")
+    assert done.exit_code == 0, done.stderr
+    from adjudicator.hub.event_setup import pin_lists
+    from adjudicator.hub.settings import load_hub_config
+
+    cfg, _ = load_hub_config(str(tmp_path / "hub.toml"))  # as set-pin left it
+    event, files = pin_lists(cfg.event, cfg.path)
+    again = start_hub(cfg.journal, event=event, lists=files, config_path=cfg.path)
+    last = again.call(again.hub.ledger.event_changes)[-1]
+    assert last["version"] == 2 and last["who"].startswith("hub.toml (")
+    assert last["what"] == "director PIN changed"
+    assert not short_pin(again.hub.event.pin_hash)
+    again.stop()
+    lines = []
+    from dataclasses import replace
+
+    import click
+    original = click.echo
+    try:
+        click.echo = lambda text="", **_: lines.append(str(text))
+        print_event(replace(again.hub.event, pin_hash=hash_pin("2468")), "hub.toml")
+        print_event(again.hub.event, "hub.toml")
+    finally:
+        click.echo = original
+    assert lines[1] == (f"Warning: {SHORT_PIN} (adjudicator set-pin --config hub.toml, or on "
+                        "the director's page)")
+    assert len(lines) == 3 and not lines[2].startswith("Warning")
