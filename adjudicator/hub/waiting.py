@@ -22,6 +22,7 @@ MAX_WAITING = 64  # keys not accepted by the director yet, at most
 MAX_PER_ADDRESS = 8  # of them from one address
 IDLE = 60.0  # seconds without a request before a waiting station may make room for another
 NAME_SHOWN = 60  # characters of a waiting station's name shown
+LOOKS_LIKE = " (looks like another station's name)"  # after a name that reads as another's
 
 
 def make_room(waiting: list, address: str, now: float) -> list | str:
@@ -107,7 +108,7 @@ class Waiting:
 
     def snapshot(self) -> list[dict]:
         """The panel, oldest first: names drawn with every invisible character as its picture,
-        and a name that looks like another's (lookalike.py) marked so, with the other name."""
+        and a name that looks like another's (lookalike.py) marked so (LOOKS_LIKE)."""
         entries = sorted(self.entries.values(), key=lambda e: (e.joined, e.key_id))
         seen: dict[str, list[str]] = {}
         for name in [*self.accepted_names(), *(e.name for e in entries)]:
@@ -120,6 +121,6 @@ class Waiting:
 
 
 def _alike(name: str, seen: dict[str, list[str]]) -> str:
-    """" (looks like 'Desk 1')" when another name reads as NAME, else ""."""
+    """A marker when another station's name reads as NAME, else ""."""
     others = [n for n in seen.get(name_key(name[:NAME_SHOWN]), ()) if n != name]
-    return f" (looks like {visible(others[0][:NAME_SHOWN])!r})" if others else ""
+    return LOOKS_LIKE if others else ""
