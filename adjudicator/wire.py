@@ -21,7 +21,8 @@ signature then covers it: the path, a newline, the stamp, a newline, the body. T
 stamp only while it is young (its own clock: a station's may be wrong) and a signature only
 once, so a request read off the network and sent again is refused. A station without a stamp yet
 signs as before (a hub older than stamps never gives one); this hub answers it 401 with a stamp,
-and the station signs again.
+and the station signs again. A station's GET (a list the event changed to: link/join.py) is
+signed the same way, its body empty.
 """
 
 from __future__ import annotations
