@@ -80,58 +80,54 @@ def _get(url: str, timeout: float, limit: int, into=None, token: str = "",
          key: bytes | None = None) -> bytes:
     """GET URL within TIMEOUT; the body (at most LIMIT bytes), or written to INTO. TOKEN: the
     station token, sent as a station sends it; KEY: the station's key, to sign with (asked
-    again once with the stamp the hub's first answer gives)."""
+    again once, signed with the stamp the hub's 401 gives, as a station's sender does)."""
     deadline = Deadline(timeout)
     headers = _signed(url, token, key)
-    if key is not None:
+    for _ in range(2):
         try:
-            with urlopen(urllib.request.Request(url, headers=headers), deadline):
-                pass  # a hub that needs no stamp: asked again below all the same
+            return _read(urllib.request.Request(url, headers=headers), deadline, limit, into)
         except urllib.error.HTTPError as e:
-            stamp = _stamp(e)
-            if e.code == 401 and stamp:
+            said = _said(e)
+            stamp = wire.stamp_of(said) if key is not None and e.code == 401 else ""
+            if stamp and wire.STAMP not in headers:
                 headers = _signed(url, token, key, f"{stamp}.1")
-        except (urllib.error.URLError, OSError, ValueError):
-            pass  # said by the request below
-    try:
-        with urlopen(urllib.request.Request(url, headers=headers), deadline) as answer:
-            if into is None:
-                data = answer.read(limit + 1)
-                if len(data) > limit:
-                    raise HubNotReached(f"{url.split('?')[0]} answered more than a hub does")
-                return data
-            total = 0
-            while chunk := answer.read(1 << 20):
-                total += len(chunk)
-                if total > limit:
-                    raise LexiconError("the hub sent a list larger than any word list; refused")
-                into.write(chunk)
-            return b""
-    except urllib.error.HTTPError as e:
-        why = _why(e)
-        if e.code == 403:
-            raise WrongCode(why or "wrong join code") from None
-        raise HubNotReached(f"the hub at {url.split('?')[0]} refused: {why or e.code}") from None
-    except (urllib.error.URLError, OSError, ValueError) as e:
-        reason = getattr(e, "reason", e)
-        raise HubNotReached(f"cannot reach the hub at {url.split('?')[0]}: "
-                            f"{getattr(reason, 'strerror', None) or reason}") from None
+                continue
+            why = wire.refusal(said)
+            why = "".join(c for c in why if c.isprintable())
+            if e.code == 403:
+                raise WrongCode(why or "wrong join code") from None
+            raise HubNotReached(f"the hub at {url.split('?')[0]} refused: {why or e.code}"
+                                ) from None
+        except (urllib.error.URLError, OSError, ValueError) as e:
+            reason = getattr(e, "reason", e)
+            raise HubNotReached(f"cannot reach the hub at {url.split('?')[0]}: "
+                                f"{getattr(reason, 'strerror', None) or reason}") from None
+    raise HubNotReached(f"the hub at {url.split('?')[0]} did not take the station's signature")
 
 
-def _stamp(e: urllib.error.HTTPError) -> str:
+def _read(request, deadline: Deadline, limit: int, into) -> bytes:
+    with urlopen(request, deadline) as answer:
+        if into is None:
+            data = answer.read(limit + 1)
+            if len(data) > limit:
+                raise HubNotReached(f"{request.full_url.split('?')[0]} answered more than a "
+                                    "hub does")
+            return data
+        total = 0
+        while chunk := answer.read(1 << 20):
+            total += len(chunk)
+            if total > limit:
+                raise LexiconError("the hub sent a list larger than any word list; refused")
+            into.write(chunk)
+        return b""
+
+
+def _said(e: urllib.error.HTTPError):
+    """A refusal's JSON body (None when it is not JSON)."""
     try:
-        return wire.stamp_of(json.loads(e.read(4096)))
+        return json.loads(e.read(4096))
     except (ValueError, OSError):
-        return ""
-
-
-def _why(e: urllib.error.HTTPError) -> str:
-    try:
-        said = json.loads(e.read(4096))
-        why = said.get("error", "") if isinstance(said, dict) else ""
-    except (ValueError, OSError):
-        return ""
-    return "".join(c for c in str(why) if c.isprintable())[:300]
+        return None
 
 
 def fetch_event(url: str, timeout: float = TIMEOUT) -> Joined:
