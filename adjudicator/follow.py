@@ -21,6 +21,7 @@ from .config_save import save_config
 from .errors import AdjudicatorError
 from .event import Event
 from .link.join import fetch_list
+from .link.key import of_journal
 from .lists import Fetch, TableLists, lists_for
 from .visible import visible
 
@@ -105,11 +106,13 @@ def _lists_said(before: TableLists, after: TableLists) -> list[str]:
 
 
 def hub_fetch(config: Config) -> Fetch | None:
-    """How a station gets a pinned list its shelf lacks: from its hub, with its station token
-    (checked by fingerprint before it is shelved, link/join.py); None without a hub."""
+    """How a station gets a pinned list its shelf lacks: from its hub, with its station token,
+    the request signed with its journal's key (the hub_token alone fetches no list: issue 33),
+    the list checked by fingerprint before it is shelved (link/join.py); None without a hub."""
     if not (config.hub and config.hub_token):
         return None
-    return lambda fingerprint: fetch_list(config.hub, "", fingerprint, token=config.hub_token)
+    return lambda fingerprint: fetch_list(config.hub, "", fingerprint, token=config.hub_token,
+                                          key=of_journal(config.journal))
 
 
 def offer(station, event: Event, now: float | None = None) -> None:

@@ -11,8 +11,14 @@ from .errors import ConfigError
 
 MIN_LENGTH = 4
 MAX_LENGTH = 64
+EVENT_MIN_LENGTH = 6  # an event's PIN (issue 33: 4 digits fell to 2,719 guesses in 289 s)
 _SCHEME = "scrypt"
 _N, _R, _P = 2**14, 8, 1  # about 16 MB and a few tens of ms: cheap to check, slow to guess
+# an event's PIN made under the 6-digit rule is hashed at twice the cost (32 MB): stations of
+# any version check it (the cost is in the hash), and the hub tells an older, shorter one by it
+_N_EVENT = 2**15
+SHORT_PIN = ("the event's director PIN was set before PINs had at least "
+             f"{EVENT_MIN_LENGTH} digits: set a new one")
 _SALT_BYTES = 16
 _KEY_BYTES = 32
 
@@ -26,12 +32,36 @@ def check_pin_text(pin: str) -> str:
     return pin
 
 
-def hash_pin(pin: str) -> str:
+def check_event_pin(pin: str) -> str:
+    """An event's new PIN as typed (at least EVENT_MIN_LENGTH characters), or ConfigError."""
+    check_pin_text(pin)
+    if len(pin) < EVENT_MIN_LENGTH or not pin.isascii():
+        raise ConfigError(f"an event's PIN has at least {EVENT_MIN_LENGTH} digits (or ASCII "
+                          "letters, which every station's keyboard types; a shorter one is "
+                          "guessed in minutes from its hash)")
+    return pin
+
+
+def hash_pin(pin: str, n: int = _N) -> str:
     """'scrypt$N$r$p$salt$key' (base64); a new random salt each time."""
     check_pin_text(pin)
     salt = os.urandom(_SALT_BYTES)
-    key = _derive(pin, salt, _N, _R, _P)
-    return "$".join([_SCHEME, str(_N), str(_R), str(_P), _b64(salt), _b64(key)])
+    key = _derive(pin, salt, n, _R, _P)
+    return "$".join([_SCHEME, str(n), str(_R), str(_P), _b64(salt), _b64(key)])
+
+
+def hash_event_pin(pin: str) -> str:
+    """An event's PIN hashed (check_event_pin first), marked by its cost as made under the
+    6-digit rule."""
+    return hash_pin(check_event_pin(pin), _N_EVENT)
+
+
+def short_pin(stored: str) -> bool:
+    """True for an event PIN's hash made before the 6-digit rule (or not this module's)."""
+    try:
+        return bool(stored) and int(stored.split("$")[1]) < _N_EVENT
+    except (IndexError, ValueError):
+        return bool(stored)
 
 
 def verify_pin(pin: str, stored: str) -> bool:

@@ -21,7 +21,8 @@ signature then covers it: the path, a newline, the stamp, a newline, the body. T
 stamp only while it is young (its own clock: a station's may be wrong) and a signature only
 once, so a request read off the network and sent again is refused. A station without a stamp yet
 signs as before (a hub older than stamps never gives one); this hub answers it 401 with a stamp,
-and the station signs again.
+and the station signs again. A station's GET (a list the event changed to: link/join.py) is
+signed the same way, its body empty.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ MAX_BATCH = 1000  # rows in one request (the sender sends 200)
 MAX_TEXT = 500  # characters of a name, a time, a fingerprint...
 MAX_LONG = 20_000  # characters of a row's words or flags
 HEX64 = re.compile(r"[0-9a-f]{64}\Z")
+EVENT_VERSION = re.compile(r"[0-9]{1,12}\Z")  # a heartbeat's event_version (ASCII digits)
 JOURNAL_ID = re.compile(r"[0-9A-Za-z_-]{1,64}\Z")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -86,6 +88,15 @@ def _text(value, where: str, limit: int = MAX_TEXT, empty: bool = True) -> str:
     if not empty and not value.strip():
         raise WireError(f"{where} is empty")
     return value
+
+
+def check_text(value, where: str, limit: int = MAX_TEXT) -> str:
+    """VALUE when it is text a journal holds, not empty, at most LIMIT characters; else
+    WireError saying WHERE."""
+    value = _text(value, where, limit, empty=False)
+    if any(not c.isprintable() for c in value):
+        raise WireError(f"{where} holds a control or invisible character")
+    return value.strip()
 
 
 def _kind(value) -> str:
@@ -176,6 +187,11 @@ def check_heartbeat(body) -> dict:
     for name in BEAT_TEXT:
         if name in body:
             _text(body[name], f"a heartbeat: {name}")
+    version = body.get("event_version", "")
+    if version and not EVENT_VERSION.match(version):  # "²" is a digit to str.isdigit()
+        raise WireError("a heartbeat: event_version must be a number in the digits 0-9")
+    if body.get("locked", "") not in ("", "yes", "no"):
+        raise WireError("a heartbeat: locked must be yes or no")
     return body
 
 

@@ -96,9 +96,14 @@ def print_event(event, config_path: str) -> None:
         click.echo("No event set: add [event] and [[division]] to the hub's config "
                    "(docs/event.md), or set it on the director's page")
         return
+    from ..pin import SHORT_PIN, short_pin
+
     pin = ("director PIN set" if event.pin_hash else
            f"no director PIN: adjudicator set-pin --config {config_path}")
     click.echo(f"Event version {event.version}; {pin}")
+    if short_pin(event.pin_hash):
+        click.echo(f"Warning: {SHORT_PIN} (adjudicator set-pin --config {config_path}, or on "
+                   "the director's page)")
 
 
 def print_qr(url: str) -> None:

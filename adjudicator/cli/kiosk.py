@@ -92,18 +92,19 @@ def _hub_config(path: str) -> bool:
 def _set_hub_pin(path: str) -> None:
     """set-pin --config hub.toml: the event's PIN hash in [event], the file edited in place."""
     from ..hub.event_setup import set_hub_pin
-    from ..pin import check_pin_text, hash_pin
+    from ..pin import check_event_pin, hash_event_pin
 
     pin = read_pin("New director PIN for the event", path)
     try:
-        check_pin_text(pin)
+        check_event_pin(pin)
     except ConfigError as e:
         raise click.UsageError(f"{e}; no PIN was set") from None
     if read_pin("Repeat the PIN", path) != pin:
         raise click.UsageError(f"the two PINs differ; no PIN was set, {path} is unchanged")
-    set_hub_pin(path, hash_pin(pin))
-    click.echo(f"Director PIN set for the event (salted scrypt hash) in {path}: stations get "
-               "it when they join (restart the hub to serve it)")
+    set_hub_pin(path, hash_event_pin(pin))
+    click.echo(f"Director PIN set for the event (salted scrypt hash) in {path}: the hub takes "
+               "it at its next start or its next look at the event (journaled as hub.toml's), "
+               "and hands it to the stations the director accepted")
 
 
 def read_pin(prompt: str, config_path: str) -> str:

@@ -206,6 +206,14 @@ class Board:
         self.refusals.settled(key_id)
         self.version += 1
 
+    def renamed(self, key_id: str, name: str) -> None:
+        """The director renamed the station with this key: shown under NAME."""
+        for view in self.stations.values():
+            if view.key_id == key_id:
+                view.name = name
+        self.refusals.settled(key_id)
+        self.version += 1
+
     def rejected(self, key_id: str) -> None:
         """The director rejected the station with this key: gone from the page."""
         self.forget(key_id)

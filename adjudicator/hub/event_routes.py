@@ -1,10 +1,14 @@
 """The event at the hub over HTTP: the join address, the lists it serves, the director's panel.
 
-GET /join?code=C: the event and the hub lines for `adjudicator join` (the station token included);
-GET /lexicon/<fingerprint>?code=C: a compiled list the event names (never any other file);
+GET /join?code=C: the event and the hub lines for `adjudicator join` (the station token included;
+never the PIN's hash, which goes to accepted stations only, in the event of the hub's answers);
+GET /lexicon/<fingerprint>?code=C, or signed by a station the director accepted: a compiled list
+the event names (never any other file, never to the hub_token alone);
 GET /api/event?key=K and POST /api/event?key=K: the director's Event panel (the lists offered
-are the hub's shelf's official ones, by name); a change is written to hub.toml (comments kept),
-journaled in the hub journal (who, when, what) and makes the event's version one higher.
+are the hub's shelf's official ones, by name; a new PIN of 6 digits or more); a change is
+written to hub.toml (comments kept), journaled in the hub journal (who, where, when, what) and
+makes the event's version one higher; a save from a panel loaded at an older version is refused
+with what changed since (two directors never undo each other's change unseen).
 """
 
 from __future__ import annotations
@@ -17,10 +21,12 @@ from typing import Any
 from aiohttp import web
 
 from .. import wire
-from ..errors import AdjudicatorError
+from ..errors import AdjudicatorError, ConfigError
 from ..event import HEX64, MAX_DIVISIONS, Event, EventError, parse_event, to_dict
+from ..pin import SHORT_PIN, hash_event_pin, short_pin
 from ..rules import ChallengeRule
 from ..visible import visible
+from .identity import Refusal
 from .event_setup import describe_change, pin_hash_in, same, save_event, shelf_lists
 
 Hub = Any  # server.Hub (which imports this module)
@@ -51,18 +57,47 @@ async def join(hub: Hub, request: web.Request) -> web.Response:
         return _error(409, "this hub runs no event yet: the director sets [event] and "
                       "[[division]] in hub.toml, or on the director's page")
     base = f"{request.scheme}://{request.host}"
-    return web.json_response({"hub": base, "hub_token": hub.station_token,
-                              **to_dict(hub.event)}, headers=HEADERS)
+    shape = to_dict(hub.event)  # never the PIN's hash: it goes to accepted stations only,
+    shape["event"] = {**shape["event"], "pin_hash": ""}  # in the event of the hub's answers
+    return web.json_response({"hub": base, "hub_token": hub.station_token, **shape},
+                             headers=HEADERS)
+
+
+def _accepted_station(hub: Hub, request: web.Request) -> web.Response | None:
+    """None when an accepted station signed this GET (its key, a fresh stamp of the hub's: the
+    hub_token alone opens nothing here, players may know it); else the refusal (401 with a
+    stamp to sign again with, as wire.py says, or 403)."""
+    auth = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    if not (auth and hmac.compare_digest(auth.encode("utf-8", "replace"),
+                                         hub.station_token.encode("ascii"))):
+        return _error(403, WRONG_CODE)
+    key_id = str(request.headers.get(wire.KEY_ID, ""))[:40]
+    key = hub.identities.keys.get(key_id)
+    if key is None or not key.accepted:
+        return _error(403, "a list goes to a station the director accepted, or with the "
+                      "join code")
+    stamp = str(request.headers.get(wire.STAMP, ""))[:wire.MAX_STAMP]
+    signature = request.headers.get(wire.SIGNATURE)
+    try:
+        if not stamp:
+            raise Refusal(401, "sign the request with the hub's stamp (this answer has one)")
+        if not wire.signed_by(key.secret, request.path, b"", signature, stamp):
+            return _error(403, "the request is not signed by the station's key")
+        hub.stamps.check(key_id, stamp, signature)
+    except Refusal as e:
+        return web.json_response({"error": e.why, "stamp": hub.stamps.issue()},
+                                 status=e.status, headers=HEADERS)
+    return None
 
 
 async def lexicon(hub: Hub, request: web.Request) -> web.StreamResponse:
-    """A list the event names, compiled, to a holder of the join code, or to a station of the
-    event (its station token: a joined station fetching a list the director changed to)."""
-    auth = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
-    station = bool(auth) and hmac.compare_digest(auth.encode("utf-8", "replace"),
-                                                 hub.station_token.encode("ascii"))
-    if not station and not _code_ok(hub, request):
-        return _error(403, WRONG_CODE)
+    """A list the event names, compiled, to a holder of the join code, or to a station the
+    director accepted (a signed request: a joined station fetching a list the director changed
+    to); never to the hub_token alone."""
+    if not _code_ok(hub, request):
+        refused = _accepted_station(hub, request)
+        if refused is not None:
+            return refused
     fingerprint = request.match_info.get("fingerprint", "")
     named = {d.fingerprint for d in (hub.event.divisions if hub.event else ())}
     path = hub.event_lists.get(fingerprint) if HEX64.match(fingerprint) else None
@@ -76,18 +111,26 @@ async def panel(hub: Hub, request: web.Request) -> web.Response:
     """The Event panel's state: the event, the lists the hub can offer, the rules."""
     hub._director(request)
     hub.offered = await asyncio.get_running_loop().run_in_executor(None, shelf_lists)
+    async with hub.event_lock:
+        await _pin_from_hub_toml(hub)
     return web.json_response(_panel_state(hub), headers=HEADERS)
 
 
 def _panel_state(hub: Hub) -> dict:
-    return {"event": to_dict(hub.event) if hub.event else None,
-            "lists": sorted(hub.offered), "rules": [r.value for r in ChallengeRule],
-            "config": hub.config_path}
+    event = to_dict(hub.event) if hub.event else None
+    if event is not None:  # the page needs no hash: whether a PIN is set, and if too short
+        event["event"] = {**event["event"], "pin_hash": ""}
+    pin = hub.event.pin_hash if hub.event else ""
+    return {"event": event, "lists": sorted(hub.offered),
+            "rules": [r.value for r in ChallengeRule], "config": hub.config_path,
+            "pin_set": bool(pin), "pin_warning": SHORT_PIN if short_pin(pin) else ""}
 
 
 async def change(hub: Hub, request: web.Request) -> web.Response:
-    """The director's change: {"name": ..., "divisions": [{name, lexicon, challenge_rule,
-    tables}]}; each list chosen by name among the hub's shelf's official lists."""
+    """The director's change: {"version": the event's version the panel was loaded at, "name":
+    ..., "pin": a new PIN or "", "divisions": [{name, lexicon, challenge_rule, tables}]}; each
+    list chosen by name among the hub's shelf's official lists. A change from a panel loaded
+    before another change is refused (409) with what changed since: nothing is overwritten."""
     hub._director(request)
     hub.offered = await asyncio.get_running_loop().run_in_executor(None, shelf_lists)
     if not hub.config_path:
@@ -96,11 +139,68 @@ async def change(hub: Hub, request: web.Request) -> web.Response:
         said = wire.decode(await request.content.read(MAX_PANEL_BODY + 1))
         if not isinstance(said, dict) or len(str(said)) > MAX_PANEL_BODY:
             raise EventError("the change must be the panel's fields")
-        new = _event_from_panel(hub, said)
-    except (wire.WireError, EventError) as e:
+        loaded, pin = _version_and_pin(said)
+        if pin:
+            pin = await asyncio.get_running_loop().run_in_executor(None, hash_event_pin, pin)
+    except (wire.WireError, EventError, ConfigError) as e:
         return _error(400, visible(str(e))[:300])
     async with hub.event_lock:  # two directors' changes: one after the other, each versioned
+        await _pin_from_hub_toml(hub)
+        current = hub.event.version if hub.event else 0
+        if loaded != current:
+            return _stale(hub, loaded)
+        try:
+            new = _event_from_panel(hub, said, pin)
+        except EventError as e:
+            return _error(400, visible(str(e))[:300])
         return await _make(hub, request, new)
+
+
+def _version_and_pin(said: dict) -> tuple[int, str]:
+    """The version the panel was loaded at, and the new PIN typed ("" for none), checked."""
+    version = said.get("version")
+    if type(version) is not int or not 0 <= version < 10**12:  # noqa: E721 - not a bool
+        raise EventError("the save carries the event's version the panel was loaded at")
+    pin = said.get("pin", "")
+    if type(pin) is not str:  # noqa: E721
+        raise EventError("the new PIN must be text")
+    return version, pin  # checked by pin.check_event_pin as it is hashed
+
+
+def _stale(hub: Hub, loaded: int) -> web.Response:
+    """A save from a panel loaded at version LOADED, since changed: refused, with the changes."""
+    since = [c for c in hub.ledger.event_changes()
+             if isinstance(c.get("version"), int) and c["version"] > loaded]
+    what = "; ".join(f"version {c['version']} by the {c.get('who', '?')}: {c.get('what', '')}"
+                     for c in since[-5:]) or "the event was set again"
+    current = hub.event.version if hub.event else 0
+    return web.json_response({
+        "error": visible(f"the event changed since this panel was loaded (version {loaded}, "
+                         f"now {current}): {what}. Nothing was saved: the panel shows the "
+                         "event as it is now; make the change again")[:900],
+        "stale": True, **_panel_state(hub)}, status=409, headers=HEADERS)
+
+
+async def _pin_from_hub_toml(hub: Hub) -> None:
+    """A PIN set with `set-pin --config hub.toml` since the hub read it: taken now, journaled
+    as hub.toml's (never as the page's act)."""
+    if hub.event is None or not hub.config_path:
+        return
+    pin = pin_hash_in(hub.config_path)
+    if pin is None or pin == hub.event.pin_hash:
+        return
+    new = replace(hub.event, pin_hash=pin, version=hub.event.version + 1)
+    who = f"hub.toml ({hub.config_path}): set-pin --config or a hand edit"
+    loop = asyncio.get_running_loop()
+    try:
+        await loop.run_in_executor(hub._writer, hub.ledger.record_event, to_dict(new), who,
+                                   "director PIN changed")
+    except AdjudicatorError:
+        return  # not journaled: not taken (read again at the next look)
+    hub.event = new
+    hub.log(f"event changed (version {new.version}) by {who}: director PIN changed")
+    hub.board.version += 1
+    hub._notify()
 
 
 async def _make(hub: Hub, request: web.Request, new: Event) -> web.Response:
@@ -109,7 +209,7 @@ async def _make(hub: Hub, request: web.Request, new: Event) -> web.Response:
     before = hub.event
     new = replace(new, version=(before.version if before else 0) + 1)
     what = describe_change(before, new)
-    who = f"director (from {request.remote or '?'})"
+    who = f"director (from {request.remote or '?'}) on the director's page"
     lists = {**hub.event_lists, **{fp: path for fp, path in hub.offered.values()}}
     loop = asyncio.get_running_loop()
     try:
@@ -133,7 +233,8 @@ async def _make(hub: Hub, request: web.Request, new: Event) -> web.Response:
                              headers=HEADERS)
 
 
-def _event_from_panel(hub: Hub, said: dict) -> Event:
+def _event_from_panel(hub: Hub, said: dict, pin: str = "") -> Event:
+    """The event the panel's fields say; PIN: the new PIN's hash ("" keeps the event's)."""
     divisions = said.get("divisions")
     if not isinstance(divisions, list) or not divisions or len(divisions) > MAX_DIVISIONS:
         raise EventError(f"an event has 1 to {MAX_DIVISIONS} divisions")
@@ -149,9 +250,7 @@ def _event_from_panel(hub: Hub, said: dict) -> Event:
                       "fingerprint": hub.offered[chosen][0],
                       "challenge_rule": d.get("challenge_rule", "5-per-word"),
                       "tables": d.get("tables", "")})
-    pin = pin_hash_in(hub.config_path)  # set-pin --config hub.toml since the start: taken
-    if pin is None:
-        pin = hub.event.pin_hash if hub.event else ""
+    pin = pin or (hub.event.pin_hash if hub.event else "")
     return parse_event({"name": said.get("name", ""), "pin_hash": pin}, table)
 
 

@@ -124,6 +124,7 @@ def save_event(path: str, event: Event, before: Event | None = None,
         item = written.get(d.name.casefold())
         if item is None:
             item = tomlkit.table()
+        _trim(item)
         was = old.get(d.name.casefold())
         values = {"name": d.name, "challenge_rule": d.challenge_rule.value}
         if was is None or was.fingerprint != d.fingerprint or "lexicon" not in item:
@@ -137,11 +138,23 @@ def save_event(path: str, event: Event, before: Event | None = None,
         if "fingerprint" in item and item["fingerprint"] != d.fingerprint:
             item["fingerprint"] = d.fingerprint
         array.append(item)
-    if "division" in doc:
-        del doc["division"]
-    if event.divisions:
+    if "division" in doc and event.divisions:
+        doc["division"] = array  # in its place: a delete then append left a blank line a save
+    elif event.divisions:
         doc.append("division", array)
+    elif "division" in doc:
+        del doc["division"]
     write_atomic(path, tomlkit.dumps(doc), "the hub config")
+
+
+def _trim(item) -> None:
+    """ITEM (a [[division]] as read) without the blank lines that end it: the array puts its
+    own between tables, so hub.toml keeps its size across saves (it grew a line a save)."""
+    from tomlkit.items import Whitespace
+
+    body = item.value.body
+    while body and body[-1][0] is None and isinstance(body[-1][1], Whitespace):
+        body.pop()
 
 
 def set_hub_pin(path: str, pin_hash: str) -> None:

@@ -62,7 +62,8 @@ def beat(view, event: Event | None, said: dict, now: float) -> None:
         if key in said:
             setattr(view, key, str(said[key]))
     version = said.get("event_version")
-    if isinstance(version, str) and version.isdigit() and len(version) < 12:
+    if isinstance(version, str) and version.isascii() and version.isdigit() \
+            and len(version) < 12:  # "²".isdigit() is True, int("²") fails (wire.py refuses it)
         view.event_version = int(version)
     if event is None or view.event_version is None or view.event_version >= event.version:
         view.behind_since = None

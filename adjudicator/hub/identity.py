@@ -6,20 +6,23 @@ one station journal and one station name; a key that never sent a valid row is h
 only, for a while. A key "waits" until the director accepts it (hub/waiting.py holds what the
 page shows of it and how many may wait); the director may instead reject it, and it is refused
 from then on. Another key claiming a bound journal id or station name is refused (the server
-turns that into an alarm), and so is a name that differs from an accepted station's only by
-invisible characters, width or case ("Desk 1" + U+200B, "desk 1").
+turns that into an alarm), and so is a name that looks like an accepted station's (lookalike.py:
+Unicode TR39's confusable skeleton, invisible characters, width and case aside: "Desk 1" +
+U+034F, "Ꭰesk 1" with a Cherokee letter, "Desk З" beside "Desk 3"). Once the director accepts a
+key, its name is bound to it (kept in the hub journal, so a restart keeps it) and fixed: the
+station cannot rename itself, by heartbeat or by rows; only the director renames.
 """
 
 from __future__ import annotations
 
 import time
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from .. import wire
-from ..visible import is_hidden, visible
+from ..lookalike import name_key
+from ..visible import visible
 from . import waiting as slots
 
 MAX_NEW = slots.MAX_WAITING  # keys not accepted by the director yet, at most
@@ -59,19 +62,10 @@ class Refusal(Exception):
         self.key_id = ""  # the key that asked for it, once known (the director may accept it)
 
 
-# Cyrillic and Greek letters drawn like Latin ones ("Dеsk 1" with a Cyrillic е), as they fold
-# (casefold): each read as the Latin letter its capital (or itself) looks like
-LOOK_ALIKE = str.maketrans(dict(zip(
-    "авекмнорстхуіјѕԁһӏ" "αβεζηικμνορτυχ",
-    "abekmhopctxyijsdhl" "abezhikmnoptyx")))
-
-
 def fold(name: str) -> str:
-    """NAME as a person reads it: compatibility forms folded (fullwidth, ligatures), invisible
-    characters left out, case and runs of spaces ignored, Cyrillic and Greek letters that look
-    Latin read as Latin. Two names that fold alike are one."""
-    plain = "".join(c for c in unicodedata.normalize("NFKC", name) if not is_hidden(c))
-    return " ".join(plain.casefold().translate(LOOK_ALIKE).split())
+    """NAME as a person reads it (lookalike.name_key: Unicode TR39's confusable skeleton, the
+    invisible left out, case and blanks aside). Two names that fold alike are one."""
+    return name_key(name)
 
 
 class Identities:
@@ -121,6 +115,15 @@ class Identities:
         if known is not None and known.state == DROPPED:
             known = self._back(known, address)
         name = str(body.get("station") or "")
+        own = self.name_of(known.key_id) if known is not None and known.accepted else ""
+        if own and base_name(name) and base_name(name) != own:
+            refusal = Refusal(409, f"this station's name is {own!r}: only the director renames "
+                              "a station (its config's name must stay that one)",
+                              f"the station {visible(own)!r} asked to be called "
+                              f"{visible(base_name(name))[:60]!r}",
+                              kind="an accepted station asked for another name")
+            refusal.key_id = key_id
+            raise refusal
         try:
             self._check_claims(key_id, body["journal_id"], name)
         except Refusal as e:
@@ -197,6 +200,10 @@ class Identities:
                 del self.names[name]
         self._folds = None
 
+    def accepted_names(self) -> list[str]:
+        """The names the director's accepted stations hold."""
+        return [n for n, k in self.names.items() if k in self.keys and self.keys[k].accepted]
+
     def name_of(self, key_id: str) -> str:
         """The one station name KEY_ID's rows are stored under ("" before its first row)."""
         return next((n for n, k in self.names.items() if k == key_id), "")
@@ -229,7 +236,9 @@ class Identities:
                                   f"another key claims the name {visible(base)!r}", takes=base)
                 refusal.key_id = key_id if key_id in self.keys else ""
                 raise refusal
-            other = self._look_alike(base) if base and holder is None else ""
+            # its own claim too, while it waits: a name accepted since looks alike now
+            free = holder is None or (holder == key_id and not (known and known.accepted))
+            other = self._look_alike(base) if base and free else ""
             if other:
                 raise Refusal(409, f"the station name {base!r} looks like {other!r}, another "
                               "station's name: give this station a name of its own",
@@ -270,7 +279,32 @@ class Identities:
             if known.takes:
                 self.names[known.takes] = key_id
                 self.claims[("name", known.takes)] = key_id
+            elif not self.name_of(key_id):  # the name it waited under is its own from now on
+                name = known.claimed[1] or base_name(known.name)
+                if name and self.names.get(name, key_id) == key_id:
+                    self.names[name] = key_id
+                    self.claims[("name", name)] = key_id
             self._folds = None
+        return known
+
+    def rename(self, key_id: str, name: str) -> StationKey | Refusal | None:
+        """The director renames the accepted station KEY_ID to NAME (its old name is free);
+        a Refusal when NAME is another station's or looks like one; None for no such station."""
+        known = self.keys.get(key_id)
+        if known is None or not known.accepted:
+            return None
+        name = base_name(name)
+        try:
+            if not name:
+                raise Refusal(400, "a station's name is not empty")
+            self._check_claims(key_id, known.journal_id or "", name)
+        except Refusal as e:
+            return e
+        self._unname(key_id)
+        self._release(known)
+        self.names[name] = key_id
+        self.claims[("name", name)] = key_id
+        known.claimed = (known.claimed[0], name)
         return known
 
     def reject(self, key_id: str) -> StationKey | None:

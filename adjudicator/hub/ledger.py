@@ -137,13 +137,22 @@ class HubJournal:
         return keys, dict(self.journal._query("SELECT name, key_id FROM hub_names"))
 
     def keep_key(self, key: StationKey, takes: str = "") -> None:
-        """Store KEY as it is now (the director accepted it); TAKES: a name it now holds in
-        place of the key that held it."""
+        """Store KEY as it is now (the director accepted it); TAKES: the name it now holds (the
+        one it waited under, or one it takes in place of the key that held it), bound to it
+        from now on, so a restarted hub keeps whose name is whose."""
         def keep(conn) -> None:
             _keep(conn, key, key.journal_id, ())
             if takes:
                 conn.execute("INSERT OR REPLACE INTO hub_names (name, key_id) VALUES (?, ?)",
                              (takes, key.key_id))
+        self.journal._write(keep)
+
+    def rename_key(self, key: StationKey, name: str) -> None:
+        """The director renamed KEY: NAME is its one name from now on (its old one is free)."""
+        def keep(conn) -> None:
+            conn.execute("DELETE FROM hub_names WHERE key_id = ?", (key.key_id,))
+            conn.execute("INSERT OR REPLACE INTO hub_names (name, key_id) VALUES (?, ?)",
+                         (name, key.key_id))
         self.journal._write(keep)
 
     def set_state(self, key: StationKey) -> None:

@@ -73,6 +73,7 @@ class Hub:
                                     names_warning=self.tsh and self.tsh.warning)
         self.board.event_of = lambda: self.event  # its alarms replace the majority vote
         self.identities = Identities(*self.ledger.keys())
+        self.board.waiting.accepted_names = self.identities.accepted_names
         self.stamps = Stamps(self.director_token)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="hub-journal")
         self.feed = Feed(self.board.snapshot)
@@ -249,7 +250,8 @@ class Hub:
         loop = asyncio.get_running_loop()
         self._accepting.add(known.key_id)
         try:
-            await loop.run_in_executor(self._writer, self.ledger.keep_key, known, takes)
+            await loop.run_in_executor(self._writer, self.ledger.keep_key, known,
+                                       self.identities.name_of(known.key_id) or takes)
             rows = await loop.run_in_executor(self._writer, self.ledger.rows_of,
                                               known.journal_id)
             self.board.accepted(known.key_id, known)
@@ -259,6 +261,38 @@ class Hub:
             self._accepting.discard(known.key_id)
         self._notify()
         return web.json_response({"accepted": known.key_id}, headers=HEADERS)
+
+    async def rename_station(self, request: web.Request) -> web.Response:
+        """The director renames an accepted station (POST {"station": key id, "name": new}
+        with the director's key): the one way an accepted station's name changes."""
+        self._director(request)
+        try:
+            said = wire.decode(await request.content.read(1024))
+        except wire.WireError:
+            said = None
+        key_id = said.get("station") if isinstance(said, dict) else None
+        name = said.get("name") if isinstance(said, dict) else None
+        if type(key_id) is not str or type(name) is not str:  # noqa: E721
+            return web.json_response({"error": "say the station's key and its new name"},
+                                     status=400, headers=HEADERS)
+        try:
+            name = wire.check_text(name, "the new name", 60)
+        except wire.WireError as e:
+            return web.json_response({"error": str(e)}, status=400, headers=HEADERS)
+        known = self.identities.rename(key_id, name)
+        if known is None:
+            return web.json_response({"error": "no such accepted station"}, status=404,
+                                     headers=HEADERS)
+        if isinstance(known, Refusal):
+            return web.json_response({"error": known.why}, status=409, headers=HEADERS)
+        bound = self.identities.name_of(known.key_id)
+        await asyncio.get_running_loop().run_in_executor(self._writer, self.ledger.rename_key,
+                                                         known, bound)
+        self.board.renamed(known.key_id, bound)
+        self.log(f"the director renamed a station {_printable(bound)[:60]} (from "
+                 f"{known.address})")
+        self._notify()
+        return web.json_response({"renamed": known.key_id, "name": bound}, headers=HEADERS)
 
     async def reject_station(self, request: web.Request) -> web.Response:
         """The director rejects a waiting station (POST with the director's key): its key is
@@ -347,6 +381,7 @@ class Hub:
         app.router.add_post("/api/heartbeat", self.heartbeat)
         app.router.add_post("/api/accept", self.accept_station)
         app.router.add_post("/api/reject", self.reject_station)
+        app.router.add_post("/api/rename", self.rename_station)
         app.router.add_get("/", self.page)
         app.router.add_get("/state", self.state)
         app.router.add_get("/events", self.events)

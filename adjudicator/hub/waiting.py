@@ -15,12 +15,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from ..lookalike import name_key
 from ..visible import visible
 
 MAX_WAITING = 64  # keys not accepted by the director yet, at most
 MAX_PER_ADDRESS = 8  # of them from one address
 IDLE = 60.0  # seconds without a request before a waiting station may make room for another
 NAME_SHOWN = 60  # characters of a waiting station's name shown
+LOOKS_LIKE = " (looks like another station's name)"  # after a name that reads as another's
 
 
 def make_room(waiting: list, address: str, now: float) -> list | str:
@@ -63,6 +65,7 @@ class Waiting:
     def __init__(self, wall: Callable[[], datetime] = lambda: datetime.now(timezone.utc)):
         self.wall = wall
         self.entries: dict[str, Waiter] = {}
+        self.accepted_names: Callable[[], Iterable[str]] = tuple  # the server's: whose are whose
 
     def _entry(self, key) -> Waiter:
         entry = self.entries.get(key.key_id)
@@ -104,9 +107,20 @@ class Waiting:
         return self.entries.pop(key_id, None) is not None
 
     def snapshot(self) -> list[dict]:
-        """The panel, oldest first: names drawn with every invisible character as its picture."""
-        return [{"key": e.key_id, "name": visible(e.name[:NAME_SHOWN]),
+        """The panel, oldest first: names drawn with every invisible character as its picture,
+        and a name that looks like another's (lookalike.py) marked so (LOOKS_LIKE)."""
+        entries = sorted(self.entries.values(), key=lambda e: (e.joined, e.key_id))
+        seen: dict[str, list[str]] = {}
+        for name in [*self.accepted_names(), *(e.name for e in entries)]:
+            seen.setdefault(name_key(name[:NAME_SHOWN]), []).append(name)
+        return [{"key": e.key_id, "name": visible(e.name[:NAME_SHOWN]) + _alike(e.name, seen),
                  "address": visible(e.address[:60]), "joined": e.joined, "rows": e.rows,
                  "last_seq": e.last_seq, "wants": visible(e.wants[:NAME_SHOWN]),
                  "heard": e.heard.isoformat(timespec="seconds") if e.heard else None}
-                for e in sorted(self.entries.values(), key=lambda e: (e.joined, e.key_id))]
+                for e in entries]
+
+
+def _alike(name: str, seen: dict[str, list[str]]) -> str:
+    """A marker when another station's name reads as NAME, else ""."""
+    others = [n for n in seen.get(name_key(name[:NAME_SHOWN]), ()) if n != name]
+    return LOOKS_LIKE if others else ""

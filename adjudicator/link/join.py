@@ -18,6 +18,7 @@ import urllib.request
 from dataclasses import dataclass
 from urllib.parse import parse_qs, quote, urlsplit
 
+from .. import wire
 from ..errors import AdjudicatorError, EntryError, FileAccessError, LexiconError
 from ..event import HEX64, Event, EventError, parse_event
 from ..lexicon import store as shelves
@@ -64,43 +65,71 @@ def parse_join_url(url: str) -> tuple[str, str]:
     return f"{parts.scheme}://{parts.netloc}", code
 
 
-def _get(url: str, timeout: float, limit: int, into=None, token: str = "") -> bytes:
-    """GET URL within TIMEOUT; the body (at most LIMIT bytes), or written to INTO. TOKEN: the
-    station token, sent as a station sends it."""
-    deadline = Deadline(timeout)
+def _signed(url: str, token: str, key: bytes | None, stamp: str = "") -> dict:
+    """The headers of a station's GET of URL: the station token, and signed with KEY (and the
+    hub's STAMP) as wire.py says, so the hub knows which accepted station asks."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    try:
-        with urlopen(urllib.request.Request(url, headers=headers), deadline) as answer:
-            if into is None:
-                data = answer.read(limit + 1)
-                if len(data) > limit:
-                    raise HubNotReached(f"{url.split('?')[0]} answered more than a hub does")
-                return data
-            total = 0
-            while chunk := answer.read(1 << 20):
-                total += len(chunk)
-                if total > limit:
-                    raise LexiconError("the hub sent a list larger than any word list; refused")
-                into.write(chunk)
-            return b""
-    except urllib.error.HTTPError as e:
-        why = _why(e)
-        if e.code == 403:
-            raise WrongCode(why or "wrong join code") from None
-        raise HubNotReached(f"the hub at {url.split('?')[0]} refused: {why or e.code}") from None
-    except (urllib.error.URLError, OSError, ValueError) as e:
-        reason = getattr(e, "reason", e)
-        raise HubNotReached(f"cannot reach the hub at {url.split('?')[0]}: "
-                            f"{getattr(reason, 'strerror', None) or reason}") from None
+    if key is not None:
+        path = urlsplit(url).path
+        headers.update({wire.KEY_ID: wire.key_id(key),
+                        wire.SIGNATURE: wire.sign(key, path, b"", stamp)})
+        if stamp:
+            headers[wire.STAMP] = stamp
+    return headers
 
 
-def _why(e: urllib.error.HTTPError) -> str:
+def _get(url: str, timeout: float, limit: int, into=None, token: str = "",
+         key: bytes | None = None) -> bytes:
+    """GET URL within TIMEOUT; the body (at most LIMIT bytes), or written to INTO. TOKEN: the
+    station token, sent as a station sends it; KEY: the station's key, to sign with (asked
+    again once, signed with the stamp the hub's 401 gives, as a station's sender does)."""
+    deadline = Deadline(timeout)
+    headers = _signed(url, token, key)
+    for _ in range(2):
+        try:
+            return _read(urllib.request.Request(url, headers=headers), deadline, limit, into)
+        except urllib.error.HTTPError as e:
+            said = _said(e)
+            stamp = wire.stamp_of(said) if key is not None and e.code == 401 else ""
+            if stamp and wire.STAMP not in headers:
+                headers = _signed(url, token, key, f"{stamp}.1")
+                continue
+            why = wire.refusal(said)
+            why = "".join(c for c in why if c.isprintable())
+            if e.code == 403:
+                raise WrongCode(why or "wrong join code") from None
+            raise HubNotReached(f"the hub at {url.split('?')[0]} refused: {why or e.code}"
+                                ) from None
+        except (urllib.error.URLError, OSError, ValueError) as e:
+            reason = getattr(e, "reason", e)
+            raise HubNotReached(f"cannot reach the hub at {url.split('?')[0]}: "
+                                f"{getattr(reason, 'strerror', None) or reason}") from None
+    raise HubNotReached(f"the hub at {url.split('?')[0]} did not take the station's signature")
+
+
+def _read(request, deadline: Deadline, limit: int, into) -> bytes:
+    with urlopen(request, deadline) as answer:
+        if into is None:
+            data = answer.read(limit + 1)
+            if len(data) > limit:
+                raise HubNotReached(f"{request.full_url.split('?')[0]} answered more than a "
+                                    "hub does")
+            return data
+        total = 0
+        while chunk := answer.read(1 << 20):
+            total += len(chunk)
+            if total > limit:
+                raise LexiconError("the hub sent a list larger than any word list; refused")
+            into.write(chunk)
+        return b""
+
+
+def _said(e: urllib.error.HTTPError):
+    """A refusal's JSON body (None when it is not JSON)."""
     try:
-        said = json.loads(e.read(4096))
-        why = said.get("error", "") if isinstance(said, dict) else ""
+        return json.loads(e.read(4096))
     except (ValueError, OSError):
-        return ""
-    return "".join(c for c in str(why) if c.isprintable())[:300]
+        return None
 
 
 def fetch_event(url: str, timeout: float = TIMEOUT) -> Joined:
@@ -131,11 +160,12 @@ def shelved(fingerprint: str, shelf: str | None = None) -> str | None:
 
 
 def fetch_list(hub: str, code: str, fingerprint: str, shelf: str | None = None,
-               timeout: float = LIST_TIMEOUT, token: str = "") -> str:
+               timeout: float = LIST_TIMEOUT, token: str = "", key: bytes | None = None) -> str:
     """The list FINGERPRINT fetched from HUB onto the shelf (SHELF: its folder, default the
     user's), when not there already: checked to be that very list before it is shelved (its
     fingerprint, then its words against it). Its path on the shelf. CODE: the join code; or
-    TOKEN: the station token of a joined station (following a change of list)."""
+    TOKEN and KEY: the station token and the station's key of a joined station the director
+    accepted (following a change of list: the request is signed with the key)."""
     if not HEX64.match(fingerprint):
         raise LexiconError(f"{fingerprint[:70]!r} is not a list's fingerprint")
     held = shelved(fingerprint, shelf)
@@ -145,7 +175,7 @@ def fetch_list(hub: str, code: str, fingerprint: str, shelf: str | None = None,
         got = os.path.join(folder, "fetched.lex")
         with open(got, "wb") as f:
             _get(f"{hub}/lexicon/{fingerprint}?code={quote(code, safe='')}", timeout, MAX_LIST,
-                 into=f, token=token)
+                 into=f, token=token, key=key)
         try:
             lex = Lexicon.load(got)
         except LexiconError as e:

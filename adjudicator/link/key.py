@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
+from urllib.parse import quote
 
 TABLE = """CREATE TABLE IF NOT EXISTS link_key (
     id     INTEGER PRIMARY KEY CHECK (id = 1),
@@ -36,3 +37,16 @@ def read(conn: sqlite3.Connection) -> bytes:
     """The key of the journal open on CONN (ensure() made it)."""
     (secret,) = conn.execute("SELECT secret FROM link_key WHERE id = 1").fetchone()
     return bytes.fromhex(secret)
+
+
+def of_journal(path: str) -> bytes | None:
+    """The key of the station journal at PATH, read only (None when it has none yet: a station
+    that never reached a hub, which no hub has accepted either)."""
+    try:
+        conn = sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True, timeout=5)
+        try:
+            return read(conn)
+        finally:
+            conn.close()
+    except (sqlite3.Error, TypeError, ValueError):
+        return None

@@ -131,14 +131,14 @@ def test_the_hub_command_refuses_an_event_it_cannot_run(tmp_path, run):
 
 def test_set_pin_with_the_hub_config_sets_the_events_pin_in_place(tmp_path, run):
     path = hub_toml(tmp_path)
-    done = run("set-pin", "--config", str(path), input="2468\n2468\n")
+    done = run("set-pin", "--config", str(path), input="246813\n246813\n")
     assert done.exit_code == 0, done.stderr
     text = path.read_text()
     assert "# the event, set once" in text and 'lexicon = "TINYA"   # on the hub' in text
     pin = tomllib.loads(text)["event"]["pin_hash"]
     from adjudicator.pin import verify_pin
 
-    assert verify_pin("2468", pin)
+    assert verify_pin("246813", pin)
     assert "pin_hash" not in tomllib.loads(text)  # never a station's key in a hub's file
 
 
@@ -205,7 +205,7 @@ def test_a_change_at_the_panel_is_saved_journaled_and_versioned(start_hub, tmp_p
     status, body = get(f"{hub.url}/api/event?key={key}")
     state = json.loads(body)
     assert status == 200 and state["lists"] == ["TINYA", "TINYB", "TINYC"]
-    change = {"name": "Club Open 2026", "divisions": [
+    change = {"name": "Club Open 2026", "version": 1, "divisions": [
         {"name": "A", "lexicon": "TINYA", "challenge_rule": "5-per-word", "tables": "1-20"},
         {"name": "B", "lexicon": "TINYC", "challenge_rule": "5-per-turn", "tables": "21-40"}]}
     assert post(f"{hub.url}/api/event?key=wrong", change)[0] == 403
@@ -220,6 +220,7 @@ def test_a_change_at_the_panel_is_saved_journaled_and_versioned(start_hub, tmp_p
     changes = hub.call(hub.hub.ledger.event_changes)
     assert [c["version"] for c in changes] == [1, 2]
     assert changes[1]["who"].startswith("director (from 127.0.0.1")
+    assert changes[1]["who"].endswith("on the director's page")
     assert changes[1]["what"] == said["what"] and changes[1]["when"]
     # the new list is served to joining stations, the old one no more
     code = hub.hub.join_code
@@ -239,6 +240,8 @@ def test_a_change_at_the_panel_is_saved_journaled_and_versioned(start_hub, tmp_p
 ])
 def test_a_bad_change_at_the_panel_changes_nothing(start_hub, tmp_path, lists, change, said):
     hub = started(start_hub, tmp_path)
+    if isinstance(change, dict):
+        change = {**change, "version": 1}
     before = (tmp_path / "hub.toml").read_text()
     status, body = post(f"{hub.url}/api/event?key={hub.hub.director_token}", change)
     assert status == 400 and said in json.loads(body)["error"]
@@ -387,13 +390,20 @@ def test_the_events_pin_reaches_the_station_and_no_pin_leaves_the_stations_own(
         start_hub, tmp_path, lists, monkeypatch, run):
     from adjudicator.pin import hash_pin, verify_pin
 
+    from odd_station import OddStation
+
     pin = hash_pin("2468")
     hub = started(start_hub, tmp_path, HUB_TOML.replace(
         'name = "Club Open 2026"', f'name = "Club Open 2026"\npin_hash = "{pin}"'))
     home = station_home(tmp_path, monkeypatch)
+    status, body = get(f"{hub.url}/join?code={hub.hub.join_code}")
+    assert status == 200 and json.loads(body)["event"]["pin_hash"] == ""  # never over /join
     done = run("join", f"{hub.url}/join?code={hub.hub.join_code}")
     assert done.exit_code == 0, done.stderr
-    assert verify_pin("2468", load_config(str(home / "config.toml")).pin_hash)
+    assert load_config(str(home / "config.toml")).pin_hash == ""  # none yet: the hub's
+    # answers give it once the director accepted the station (this hub accepts at once)
+    status, answer = OddStation(hub.url, hub.hub.station_token).beat()
+    assert status == 200 and verify_pin("2468", answer["event"]["event"]["pin_hash"])
     hub.stop()
     own = hash_pin("1357")
     path = home / "own.toml"
@@ -472,7 +482,7 @@ def test_set_pin_tells_a_hubs_config_from_a_stations(tmp_path, text, name, hub):
 def test_set_pin_on_a_new_hub_toml_keeps_it_a_hubs_config(tmp_path, run):
     path = tmp_path / "hub.toml"
     path.write_text('journal = "hub.db"  # the hub\'s journal\n')
-    done = run("set-pin", "--config", str(path), input="2468\n2468\n")
+    done = run("set-pin", "--config", str(path), input="246813\n246813\n")
     assert done.exit_code == 0, done.stderr
     cfg, _ = load_hub_config(str(path))  # still a hub's config: the hub starts
     assert cfg.event is not None and cfg.event.pin_hash.startswith("scrypt$")
@@ -503,7 +513,7 @@ def test_two_changes_at_once_are_two_versions(start_hub, tmp_path, lists):
 
     hub = started(start_hub, tmp_path)
     url = f"{hub.url}/api/event?key={hub.hub.director_token}"
-    changes = [{"name": name, "divisions": [
+    changes = [{"name": name, "version": 1, "divisions": [
         {"name": "A", "lexicon": "TINYA", "challenge_rule": "5-per-word", "tables": "1-20"},
         {"name": "B", "lexicon": lexicon, "challenge_rule": "double", "tables": "21-40"}]}
         for name, lexicon in (("Day 2", "TINYC"), ("Day 3", "TINYA"))]
@@ -514,6 +524,10 @@ def test_two_changes_at_once_are_two_versions(start_hub, tmp_path, lists):
         t.start()
     for t in threads:
         t.join(20)
-    assert sorted(status for status, _ in answers) == [200, 200]
+    # both loaded at version 1: one is saved, the other refused with what changed (issue 33)
+    assert sorted(status for status, _ in answers) == [200, 409]
+    refused = next(json.loads(body) for status, body in answers if status == 409)
+    assert "the event changed since this panel was loaded (version 1, now 2)" in \
+        refused["error"] and refused["event"]["event"]["version"] == 2
     versions = [c["version"] for c in hub.call(hub.hub.ledger.event_changes)]
-    assert versions == [1, 2, 3] and hub.hub.event.version == 3
+    assert versions == [1, 2] and hub.hub.event.version == 2

@@ -48,3 +48,55 @@ def test_the_director_changes_a_divisions_list_on_the_page(browser, start_hub, t
         assert hub.hub.event.version == 2
     finally:
         page.close()
+
+
+def test_a_stale_save_on_the_page_says_what_changed_and_the_pin_is_set_there(
+        browser, start_hub, tmp_path, lists):
+    import json
+
+    from test_event_join import post
+
+    from adjudicator.pin import verify_pin
+
+    hub = started(start_hub, tmp_path)
+    page = browser.new_page()
+    try:
+        page.goto(f"{hub.url}/?key={hub.hub.director_token}")
+        page.wait_for_function("() => document.querySelectorAll('#divisions tr').length === 2",
+                               timeout=WAIT)
+        assert page.locator("#event-pin-said").inner_text() == "No PIN set yet"
+        # another director saves first, from another page
+        other = {"name": "Day 2", "version": 1, "divisions": [
+            {"name": "A", "lexicon": "TINYA", "challenge_rule": "5-per-word", "tables": "1-20"},
+            {"name": "B", "lexicon": "TINYB", "challenge_rule": "double", "tables": "21-40"}]}
+        url = f"{hub.url}/api/event?key={hub.hub.director_token}"
+        assert post(url, other)[0] == 200
+        page.locator("#divisions tr").nth(1).locator(".list").select_option("TINYC")
+        page.click("#save-event")
+        page.wait_for_function("() => document.getElementById('event-said').textContent"
+                               ".startsWith('Not saved')", timeout=WAIT)
+        said = page.locator("#event-said").inner_text()
+        assert "the event changed since this panel was loaded (version 1, now 2)" in said
+        assert "name 'Club Open 2026' -> 'Day 2'" in said
+        assert page.input_value("#event-name") == "Day 2"  # the event as it is now
+        assert page.locator("#event-version").inner_text() == "(version 2)"
+        assert hub.hub.event.division("B").lexicon == "TINYB"  # nothing overwritten
+        # a PIN too short is refused on the page; one of 6 digits is set
+        page.fill("#event-pin", "1234")
+        page.click("#save-event")
+        page.wait_for_function("() => document.getElementById('event-said').textContent"
+                               ".includes('at least 6 digits')", timeout=WAIT)
+        page.fill("#event-pin", "246801")
+        page.click("#save-event")
+        page.wait_for_function("() => document.getElementById('event-said').textContent"
+                               ".startsWith('Saved')", timeout=WAIT)
+        assert page.locator("#event-said").inner_text() == \
+            "Saved (version 3): director PIN changed"
+        assert verify_pin("246801", hub.hub.event.pin_hash)
+        assert page.input_value("#event-pin") == ""
+        assert page.locator("#event-pin-said").inner_text() == \
+            "A PIN is set (leave empty to keep it)"
+        last = json.loads(json.dumps(hub.call(hub.hub.ledger.event_changes)[-1]))
+        assert last["who"].endswith("on the director's page")
+    finally:
+        page.close()

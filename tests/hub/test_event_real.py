@@ -108,10 +108,14 @@ def test_a_hub_with_an_unofficial_list_does_not_start(tmp_path):
     assert done.stderr.count("\n") == 1
 
 
-def test_a_joined_station_fetches_a_list_the_event_changed_to_with_its_station_token(
+def test_an_accepted_station_fetches_a_list_the_event_changed_to_signed_with_its_key(
         event_hub, tmp_path):
-    """A station that lacks the event's new list gets it from the hub with the token it already
-    holds (adjudicator/follow.py), checked by fingerprint; a wrong token gets nothing."""
+    """A station that lacks the event's new list gets it from the hub once the director
+    accepted it, its request signed with its key (adjudicator/follow.py), checked by
+    fingerprint; a wrong token, or the hub_token alone (players may know it), gets nothing."""
+    from hub_process import accept_waiting
+    from odd_station import OddStation
+
     import tomllib
 
     from adjudicator.errors import AdjudicatorError
@@ -130,5 +134,10 @@ def test_a_joined_station_fetches_a_list_the_event_changed_to_with_its_station_t
     with pytest.raises(AdjudicatorError, match="wrong join code|refused"):
         fetch_list(config["hub"], "", nwl, shelf=str(mine), token="not-the-token")
     assert not mine.exists() or not os.listdir(mine)
-    path = fetch_list(config["hub"], "", nwl, shelf=str(mine), token=config["hub_token"])
+    with pytest.raises(AdjudicatorError, match="accepted"):
+        fetch_list(config["hub"], "", nwl, shelf=str(mine), token=config["hub_token"])
+    station = OddStation(config["hub"], config["hub_token"], "Desk 5")
+    assert station.beat()[0] == 200 and accept_waiting(event_hub.director_url) == 1
+    path = fetch_list(config["hub"], "", nwl, shelf=str(mine), token=config["hub_token"],
+                      key=station.key)
     assert os.path.basename(path) == "NWL2020.lex" and os.listdir(mine) == ["NWL2020.lex"]
