@@ -158,7 +158,9 @@ def test_a_following_station_fetches_the_events_new_list_signed_with_its_journal
     from dataclasses import replace
 
     from adjudicator.config import Config
-    from adjudicator.follow import _fetched
+    from adjudicator.errors import AdjudicatorError
+    from adjudicator.follow import hub_fetch
+    from adjudicator.lexicon.library import load_lexicon
     from adjudicator.link import key
 
     hub = started(start_hub, tmp_path)  # this hub accepts every station at first contact
@@ -173,9 +175,11 @@ def test_a_following_station_fetches_the_events_new_list_signed_with_its_journal
     monkeypatch.setenv("ADJUDICATOR_SHELF", str(tmp_path / "station-shelf"))  # lacks TINYB
     config = replace(Config(), hub=hub.url, hub_token=hub.hub.station_token,
                      journal=str(tmp_path / "none.db"))
-    assert _fetched("TINYB", fp, config) is None  # no key: nothing
-    got = _fetched("TINYB", fp, replace(config, journal=str(tmp_path / "station.db")))
-    assert got is not None and str(got.fingerprint) == fp
+    with pytest.raises(AdjudicatorError):  # no key: nothing
+        load_lexicon("TINYB", pin=fp, fetch=hub_fetch(config))
+    got = load_lexicon("TINYB", pin=fp, fetch=hub_fetch(
+        replace(config, journal=str(tmp_path / "station.db"))))
+    assert str(got.fingerprint) == fp
 
 
 def test_a_pin_set_in_hub_toml_is_journaled_as_hub_tomls_at_start_and_a_short_one_warned(

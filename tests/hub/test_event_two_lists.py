@@ -23,7 +23,7 @@ from adjudicator.net.token import TokenStore
 from adjudicator.phone.build import build_phone_app
 from adjudicator.station import open_station
 
-CHANGE = {"name": "Club Open 2026", "divisions": [
+CHANGE = {"name": "Club Open 2026", "version": 1, "divisions": [
     {"name": "A", "lexicon": "TINYA", "challenge_rule": "5-per-word", "tables": "1-20"},
     {"name": "B", "lexicon": "TINYC", "challenge_rule": "5-per-turn", "tables": "21-40"}]}
 
