@@ -197,3 +197,33 @@ def test_a_named_pipe_is_refused_at_once_never_waited_on(run, tmp_path, command)
     args = [*command, str(fifo)] + (["-o", str(tmp_path / "x.lex")] if command == ["compile"]
                                     else ["qi"] if command[0] == "judge" else [])
     one_line(run(*args), EXIT_IO, "it is a named pipe, not a regular file")
+
+
+@pytest.mark.parametrize("name", ["СSW24", "ＣＳＷ２４", "CSW2l", "NWL２０２３", "СSW24-club"])
+def test_a_name_that_reads_as_an_official_one_is_refused_unless_the_words_are_it(
+        run, tmp_path, monkeypatch, name):
+    """Issue 34 item 5: a name is read as people read it (lookalike.py, the comparison the hub
+    makes of station names): a Cyrillic Es, fullwidth letters, an l for a 1 claim the list
+    they look like, refused unless the words are that list; when they are, it is named by
+    its official id, so no journal row or slip says "СSW24"."""
+    from adjudicator.lexicon.compiled import fingerprint_words
+    from adjudicator.lexicon.known import KnownLexicon, known_lexicons
+
+    other = _text(tmp_path, "other.txt")
+    result = run("compile", other, "--name", name, "-o", str(tmp_path / "x.lex"))
+    one_line(result, EXIT_LEXICON, "which reads as")
+    assert not (tmp_path / "x.lex").exists()
+    official = claim_of_name(name, "").official
+    monkeypatch.setitem(known_lexicons(), fingerprint_words(WORDS), KnownLexicon(
+        official, "the official list", "2024", "tests", len(WORDS), fingerprint_words(WORDS)))
+    done = run("compile", other, "--name", name, "-o", str(tmp_path / "y.lex"))
+    assert done.exit_code == 0, done.stderr
+    assert Lexicon.load(str(tmp_path / "y.lex")).name == official
+
+
+@pytest.mark.parametrize("name", ["\u200bCSW24", "CL\x1bUB", "CSW24\u2067", " "])
+def test_a_name_with_a_hidden_character_is_refused_naming_it(run, tmp_path, name):
+    result = run("compile", _text(tmp_path, "w.txt"), "--name", name, "-o",
+                 str(tmp_path / "x.lex"))
+    one_line(result, EXIT_LEXICON, "--name")
+    assert "\x1b" not in result.stderr and "\u200b" not in result.stderr

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 import marisa_trie
 
+from ..entry import describe_char
 from ..errors import LexiconError
+from ..visible import is_hidden, visible
 from .compiled import FORMAT_VERSION, fingerprint_words, write_compiled
 from .known import identify
 from .names import check_claims, claim_of_name
@@ -47,11 +49,18 @@ def compile_sources(
         claim = claim_of_name(stem, f"its file name {reports[0].name}")
         name = known.id if known else stem.upper()
     else:
-        claim = claim_of_name(name, f"the name {name}")
+        hidden = next((c for c in name if is_hidden(c)), None)
+        if hidden is not None or not name.strip():
+            what = describe_char(hidden) if hidden else "nothing to read"
+            raise LexiconError(f"--name {visible(name)!r} holds {what}: a list's name is "
+                               "shown on every screen and slip; use letters, digits, '-', '_'")
+        claim = claim_of_name(name, f"the name {visible(name)}")
     if claim is not None:  # NASPA III.A.1: OWL2.txt with the Long List is TWL06
         check_claims(reports[0].path if len(reports) == 1 else ", ".join(sources), [claim],
                      known, len(words), fingerprint,
                      "check the file, or give the list a name of its own (rename it, or --name)")
+        if known is not None and claim.by_look:  # "СSW24" that is CSW24: said as it reads
+            name = known.id
     header = {
         "format": FORMAT_VERSION,
         "name": name,

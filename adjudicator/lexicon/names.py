@@ -3,11 +3,14 @@ list using such a name holds that list's words."""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from ..errors import LexiconError
+from ..lookalike import name_key
 from .known import KnownLexicon, LexiconIdentity, by_id
 
 # Every name Zyzzyva, Quackle, Woogles/macondo/liwords and MAGPIE give an official list (file
@@ -70,6 +73,7 @@ class Claim:
     official: str  # the list named, e.g. NWL2023 for "nwl23"
     accepted: tuple[str, ...]  # known ids that are that list (none: it cannot be checked here)
     how: str  # "its file name nwl23.dawg", "its header line", ...
+    by_look: bool = False  # the name only looks like the official one ("СSW24", "CSW2l")
 
 
 def claim_of_name(name: str, how: str) -> Claim | None:
@@ -82,9 +86,38 @@ def claim_of_name(name: str, how: str) -> Claim | None:
     first = re.split(r"[^A-Za-z0-9]", name.strip(), maxsplit=1)[0].upper()
     entry = OFFICIAL_NAMES.get(whole) or (OFFICIAL_NAMES.get(first)
                                           if any(c.isdigit() for c in first) else None)
+    by_look = False
+    if entry is None:  # as people read it: look-alike letters, invisible ones, fullwidth
+        entry = _look_alike(name)
+        by_look = entry is not None
+        if entry is not None:
+            odd = next((c for c in name if not c.isascii()), None)  # the one to look at
+            how = f"{how}, which reads as {entry[0]}" + (
+                f" (U+{ord(odd):04X} {unicodedata.name(odd, 'a character')} in it)"
+                if odd else "")
     if entry is None:
         entry = _title_entry(name)
-    return Claim(entry[0], entry[1], how) if entry else None
+    return Claim(entry[0], entry[1], how, by_look) if entry else None
+
+
+def _look_alike(name: str) -> tuple[str, tuple[str, ...]] | None:
+    """The official list NAME looks like to the eye ("СSW24" with a Cyrillic Es, "CSW24" after
+    a zero-width space, fullwidth "ＣＳＷ２４"), by the comparison the hub makes of station
+    names (lookalike.py: Unicode TR39's confusable skeleton), its first part too; else None."""
+    look = _look(name)
+    first = re.split(r"[^a-z0-9]", name_key(name), maxsplit=1)[0]
+    return _by_look().get(look) or (_by_look().get(first) if any(
+        c.isdigit() for c in first) else None)
+
+
+def _look(name: str) -> str:
+    return _SEPARATORS.sub("", name_key(name))
+
+
+@functools.lru_cache(maxsize=1)
+def _by_look() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Every official spelling by how it looks (made once, when a name is not plain ASCII)."""
+    return {_look(spelling): entry for spelling, entry in OFFICIAL_NAMES.items()}
 
 
 def _normal(name: str) -> str:
