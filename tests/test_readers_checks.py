@@ -79,6 +79,61 @@ def test_a_kwg_whose_gaddag_disagrees_with_its_word_graph_is_refused(tmp_path):
         read_source(write(tmp_path, "NWL20.kwg", bad))
 
 
+def _as_official(monkeypatch, words: list[str]) -> None:
+    """known.toml made to hold WORDS as an official list (a test cannot ship a real one)."""
+    from adjudicator.known import KnownLexicon
+    from adjudicator.lexicon import fingerprint_words
+    from adjudicator.readers import graph
+
+    entry = KnownLexicon("TESTLIST", "Test List", "2026", "tests", len(words),
+                         fingerprint_words(words))
+    monkeypatch.setattr(graph, "identify",
+                        lambda fp: entry if fp == entry.fingerprint else None)
+
+
+def test_official_words_make_the_gaddag_walk_needless(tmp_path, monkeypatch):
+    """Issue 34.1: when a .kwg's word graph holds an official list exactly (by fingerprint),
+    the GADDAG part (which this program never uses) is not walked: the fingerprint already
+    vouches for every word. A list that is not official is still checked against it."""
+    bad = kwg_bytes(WORDS, gaddag_words=[w for w in WORDS if w != "QI"] + ["QIS"])
+    _as_official(monkeypatch, WORDS)
+    report = read_source(write(tmp_path, "club.kwg", bad))
+    assert sorted(report.words) == WORDS
+    assert report.notes == ["its word graph holds TESTLIST exactly (by fingerprint): its GADDAG "
+                            "part, not used here, was not walked"]
+    _as_official(monkeypatch, WORDS[:-1])  # another list official: this one checked in full
+    with pytest.raises(ListFormatError, match="GADDAG part does not hold the same words"):
+        read_source(write(tmp_path, "club2.kwg", bad))
+
+
+def test_official_words_make_the_reversed_dwg_walk_needless(tmp_path, monkeypatch):
+    """The same for Zyzzyva's -R.dwg: walked only for a list that is not official."""
+    from graph_files import write_dwg_set
+
+    path = write_dwg_set(tmp_path, "club", WORDS)
+    reverse = tmp_path / "club-R.dwg"
+    reverse.write_bytes(dwg_bytes([w[::-1] for w in WORDS if w != "QI"]))
+    os.unlink(tmp_path / "club-Checksums.txt")  # its CRC would refuse the new -R.dwg first
+    _as_official(monkeypatch, WORDS)
+    assert read_source(path).notes == [
+        "club-R.dwg not walked: the words are TESTLIST exactly (by fingerprint)",
+        "not checked: club-Checksums.txt was not beside it"]
+    _as_official(monkeypatch, WORDS[1:])
+    with pytest.raises(ListFormatError, match="club-R.dwg does not hold the same words"):
+        read_source(path)
+
+
+def test_the_readers_fingerprint_is_the_lexicons(monkeypatch):
+    """graph.official_list hashes words as lexicon.fingerprint_words does (it may not differ)."""
+    from adjudicator.lexicon import fingerprint_words
+    from adjudicator.readers import graph
+
+    seen = []
+    monkeypatch.setattr(graph, "identify", seen.append)
+    graph.official_list(list(reversed(WORDS)))
+    assert seen == [fingerprint_words(WORDS)]
+
+
 ALPHAGRAMS = sorted({"".join(sorted(w)) for w in
                      ["CAT", "DOG", "BEE", "ACT", "TEA", "QI", "ZA", "RATE", "STAR", "LEMON",
                       "MELON", "BOARD", "BREAD", "TRAIN", "PLANE", "HOUSE", "MOUSE", "CHAIR",

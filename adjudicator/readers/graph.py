@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from array import array
 
 from ..errors import LexiconError
+from ..known import KnownLexicon, identify
 
 MAX_LETTERS = 15  # a word has 2-15 letters: no path in a word graph is longer (a loop is)
 MAX_WORDS = 1_000_000  # 3.5x CSW: more is not a word list, whatever the graph says
@@ -191,6 +193,15 @@ def low_bits(records: bytes, third_byte_mask: int) -> array:
 def flag_table(mask: int) -> bytes:
     """A bytes.translate table turning a flags byte into 1 where MASK is set, else 0."""
     return bytes(1 if b & mask else 0 for b in range(256))
+
+
+def official_list(words: list[str]) -> KnownLexicon | None:
+    """The official list WORDS are exactly, by their content fingerprint (the same SHA-256 as
+    lexicon.fingerprint_words: sorted words, one a line), or None. When a word graph's words are
+    an official list, that fingerprint is a stronger check than a cross-check against the same
+    file's second graph (a KWG's GADDAG, Zyzzyva's -R.dwg): it vouches for every word."""
+    text = "\n".join(sorted(words)) + "\n"
+    return identify(hashlib.sha256(text.encode("ascii")).hexdigest())
 
 
 def check_size(path: str, size: int, limit: int = MAX_BYTES) -> None:

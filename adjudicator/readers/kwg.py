@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .graph import SEPARATOR, FlatGraph, ListFormatError, flag_table, low_bits
+from .graph import SEPARATOR, FlatGraph, ListFormatError, flag_table, low_bits, official_list
 
 FORMAT_FULL = "KWG word graph (.kwg, word graph and GADDAG)"
 FORMAT_DAWG = "KWG word graph (.kwg, word graph only)"
@@ -50,7 +50,8 @@ def is_gaddawg(data: bytes) -> bool:
 def read(path: str, data: bytes) -> tuple[list[str], list[str], str]:
     """The words of the word-graph (DAWG) part, checked against the GADDAG part of a full .kwg
     (its paths without a direction switch are the same words spelled backwards, as Zyzzyva's
-    -R.dwg is). Alphagram files (.kad) are refused, damaged ones too."""
+    -R.dwg is) unless they are an official list by fingerprint (the stronger check; the GADDAG
+    walk costs 3 times the word graph's). Alphagram files (.kad) are refused, damaged ones too."""
     if len(data) < 8 or len(data) % 4:
         raise ListFormatError(path, "not whole 4-byte nodes (truncated or damaged)")
     full = is_gaddawg(data)
@@ -66,7 +67,11 @@ def read(path: str, data: bytes) -> tuple[list[str], list[str], str]:
     root = _node(data, 0) & _ARC
     words = graph.words(root) if root else []
     notes = []
-    if full:
+    known = official_list(words) if full and words else None
+    if known is not None:  # its fingerprint vouches for every word: the GADDAG is not ours to use
+        notes.append(f"its word graph holds {known.id} exactly (by fingerprint): its GADDAG "
+                     "part, not used here, was not walked")
+    elif full:
         gaddag_root = _node(data, 1) & _ARC
         gaddag = FlatGraph(path, tiles.translate(_GADDAG_TILES), last, accepts, kids, base=0,
                            raw_letters=tiles)

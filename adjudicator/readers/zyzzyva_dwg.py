@@ -6,7 +6,7 @@ import binascii
 import os
 
 from ..known import ZYZZYVA_CHECKSUMS, claim_of_id
-from .graph import FlatGraph, ListFormatError, flag_table, low_bits
+from .graph import FlatGraph, ListFormatError, flag_table, low_bits, official_list
 
 FORMAT = "Zyzzyva word graph (.dwg)"
 _END = 1 << 23  # a word ends on this edge
@@ -87,7 +87,8 @@ def is_reversed_graph(words: list[str]) -> bool:
 
 def read(path: str, data: bytes, claims: list | None = None) -> tuple[list[str], list[str]]:
     """The words of LEX.dwg, checked against LEX-R.dwg and LEX-Checksums.txt when they are beside
-    it (as Zyzzyva's importLexicon does); the notes say what was checked or not there to check.
+    it (as Zyzzyva's importLexicon does), LEX-R.dwg walked only when the words are no official
+    list by fingerprint; the notes say what was checked or not there to check.
     CLAIMS gets the official list whose checksums LEX-Checksums.txt holds, if any."""
     words = decode(path, data)
     if is_reversed_graph(words):
@@ -115,7 +116,11 @@ def read(path: str, data: bytes, claims: list | None = None) -> tuple[list[str],
             claims.append(claim_of_id(official, f"{os.path.basename(sums_path)} beside it"))
     else:
         missing.append(os.path.basename(sums_path))
-    if rev_data is not None:
+    known = official_list(words) if rev_data is not None else None
+    if known is not None:  # the fingerprint vouches for every word (its CRC checked above)
+        notes.append(f"{os.path.basename(rev_path)} not walked: the words are {known.id} "
+                     "exactly (by fingerprint)")
+    elif rev_data is not None:
         backward = decode(rev_path, rev_data)
         spelled_forward = "\n".join(backward)[::-1].split("\n")  # each word turned round
         if len(backward) != len(words) or set(spelled_forward) != set(words):
