@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 from dataclasses import dataclass
@@ -53,6 +54,7 @@ def load_lexicon(spec: str | None = None, *, dirs: list[str] | None = None) -> L
 
         raise FileAccessError(f"cannot read lexicon {spec}: it is "
                               f"{kind_of(os.stat(spec).st_mode) or 'not a file'}, not a regular file")
+    _refuse_broken_link(spec)
     found = find_by_name(spec, dirs)
     if found is None:
         searched = ", ".join(lexicon_dirs(dirs))
@@ -61,6 +63,21 @@ def load_lexicon(spec: str | None = None, *, dirs: list[str] | None = None) -> L
             f"the lexicon folders ({searched}); add it with 'adjudicator lexicon add FILE'"
         )
     return _load_path(found)
+
+
+def _refuse_broken_link(spec: str) -> None:
+    """A symbolic link at SPEC that leads nowhere (a loop, or to nothing) is said to be one,
+    never taken for a name to look up (FileAccessError, exit 4)."""
+    if not os.path.islink(spec):
+        return
+    try:
+        os.stat(spec)
+    except OSError as e:
+        from .readers import why_unreadable
+
+        why = (why_unreadable(e) if e.errno != errno.ENOENT else
+               f"it is a symbolic link to {os.readlink(spec)}, which does not exist")
+        raise FileAccessError(f"cannot read lexicon {spec}: {why}") from e
 
 
 def load_configured(spec: str | None = None) -> Lexicon:
@@ -124,8 +141,11 @@ def _load_path(path: str) -> Lexicon:
 
 def compiled_cache_for(source: str) -> str:
     """Compile a source list once; later uses load the cached file (keyed by the source's bytes)."""
+    from .readers import check_open, open_regular  # only a word list not yet compiled
+
     try:
-        with open(source, "rb") as f:
+        with open_regular(source) as f:  # a pipe or a device refused, never waited on
+            check_open(source, f, os.fstat(f.fileno()).st_size)  # 8 GB: refused, not hashed
             digest = hashlib.file_digest(f, "sha256").hexdigest()
     except OSError as e:
         raise FileAccessError(f"cannot read word list {source}: {e.strerror or e}") from e

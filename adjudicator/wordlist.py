@@ -11,8 +11,15 @@ from .entry import describe_char
 from .errors import FileAccessError, LexiconError, WordListError
 from .known import Claim, claim_of_title
 from .readers import open_regular, read_open
+from .readers.graph import MAX_WORDS
 
 MARISA_MAGIC = b"We love Marisa."  # as lexicon.MARISA_MAGIC (lexicon imports this module)
+_LEXICON_MAGIC = b"ADJLEX\x00\x01"  # as lexicon.MAGIC: how a whole compiled lexicon ends
+# A text list holds at most MAX_WORDS words (as the graph formats: 3.5x CSW) in at most
+# MAX_TEXT_BYTES (CSW with a definition on every line is 15-20 MB) and MAX_LINES lines (blank
+# lines and comments counted): anything more is refused before a line is split out.
+MAX_TEXT_BYTES = 32 << 20
+MAX_LINES = 2 * MAX_WORDS
 _CLEAN_BODY = re.compile(r"(?:[A-Z]{2,15}\n)*")
 _BLANK_OR_COMMENT = re.compile(r"(?m)^[ \t]*(?:#[^\n]*)?\n")
 _COMMENT_LINE = re.compile(r"(?m)^[ \t]*#")
@@ -63,12 +70,17 @@ def read_source(path: str, *, skip_invalid: bool = False) -> SourceReport:
         return SourceReport(path=path, sha256=decoded.sha256, words=set(decoded.words),
                             format=decoded.format, notes=decoded.notes, claims=decoded.claims)
     report = SourceReport(path=path, sha256=hashlib.sha256(data).hexdigest())
+    if data.startswith(MARISA_MAGIC) and data.endswith(_LEXICON_MAGIC):
+        raise LexiconError(f"{path}: already a compiled lexicon, not a word list: use it as it "
+                           f"is (--lexicon {path}, or 'adjudicator lexicon add {path}'), or "
+                           "compile its word list")
     if data.startswith(MARISA_MAGIC):  # a compiled lexicon cut short: its footer is gone
         raise LexiconError(f"{path}: the lexicon file is damaged or truncated (its end is "
                            "missing); refused: copy or compile it again")
     if b"\0" in data[:4096]:
         raise WordListError(path, 1, data[:20].decode("latin-1"), "binary data, not a word list "
                             "nor a Zyzzyva, Quackle or KWG file")
+    _check_text_size(path, len(data))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -79,6 +91,9 @@ def read_source(path: str, *, skip_invalid: bool = False) -> SourceReport:
     if not upper.endswith("\n"):
         upper += "\n"
     report.lines = upper.count("\n")
+    if report.lines > MAX_LINES:
+        raise LexiconError(f"{path}: {report.lines:,} lines, more than a word list holds (at "
+                           f"most {MAX_LINES:,} lines and {MAX_WORDS:,} words); refused")
     if not (upper.isascii() and _fast_read(report, text, upper)):
         lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         if lines[-1] == "":
@@ -90,6 +105,19 @@ def read_source(path: str, *, skip_invalid: bool = False) -> SourceReport:
     if claim is not None:
         report.claims.append(claim)
     return report
+
+
+def _check_text_size(path: str, size: int) -> None:
+    """Refuse a text list over MAX_TEXT_BYTES before it is decoded (one line, exit 3)."""
+    if size > MAX_TEXT_BYTES:
+        raise LexiconError(f"{path}: {size / (1 << 20):,.0f} MB of text is more than a word "
+                           f"list holds (at most {MAX_TEXT_BYTES >> 20} MB, definitions "
+                           "included); refused")
+
+
+def _too_many_words(path: str) -> LexiconError:
+    return LexiconError(f"{path}: more than {MAX_WORDS:,} words, more than any word list "
+                        "(3.5 times CSW); refused")
 
 
 def _fast_read(report: SourceReport, text: str, upper: str) -> bool:
@@ -105,6 +133,8 @@ def _fast_read(report: SourceReport, text: str, upper: str) -> bool:
         )
     if not _CLEAN_BODY.fullmatch(body):
         return False
+    if body.count("\n") > MAX_WORDS:  # counted before a word is split out
+        raise _too_many_words(report.path)
     report.header = header
     report.comments = len(_COMMENT_LINE.findall(upper))
     report.blank = report.lines - report.comments - (header is not None) - body.count("\n")
@@ -132,6 +162,8 @@ def _read_lines(report: SourceReport, lines: list[str], skip_invalid: bool) -> N
         word = token.upper()
         if token.isascii() and _WORD.fullmatch(word):
             words.add(word)
+            if len(words) > MAX_WORDS:
+                raise _too_many_words(report.path)
             continue
         if skip_invalid:
             report.skipped.append((line_no, line))

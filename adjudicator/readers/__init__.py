@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ from . import detect as _detect
 from . import kwg, quackle_dawg, zyzzyva_db, zyzzyva_dwg
 from .graph import MAX_BYTES, ListFormatError, check_size
 
-__all__ = ["Decoded", "ListFormatError", "open_regular", "read_open"]
+__all__ = ["Decoded", "ListFormatError", "check_open", "open_regular", "read_open"]
 
 
 @dataclass
@@ -40,7 +41,7 @@ def open_regular(path: str, what: str = "word list") -> BinaryIO:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
                      | getattr(os, "O_BINARY", 0))
     except OSError as e:
-        raise FileAccessError(f"cannot read {what} {path}: {e.strerror or e}") from e
+        raise FileAccessError(f"cannot read {what} {path}: {why_unreadable(e)}") from e
     try:
         kind = kind_of(os.fstat(fd).st_mode)
         if kind:
@@ -50,6 +51,22 @@ def open_regular(path: str, what: str = "word list") -> BinaryIO:
         os.close(fd)
         raise
     return os.fdopen(fd, "rb")
+
+
+def why_unreadable(e: OSError) -> str:
+    """What an OSError from opening a list says, a loop of symbolic links called one."""
+    if e.errno == errno.ELOOP:
+        return "it is a loop of symbolic links (too many levels of symbolic links)"
+    return e.strerror or str(e)
+
+
+def check_open(path: str, f: BinaryIO, size: int) -> None:
+    """Refuse the open file F of SIZE bytes by its size before anything reads or hashes it
+    whole: a Zyzzyva database (its first 16 bytes say so) up to MAX_DB_BYTES, any other list
+    up to MAX_BYTES. F is left at its start."""
+    head = f.read(len(zyzzyva_db.MAGIC))
+    f.seek(0)
+    check_size(path, size, zyzzyva_db.MAX_DB_BYTES if head == zyzzyva_db.MAGIC else MAX_BYTES)
 
 
 def read_open(path: str, f: BinaryIO, size: int) -> tuple[Decoded | None, bytes]:
