@@ -156,7 +156,8 @@ def test_compile_given_a_compiled_lexicon_says_it_is_one(tmp_path, run, tiny):
     assert result.exit_code == EXIT_LEXICON
     assert f"{lex}: already a compiled lexicon, not a word list" in result.stderr
     cut = tmp_path / "cut.lex"
-    cut.write_bytes(open(lex, "rb").read()[:-10])
+    with open(lex, "rb") as f:
+        cut.write_bytes(f.read()[:-10])
     result = run("compile", str(cut), "-o", str(tmp_path / "again.lex"))
     assert "damaged or truncated (its end is missing)" in result.stderr
 

@@ -99,8 +99,8 @@ def test_official_words_make_the_gaddag_walk_needless(tmp_path, monkeypatch):
     _as_official(monkeypatch, WORDS)
     report = read_source(write(tmp_path, "club.kwg", bad))
     assert sorted(report.words) == WORDS
-    assert report.notes == ["its word graph holds TESTLIST exactly (by fingerprint): its GADDAG "
-                            "part, not used here, was not walked"]
+    assert report.notes == [("its word graph holds TESTLIST exactly (by fingerprint): its "
+                             "GADDAG part, not used here, was not walked")]
     _as_official(monkeypatch, WORDS[:-1])  # another list official: this one checked in full
     with pytest.raises(ListFormatError, match="GADDAG part does not hold the same words"):
         read_source(write(tmp_path, "club2.kwg", bad))

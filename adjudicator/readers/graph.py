@@ -49,10 +49,12 @@ _AZ_SEPARATOR = bytes(c if 65 <= c <= 90 or c == SEPARATOR else 0 for c in range
 
 def _merge(codes: bytes, accepts: bytes) -> bytes:
     """Each record's letter code with 128 added where a word ends, 0 where it is no letter A-Z
-    (bytes ops on big integers, no Python loop over the records)."""
-    high = int.from_bytes(accepts.translate(bytes([0] + [128] * 255)), "big")
-    valid = int.from_bytes(codes.translate(bytes([0] + [255] * 255)), "big")
-    return (int.from_bytes(codes, "big") | (high & valid)).to_bytes(len(codes), "big")
+    (bytes ops on big integers, no Python loop over the records; at most three of them, each
+    the size of CODES, alive at once)."""
+    high = int.from_bytes(codes.translate(bytes([0] + [255] * 255)), "big")
+    high &= int.from_bytes(accepts.translate(bytes([0] + [128] * 255)), "big")
+    high |= int.from_bytes(codes, "big")
+    return high.to_bytes(len(codes), "big")
 
 
 def _too_long(path: str) -> ListFormatError:
@@ -70,10 +72,11 @@ class FlatGraph:
     """
 
     def __init__(self, path: str, letters: bytes, last: bytes, accepts: bytes, kids, base: int,
-                 raw_letters: bytes | None = None):
+                 raw_letters: bytes | None = None, kid_mask: int = 0xFFFFFFFF):
         self.path, self.letters, self.last, self.accepts = path, letters, last, accepts
         self.kids, self.base, self.raw = kids, base, raw_letters or letters
         self.count = len(letters)
+        self.kid_mask = kid_mask  # KIDS may be the file's records as they are (kid_view)
 
     def words(self, root: int, skip_separator: bool = False) -> list[str]:
         """Every word below the sibling list starting at ROOT, in sorted order.
@@ -89,7 +92,7 @@ class FlatGraph:
         """
         path, letters, last, accepts, kids = (self.path, self.letters, self.last, self.accepts,
                                                self.kids)
-        base, count, nl_letter = self.base, self.count, _NL_LETTER
+        base, count, nl_letter, kid_mask = self.base, self.count, _NL_LETTER, self.kid_mask
         memo: dict[int, bytes] = {}
         budget = _MEMO_BUDGET
         # one code per record: its letter, plus 128 where a word ends (0: not a letter A-Z)
@@ -107,7 +110,7 @@ class FlatGraph:
                 raise self._bad_letter(first, end)
             if end - first == 1:  # a list of one edge: common, and cheaper without a loop
                 code = seg[0]
-                kid = kids[first]
+                kid = kids[first] & kid_mask
                 if skip_separator and code & 127 == SEPARATOR:
                     blob = b""
                 elif not kid:
@@ -129,6 +132,7 @@ class FlatGraph:
                     if skip_separator and prev == SEPARATOR:
                         continue
                     parts.append(ends_here[code])
+                    kid &= kid_mask
                     if kid:
                         below = memo.get(kid)
                         if below is None:
@@ -184,10 +188,20 @@ def low_bits(records: bytes, third_byte_mask: int) -> array:
     out[1::4] = records[1::4][:count]
     out[2::4] = records[2::4][:count].translate(bytes(b & third_byte_mask for b in range(256)))
     kids = array("I")
-    kids.frombytes(bytes(out))
+    kids.frombytes(out)  # from the bytearray itself: no third copy of the records
+    del out
     if sys.byteorder == "big":
         kids.byteswap()
     return kids
+
+
+def kid_view(records: bytes | memoryview, third_byte_mask: int):
+    """RECORDS (little-endian u32s) as the KIDS of a FlatGraph whose kid_mask clears what is not
+    the child index: on a little-endian machine a view of the records as they are (no copy: a
+    64 MB file's 16 M records would cost 64 MB more), elsewhere low_bits' array."""
+    if sys.byteorder == "little":
+        return memoryview(records).cast("I")
+    return low_bits(bytes(records), third_byte_mask)
 
 
 def flag_table(mask: int) -> bytes:

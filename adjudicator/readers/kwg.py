@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .graph import SEPARATOR, FlatGraph, ListFormatError, flag_table, low_bits, official_list
+from .graph import SEPARATOR, FlatGraph, ListFormatError, flag_table, kid_view, official_list
 
 FORMAT_FULL = "KWG word graph (.kwg, word graph and GADDAG)"
 FORMAT_DAWG = "KWG word graph (.kwg, word graph only)"
@@ -59,11 +59,12 @@ def read(path: str, data: bytes) -> tuple[list[str], list[str], str]:
     if alphagrams and not full:
         raise _alphagram_file(path)
     flags = data[2::4]
-    tiles = data[3::4]
+    tiles = memoryview(data)[3::4]  # as stored, for messages: a view, no copy
     last, accepts, kids = (flags.translate(_IS_END_TABLE), flags.translate(_ACCEPTS_TABLE),
-                           low_bits(data, _ARC >> 16))
-    graph = FlatGraph(path, tiles.translate(_TILES), last, accepts, kids, base=0,
-                      raw_letters=tiles)
+                           kid_view(data, _ARC >> 16))
+    del flags  # each array the size of a quarter of the file counts (issue 34.4)
+    graph = FlatGraph(path, data[3::4].translate(_TILES), last, accepts, kids, base=0,
+                      raw_letters=tiles, kid_mask=_ARC)
     root = _node(data, 0) & _ARC
     words = graph.words(root) if root else []
     notes = []
@@ -73,8 +74,9 @@ def read(path: str, data: bytes) -> tuple[list[str], list[str], str]:
                      "part, not used here, was not walked")
     elif full:
         gaddag_root = _node(data, 1) & _ARC
-        gaddag = FlatGraph(path, tiles.translate(_GADDAG_TILES), last, accepts, kids, base=0,
-                           raw_letters=tiles)
+        del graph  # its letters: the GADDAG's are others
+        gaddag = FlatGraph(path, data[3::4].translate(_GADDAG_TILES), last, accepts, kids, base=0,
+                           raw_letters=tiles, kid_mask=_ARC)
         backward = gaddag.words(gaddag_root, skip_separator=True) if gaddag_root else []
         if len(backward) != len(words) or set(
                 "\n".join(backward)[::-1].split("\n")) != set(words):

@@ -6,7 +6,7 @@ import binascii
 import os
 
 from ..known import ZYZZYVA_CHECKSUMS, claim_of_id
-from .graph import FlatGraph, ListFormatError, flag_table, low_bits, official_list
+from .graph import FlatGraph, ListFormatError, flag_table, kid_view, official_list
 
 FORMAT = "Zyzzyva word graph (.dwg)"
 _END = 1 << 23  # a word ends on this edge
@@ -57,8 +57,10 @@ def decode(path: str, data: bytes) -> list[str]:
         raise ListFormatError(path, "not a Zyzzyva word graph: its size does not match its edge "
                               "count (damaged)")
     flags = data[6::4]  # bits 23-16 of each edge
-    graph = FlatGraph(path, data[7::4], flags.translate(_LAST_TABLE), flags.translate(_END_TABLE),
-                      low_bits(data[4:], 0x1F), base=1)
+    last, ends = flags.translate(_LAST_TABLE), flags.translate(_END_TABLE)
+    del flags  # each array the size of a quarter of the file counts (issue 34.4)
+    graph = FlatGraph(path, data[7::4], last, ends, kid_view(memoryview(data)[4:], 0x1F), base=1,
+                      kid_mask=_CHILD)
     return graph.words(1)
 
 
