@@ -47,14 +47,22 @@ _AZ = bytes(c if 65 <= c <= 90 else 0 for c in range(256))
 _AZ_SEPARATOR = bytes(c if 65 <= c <= 90 or c == SEPARATOR else 0 for c in range(256))
 
 
-def _merge(codes: bytes, accepts: bytes) -> bytes:
+_VALID = bytes([0] + [255] * 255)
+_HIGH = bytes([0] + [128] * 255)
+_MERGE_CHUNK = 1 << 20
+
+
+def _merge(codes: bytes, accepts: bytes) -> bytearray:
     """Each record's letter code with 128 added where a word ends, 0 where it is no letter A-Z
-    (bytes ops on big integers, no Python loop over the records; at most three of them, each
-    the size of CODES, alive at once)."""
-    high = int.from_bytes(codes.translate(bytes([0] + [255] * 255)), "big")
-    high &= int.from_bytes(accepts.translate(bytes([0] + [128] * 255)), "big")
-    high |= int.from_bytes(codes, "big")
-    return high.to_bytes(len(codes), "big")
+    (bytes ops on big integers, no Python loop over the records; a megabyte at a time, so that
+    no integer the size of a 64 MB file's 16 M records is made)."""
+    out = bytearray()
+    for i in range(0, len(codes), _MERGE_CHUNK):
+        part = codes[i:i + _MERGE_CHUNK]
+        high = (int.from_bytes(part.translate(_VALID), "big")
+                & int.from_bytes(accepts[i:i + _MERGE_CHUNK].translate(_HIGH), "big"))
+        out += (int.from_bytes(part, "big") | high).to_bytes(len(part), "big")
+    return out
 
 
 def _too_long(path: str) -> ListFormatError:
@@ -68,17 +76,27 @@ class FlatGraph:
     Record r is edge index r + BASE. LETTERS holds each record's letter as an ASCII code
     (anything outside A-Z is refused when reached; RAW_LETTERS, the code as stored, names it),
     LAST and ACCEPTS a non-zero byte where its sibling list ends and where a word ends, KIDS the
-    index of the first edge of its child list (0 = none).
+    index of the first edge of its child list (0 = none; KID_MASK clears the rest of each, when
+    KIDS are the file's records as they are: kid_view). SEPARATOR_OK: SEPARATOR is a letter
+    here (a KWG GADDAG: words(skip_separator=True) passes over its edges).
+
+    LETTERS and ACCEPTS are merged into one code a record at once and not kept: each array the
+    size of a quarter of a 64 MB file is 16 MB more at the peak (issue 34.4).
     """
 
     def __init__(self, path: str, letters: bytes, last: bytes, accepts: bytes, kids, base: int,
-                 raw_letters: bytes | None = None, kid_mask: int = 0xFFFFFFFF):
-        self.path, self.letters, self.last, self.accepts = path, letters, last, accepts
-        self.kids, self.base, self.raw = kids, base, raw_letters or letters
+                 raw_letters: bytes | memoryview | None = None, kid_mask: int = 0xFFFFFFFF,
+                 separator_ok: bool = False):
+        self.path, self.last = path, last
+        self.kids, self.base = kids, base
+        self.raw = raw_letters if raw_letters is not None else letters
         self.count = len(letters)
-        self.kid_mask = kid_mask  # KIDS may be the file's records as they are (kid_view)
+        self.kid_mask = kid_mask
+        self.spent = 0
+        # one code per record: its letter, plus 128 where a word ends (0: not a letter A-Z)
+        self.codes = _merge(letters.translate(_AZ_SEPARATOR if separator_ok else _AZ), accepts)
 
-    def words(self, root: int, skip_separator: bool = False) -> list[str]:
+    def words(self, root: int, skip_separator: bool = False, spent: int = 0) -> list[str]:
         """Every word below the sibling list starting at ROOT, in sorted order.
 
         Each distinct list is read once and the words below it are built once, bottom up, as
@@ -89,14 +107,13 @@ class FlatGraph:
         Siblings come in strictly ascending letter order in every format read here: one letter
         changed in a list mostly breaks the order, and is refused. SKIP_SEPARATOR: edges whose
         letter is SEPARATOR (a KWG GADDAG's direction switch) are passed over, not refused.
+        SPENT: bytes this read already holds or held (a walk before, its words), taken from the
+        memo's budget; self.spent is then that and what this walk's memo held.
         """
-        path, letters, last, accepts, kids = (self.path, self.letters, self.last, self.accepts,
-                                               self.kids)
+        path, last, kids, codes = self.path, self.last, self.kids, self.codes
         base, count, nl_letter, kid_mask = self.base, self.count, _NL_LETTER, self.kid_mask
         memo: dict[int, bytes] = {}
-        budget = _MEMO_BUDGET
-        # one code per record: its letter, plus 128 where a word ends (0: not a letter A-Z)
-        codes = _merge(letters.translate(_AZ_SEPARATOR if skip_separator else _AZ), accepts)
+        budget = _MEMO_BUDGET - spent
         ends_here = _ENDS_HERE
 
         def visit(start: int, depth: int) -> bytes:
@@ -151,7 +168,11 @@ class FlatGraph:
             memo[start] = blob
             return blob
 
-        words = visit(root, 1).decode("ascii").split("\n")[1:]
+        blob = visit(root, 1)
+        self.spent = _MEMO_BUDGET - budget  # what this walk held at most, SPENT included
+        memo.clear()  # before the words are made: the memo is no longer needed
+        words = blob.decode("ascii").split("\n")[1:]
+        del blob
         if len(words) > MAX_WORDS:
             raise _too_many(path)
         if words and min(map(len, words)) < 2:
@@ -173,8 +194,7 @@ class FlatGraph:
                                "not in letter order (damaged or altered)")
 
     def _bad_letter(self, first: int, end: int) -> ListFormatError:
-        r = next((i for i in range(first, end) if not 65 <= self.letters[i] <= 90
-                  and self.letters[i] != SEPARATOR), first)
+        r = first + max(0, self.codes[first:end].find(0))
         return ListFormatError(self.path, f"record {r + self.base} holds letter code "
                                f"{self.raw[r]}, not a letter A-Z")
 

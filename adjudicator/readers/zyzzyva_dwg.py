@@ -60,7 +60,8 @@ def decode(path: str, data: bytes) -> list[str]:
     last, ends = flags.translate(_LAST_TABLE), flags.translate(_END_TABLE)
     del flags  # each array the size of a quarter of the file counts (issue 34.4)
     graph = FlatGraph(path, data[7::4], last, ends, kid_view(memoryview(data)[4:], 0x1F), base=1,
-                      kid_mask=_CHILD)
+                      raw_letters=memoryview(data)[7::4], kid_mask=_CHILD)
+    del ends  # merged into the graph's codes
     return graph.words(1)
 
 
