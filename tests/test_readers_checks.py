@@ -9,8 +9,14 @@ import subprocess
 import sys
 
 import pytest
-from graph_files import (dwg_bytes, kwg_bytes, quackle_bytes, worst_dawg, worst_graph,
-                         write_zyzzyva_db)
+from graph_files import (
+    dwg_bytes,
+    kwg_bytes,
+    quackle_bytes,
+    worst_dawg,
+    worst_graph,
+    write_zyzzyva_db,
+)
 
 from adjudicator.errors import LexiconError
 from adjudicator.readers import ListFormatError
