@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from .entry import describe_char
@@ -20,6 +21,8 @@ _LEXICON_MAGIC = b"ADJLEX\x00\x01"  # as lexicon.MAGIC: how a whole compiled lex
 # lines and comments counted): anything more is refused before a line is split out.
 MAX_TEXT_BYTES = 32 << 20
 MAX_LINES = 2 * MAX_WORDS
+_LINE_BLOCK = 1 << 20
+MAX_SKIPPED = 100_000  # invalid lines passed over (--skip-invalid): each is kept to report it
 _CLEAN_BODY = re.compile(r"(?:[A-Z]{2,15}\n)*")
 _BLANK_OR_COMMENT = re.compile(r"(?m)^[ \t]*(?:#[^\n]*)?\n")
 _COMMENT_LINE = re.compile(r"(?m)^[ \t]*#")
@@ -95,9 +98,7 @@ def read_source(path: str, *, skip_invalid: bool = False) -> SourceReport:
         raise LexiconError(f"{path}: {report.lines:,} lines, more than a word list holds (at "
                            f"most {MAX_LINES:,} lines and {MAX_WORDS:,} words); refused")
     if not (upper.isascii() and _fast_read(report, text, upper)):
-        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-        if lines[-1] == "":
-            lines.pop()  # the last line's end, not a line
+        lines = _lines(text.replace("\r\n", "\n").replace("\r", "\n"))
         _read_lines(report, lines, skip_invalid)
     if not report.words:
         raise LexiconError(f"{path}: no words found")
@@ -142,7 +143,21 @@ def _fast_read(report: SourceReport, text: str, upper: str) -> bool:
     return True
 
 
-def _read_lines(report: SourceReport, lines: list[str], skip_invalid: bool) -> None:
+def _lines(text: str) -> Iterator[str]:
+    """The lines of TEXT (each ended by LF; the last one's end is not a line), split a block
+    of about 1 MB at a time: a list of 2 M lines at once would cost 150 MB."""
+    end = len(text) - 1 if text.endswith("\n") else len(text)
+    pos = 0
+    while text:
+        cut = text.find("\n", pos + _LINE_BLOCK, end)
+        if cut < 0:
+            yield from text[pos:end].split("\n")
+            return
+        yield from text[pos:cut].split("\n")
+        pos = cut + 1
+
+
+def _read_lines(report: SourceReport, lines: Iterable[str], skip_invalid: bool) -> None:
     words = report.words
     first_content = True
     for line_no, raw in enumerate(lines, start=1):
@@ -167,6 +182,10 @@ def _read_lines(report: SourceReport, lines: list[str], skip_invalid: bool) -> N
             continue
         if skip_invalid:
             report.skipped.append((line_no, line))
+            if len(report.skipped) > MAX_SKIPPED:
+                raise LexiconError(f"{report.path}: more than {MAX_SKIPPED:,} lines are not "
+                                   "words (--skip-invalid passes over a few bad lines, not a "
+                                   "file that is mostly not words); refused")
             continue
         raise WordListError(report.path, line_no, line, _why_not_a_word(token))
 

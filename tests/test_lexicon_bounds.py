@@ -198,3 +198,25 @@ def test_a_text_list_of_too_many_lines_is_refused_before_they_are_split(tmp_path
         read_source(str(path))
     monkeypatch.setattr(wordlist, "MAX_LINES", 5)
     assert read_source(str(path)).words == {"QI", "ZA"}
+
+
+def test_skip_invalid_passes_over_a_few_bad_lines_not_a_file_of_them(tmp_path, monkeypatch):
+    """Each skipped line is kept to be reported: a file that is mostly not words is refused
+    (2 M of them took 461 MB before)."""
+    path = tmp_path / "club.txt"
+    path.write_text("QI\n12\nZA\n34\n56\n")
+    monkeypatch.setattr(wordlist, "MAX_SKIPPED", 2)
+    with pytest.raises(LexiconError, match="more than 2 lines are not words"):
+        read_source(str(path), skip_invalid=True)
+    monkeypatch.setattr(wordlist, "MAX_SKIPPED", 3)
+    report = read_source(str(path), skip_invalid=True)
+    assert report.words == {"QI", "ZA"} and [n for n, _ in report.skipped] == [2, 4, 5]
+
+
+@pytest.mark.parametrize("text", ["", "\n", "QI", "QI\n", "QI\nZA", "QI\n\n\nZA\n", "\n\nQI x\n"])
+def test_lines_split_a_block_at_a_time_are_the_lines(monkeypatch, text):
+    monkeypatch.setattr(wordlist, "_LINE_BLOCK", 2)
+    expected = text.split("\n")
+    if expected[-1] == "":
+        expected.pop()  # the last line's end, not a line
+    assert list(wordlist._lines(text)) == expected

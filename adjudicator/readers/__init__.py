@@ -93,7 +93,8 @@ def read_open(path: str, f: BinaryIO, size: int) -> tuple[Decoded | None, bytes]
                                   "empty)")
         return Decoded(words, fmt, sha.hexdigest(), notes), b""
     check_size(path, size, MAX_BYTES)
-    data = head + f.read(MAX_BYTES + 1 - len(head))
+    f.seek(0)  # read whole again: `head + rest` would hold a 64 MB file twice
+    data = f.read(MAX_BYTES + 1)
     check_size(path, len(data), MAX_BYTES)  # grew while being read
     kind = _detect.detect(path, data)
     if kind is None:
