@@ -30,13 +30,16 @@ def _too_many(path: str) -> ListFormatError:
 # Each distinct sibling list keeps the words below it as one LF-separated byte string: one list
 # may hold at most MAX_WORDS words of 15 letters; all of them together, counting _PER_LIST bytes
 # for each list held (what a dict entry, its int key and a bytes object really cost), 8 times
-# that. The real lists need 14-56 MB of it (CSW19.dwg 79k lists and 13 MB of words; the GADDAG
-# of NWL2018.kwg 371k lists). The memo is not the whole cost: the worst 64 MB file built so far
-# (tests/graph_files.worst_dawg: a Quackle v0 .dawg of 8.7 M records, every list distinct)
-# peaks at about 290 MB for the whole process (the file, its child index at 4 bytes a record,
-# the flag bytes, then the memo up to its budget, where it is refused); the largest list that
-# is accepted (913,952 words of 15 letters) about 380 MB through the whole compile. Measured
-# with 128 bytes a list (the budget counted 64, and 0.8 GB was measured against "150 MB").
+# that, for the whole file (a KWG's word graph and GADDAG walks share it: NWL2018.kwg needs 72
+# MB; CSW19.dwg 79k lists and 13 MB of words). The memo is not the whole cost: the file itself,
+# its child indices (a view of the records as they are for a .dwg and a .kwg; 4 bytes a record
+# for a Quackle .dawg), its list ends and one code a record. The worst 64 MB files built
+# (tests/graph_files: worst_dawg, a Quackle v0 .dawg of 8.7 M records, every list distinct;
+# worst_graph, a .dwg and .kwg as far as their child indices reach, and a .kwg of 913,952 words
+# whose GADDAG part fills the budget) peak at 244-274 MB for the whole process before they are
+# refused (issue 34.4: under 300 MB; 416-513 MB before); the largest list that is accepted
+# (913,952 words of 15 letters) 256 MB through the whole compile. Measured with 128 bytes a
+# list (the budget counted 64, and 0.8 GB was measured against "150 MB").
 _MAX_BLOB = MAX_WORDS * 16
 _MEMO_BUDGET = 8 * _MAX_BLOB
 _PER_LIST = 128
