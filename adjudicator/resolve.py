@@ -66,18 +66,18 @@ def load_lexicon(spec: str | None = None, *, dirs: list[str] | None = None) -> L
 
 
 def _refuse_broken_link(spec: str) -> None:
-    """A symbolic link at SPEC that leads nowhere (a loop, or to nothing) is said to be one,
-    never taken for a name to look up (FileAccessError, exit 4)."""
-    if not os.path.islink(spec):
-        return
+    """A symbolic link at SPEC (or on its way) that leads nowhere, a loop or to nothing, is said
+    to be one, never taken for a name to look up (FileAccessError, exit 4)."""
     try:
         os.stat(spec)
     except OSError as e:
-        from .readers import why_unreadable
+        if e.errno == errno.ELOOP:
+            from .readers import why_unreadable
 
-        why = (why_unreadable(e) if e.errno != errno.ENOENT else
-               f"it is a symbolic link to {os.readlink(spec)}, which does not exist")
-        raise FileAccessError(f"cannot read lexicon {spec}: {why}") from e
+            raise FileAccessError(f"cannot read lexicon {spec}: {why_unreadable(e)}") from e
+        if os.path.islink(spec):
+            raise FileAccessError(f"cannot read lexicon {spec}: it is a symbolic link to "
+                                  f"{os.readlink(spec)}, which does not exist") from e
 
 
 def load_configured(spec: str | None = None) -> Lexicon:

@@ -141,6 +141,11 @@ def test_a_symlink_loop_is_called_a_loop_on_every_command(tmp_path, run, loop):
         assert "not found" not in line
 
 
+def test_a_loop_on_the_way_to_a_file_is_called_a_loop(tmp_path, run, loop):
+    result = run("judge", "--lexicon", os.path.join(loop, "CSW21.txt"), "qi")
+    assert result.exit_code == EXIT_IO and "it is a loop of symbolic links" in result.stderr
+
+
 def test_a_symlink_to_nothing_is_said_to_be_one(tmp_path, run):
     os.symlink(tmp_path / "gone.txt", tmp_path / "link.txt")
     result = run("judge", "--lexicon", str(tmp_path / "link.txt"), "qi")
