@@ -71,13 +71,10 @@ def _refuse_broken_link(spec: str) -> None:
     try:
         os.stat(spec)
     except OSError as e:
-        if e.errno == errno.ELOOP:
+        if e.errno == errno.ELOOP or os.path.islink(spec):
             from .readers import why_unreadable
 
-            raise FileAccessError(f"cannot read lexicon {spec}: {why_unreadable(e)}") from e
-        if os.path.islink(spec):
-            raise FileAccessError(f"cannot read lexicon {spec}: it is a symbolic link to "
-                                  f"{os.readlink(spec)}, which does not exist") from e
+            raise FileAccessError(f"cannot read lexicon {spec}: {why_unreadable(e, spec)}") from e
 
 
 def load_configured(spec: str | None = None) -> Lexicon:

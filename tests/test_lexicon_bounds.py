@@ -146,11 +146,13 @@ def test_a_loop_on_the_way_to_a_file_is_called_a_loop(tmp_path, run, loop):
     assert result.exit_code == EXIT_IO and "it is a loop of symbolic links" in result.stderr
 
 
-def test_a_symlink_to_nothing_is_said_to_be_one(tmp_path, run):
+def test_a_symlink_to_nothing_is_said_to_be_one_on_every_command(tmp_path, run):
     os.symlink(tmp_path / "gone.txt", tmp_path / "link.txt")
-    result = run("judge", "--lexicon", str(tmp_path / "link.txt"), "qi")
-    assert result.exit_code == EXIT_IO
-    assert f"a symbolic link to {tmp_path / 'gone.txt'}, which does not exist" in result.stderr
+    for how, args in _cli_paths(tmp_path, str(tmp_path / "link.txt")).items():
+        result = run(*args)
+        assert result.exit_code == EXIT_IO, (how, result.stderr)
+        assert f"a symbolic link to {tmp_path / 'gone.txt'}, which does not exist" in (
+            result.stderr), (how, result.stderr)
 
 
 def test_compile_given_a_compiled_lexicon_says_it_is_one(tmp_path, run, tiny):

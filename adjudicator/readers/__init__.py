@@ -41,7 +41,7 @@ def open_regular(path: str, what: str = "word list") -> BinaryIO:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
                      | getattr(os, "O_BINARY", 0))
     except OSError as e:
-        raise FileAccessError(f"cannot read {what} {path}: {why_unreadable(e)}") from e
+        raise FileAccessError(f"cannot read {what} {path}: {why_unreadable(e, path)}") from e
     try:
         kind = kind_of(os.fstat(fd).st_mode)
         if kind:
@@ -53,10 +53,13 @@ def open_regular(path: str, what: str = "word list") -> BinaryIO:
     return os.fdopen(fd, "rb")
 
 
-def why_unreadable(e: OSError) -> str:
-    """What an OSError from opening a list says, a loop of symbolic links called one."""
+def why_unreadable(e: OSError, path: str = "") -> str:
+    """What an OSError from opening PATH says, a loop of symbolic links called one, and a
+    symbolic link to nothing."""
     if e.errno == errno.ELOOP:
         return "it is a loop of symbolic links (too many levels of symbolic links)"
+    if e.errno == errno.ENOENT and path and os.path.islink(path):
+        return f"it is a symbolic link to {os.readlink(path)}, which does not exist"
     return e.strerror or str(e)
 
 
