@@ -3,11 +3,13 @@ a device, a named pipe, a socket or a folder refused (exit 4) instead of turned 
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO
+from typing import IO, BinaryIO
 
 from .errors import FileAccessError
 
@@ -112,3 +114,34 @@ def user_data_journal() -> str:
     import platformdirs
 
     return os.path.join(platformdirs.user_data_dir("adjudicator"), "journal.db")
+
+
+def open_regular(path: str, what: str = "word list") -> BinaryIO:
+    """PATH opened for reading when it is a regular file; a named pipe, a device, a socket or a
+    folder is refused at once (FileAccessError, exit 4), never waited on: opening a pipe for
+    reading would block until a writer came, for ever."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except OSError as e:
+        raise FileAccessError(f"cannot read {what} {path}: {why_unreadable(e, path)}") from e
+    try:
+        kind = kind_of(os.fstat(fd).st_mode)
+        if kind:
+            raise FileAccessError(f"cannot read {what} {path}: it is {kind}, not a regular file")
+        if sys.platform != "win32":  # opened O_NONBLOCK there (a pipe never waited on)
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
+
+
+def why_unreadable(e: OSError, path: str = "") -> str:
+    """What an OSError from opening PATH says, a loop of symbolic links called one, and a
+    symbolic link to nothing."""
+    if e.errno == errno.ELOOP:
+        return "it is a loop of symbolic links (too many levels of symbolic links)"
+    if e.errno == errno.ENOENT and path and os.path.islink(path):
+        return f"it is a symbolic link to {os.readlink(path)}, which does not exist"
+    return e.strerror or str(e)

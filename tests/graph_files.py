@@ -178,3 +178,57 @@ def worst_dawg(depth: int = 4, fan: int = 2, chain: int = 8, share: int = 0) -> 
             rec(base + i + 1 if i < chain - 1 else 0, rng.randrange(26),
                 0x40 | (0x20 if i == chain - 1 else 0))
     return bytes(out)
+
+
+def _tree_records(depth: int, fan: int, chain: int, first: int, share: int = 0) -> list:
+    """(letter 0-25, word ends, last of its list, child) records: a full 26-ary tree DEPTH deep
+    from record FIRST, FAN edges under each leaf, each starting a chain of CHAIN one-edge lists
+    ending a word; every list distinct, or the chains shared by SHARE of them at a time."""
+    import random
+
+    rng = random.Random(1)
+    recs = []
+    starts = [first]
+    for level in range(1, depth + 1):
+        starts.append(starts[-1] + 26 ** level)
+    leaves = 26 ** depth
+    fan_start = starts[depth]
+    chains = share or fan * leaves
+    chain_start = fan_start + fan * leaves
+    for level in range(1, depth + 1):
+        for k in range(26 ** level):
+            kid = starts[level] + 26 * k if level < depth else fan_start + fan * k
+            recs.append((k % 26, False, k % 26 == 25, kid))
+    for k in range(leaves):
+        for f in range(fan):
+            recs.append((f, False, f == fan - 1, chain_start + chain * ((fan * k + f) % chains)))
+    for c in range(chains):
+        base = chain_start + chain * c
+        for i in range(chain):
+            recs.append((rng.randrange(26), i == chain - 1, True,
+                         base + i + 1 if i < chain - 1 else 0))
+    return recs
+
+
+def worst_graph(kind: str, size: int = 64 << 20) -> bytes:
+    """The 64 MB .dwg and .kwg files that make a reader hold the most before refusing them
+    (issue 34.4), padded with zero records to SIZE: "dwg" and "kwg", a tree of distinct lists
+    as far as their child indices reach (21 and 22 bits); "kwg-big", a word graph of 913,952
+    words of 15 letters whose GADDAG part is such a tree."""
+    def u32s(recs, tile) -> bytes:
+        return b"".join((tile(letter) << 24 | end << 23 | last << 22 | kid).to_bytes(4, "little")
+                        for letter, end, last, kid in recs)
+
+    if kind == "dwg":
+        out = u32s(_tree_records(4, 1, 2, 1), lambda t: 65 + t)
+        count = (size - 4) // 4
+        return count.to_bytes(4, "little") + out + bytes(4 * count - len(out))
+    if kind == "kwg":
+        word_graph, gaddag = _tree_records(4, 2, 2, 2), []
+    else:
+        word_graph = _tree_records(4, 2, 10, 2, share=1000)
+        gaddag = _tree_records(4, 1, 3, 2 + len(word_graph))
+    out = ((1 << 22 | 2).to_bytes(4, "little")
+           + (1 << 22 | (2 + len(word_graph) if gaddag else 2)).to_bytes(4, "little")
+           + u32s(word_graph + gaddag, lambda t: 1 + t))
+    return out + bytes(size - len(out))

@@ -9,7 +9,14 @@ import subprocess
 import sys
 
 import pytest
-from graph_files import dwg_bytes, kwg_bytes, quackle_bytes, worst_dawg, write_zyzzyva_db
+from graph_files import (
+    dwg_bytes,
+    kwg_bytes,
+    quackle_bytes,
+    worst_dawg,
+    worst_graph,
+    write_zyzzyva_db,
+)
 
 from adjudicator.errors import LexiconError
 from adjudicator.lexicon.readers import ListFormatError
@@ -77,6 +84,61 @@ def test_a_kwg_whose_gaddag_disagrees_with_its_word_graph_is_refused(tmp_path):
     bad = kwg_bytes(WORDS, gaddag_words=[w for w in WORDS if w != "QI"] + ["QIS"])
     with pytest.raises(ListFormatError, match="GADDAG part does not hold the same words"):
         read_source(write(tmp_path, "NWL20.kwg", bad))
+
+
+def _as_official(monkeypatch, words: list[str]) -> None:
+    """known.toml made to hold WORDS as an official list (a test cannot ship a real one)."""
+    from adjudicator.lexicon.compiled import fingerprint_words
+    from adjudicator.lexicon.known import KnownLexicon
+    from adjudicator.lexicon.readers import graph
+
+    entry = KnownLexicon("TESTLIST", "Test List", "2026", "tests", len(words),
+                         fingerprint_words(words))
+    monkeypatch.setattr(graph, "identify",
+                        lambda fp: entry if fp == entry.fingerprint else None)
+
+
+def test_official_words_make_the_gaddag_walk_needless(tmp_path, monkeypatch):
+    """Issue 34.1: when a .kwg's word graph holds an official list exactly (by fingerprint),
+    the GADDAG part (which this program never uses) is not walked: the fingerprint already
+    vouches for every word. A list that is not official is still checked against it."""
+    bad = kwg_bytes(WORDS, gaddag_words=[w for w in WORDS if w != "QI"] + ["QIS"])
+    _as_official(monkeypatch, WORDS)
+    report = read_source(write(tmp_path, "club.kwg", bad))
+    assert sorted(report.words) == WORDS
+    assert report.notes == [("its word graph holds TESTLIST exactly (by fingerprint): its "
+                             "GADDAG part, not used here, was not walked")]
+    _as_official(monkeypatch, WORDS[:-1])  # another list official: this one checked in full
+    with pytest.raises(ListFormatError, match="GADDAG part does not hold the same words"):
+        read_source(write(tmp_path, "club2.kwg", bad))
+
+
+def test_official_words_make_the_reversed_dwg_walk_needless(tmp_path, monkeypatch):
+    """The same for Zyzzyva's -R.dwg: walked only for a list that is not official."""
+    from graph_files import write_dwg_set
+
+    path = write_dwg_set(tmp_path, "club", WORDS)
+    reverse = tmp_path / "club-R.dwg"
+    reverse.write_bytes(dwg_bytes([w[::-1] for w in WORDS if w != "QI"]))
+    os.unlink(tmp_path / "club-Checksums.txt")  # its CRC would refuse the new -R.dwg first
+    _as_official(monkeypatch, WORDS)
+    assert read_source(path).notes == [
+        "club-R.dwg not walked: the words are TESTLIST exactly (by fingerprint)",
+        "not checked: club-Checksums.txt was not beside it"]
+    _as_official(monkeypatch, WORDS[1:])
+    with pytest.raises(ListFormatError, match="club-R.dwg does not hold the same words"):
+        read_source(path)
+
+
+def test_the_readers_fingerprint_is_the_lexicons(monkeypatch):
+    """graph.official_list hashes words as lexicon.fingerprint_words does (it may not differ)."""
+    from adjudicator.lexicon.compiled import fingerprint_words
+    from adjudicator.lexicon.readers import graph
+
+    seen = []
+    monkeypatch.setattr(graph, "identify", seen.append)
+    graph.official_list(list(reversed(WORDS)))
+    assert seen == [fingerprint_words(WORDS)]
 
 
 ALPHAGRAMS = sorted({"".join(sorted(w)) for w in
@@ -180,15 +242,22 @@ _COMPILE_PEAK = _PEAK.replace("from adjudicator.lexicon.wordlist import read_sou
                     reason="builds 58 MB in Python (about 15 s): ADJUDICATOR_FULL=1 runs it")
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads VmHWM (Linux)")
 @pytest.mark.parametrize("shape, refused, limit_mb", [
-    ({}, True, 350),  # 8.7 M records, every list distinct: refused by the memo's budget
-    ({"chain": 10, "share": 1000}, False, 450),  # 913,952 words of 15 letters: compiled
+    ({}, True, 300),  # 8.7 M records, every list distinct: refused by the memo's budget
+    ({"chain": 10, "share": 1000}, False, 300),  # 913,952 words of 15 letters: compiled
+    ({"kind": "dwg"}, True, 300),  # .dwg and .kwg: as many distinct lists as they can point to
+    ({"kind": "kwg"}, True, 300),
+    ({"kind": "kwg-big"}, True, 300),  # 913,952 words, then a GADDAG part of distinct lists
 ])
 def test_the_worst_word_graph_file_is_read_in_bounded_memory(tmp_path, shape, refused,
                                                              limit_mb):
-    """Issue 29.4: the real peak of the worst 64 MB graph file built (0.8 GB was measured when a
-    comment said "about 150 MB"): measured 290 MB refused, 380 MB for the largest list compiled
-    whole (read, fingerprint, trie); see adjudicator/lexicon/readers/graph.py."""
-    path = write(tmp_path, "worst.dawg", worst_dawg(**shape))
+    """Issues 29.4 and 34.4: the real peak of the worst 64 MB graph files built (0.8 GB was
+    measured when a comment said "about 150 MB"; then 416 MB for a .dwg, 513 MB for a .kwg):
+    measured 249-281 MB refused, 256 MB for the largest list compiled whole (read,
+    fingerprint, trie); see adjudicator/lexicon/readers/graph.py."""
+    if "kind" in shape:
+        path = write(tmp_path, f"worst.{shape['kind'][:3]}", worst_graph(shape["kind"]))
+    else:
+        path = write(tmp_path, "worst.dawg", worst_dawg(**shape))
     done = subprocess.run([sys.executable, "-c", _COMPILE_PEAK, path], capture_output=True,
                           text=True, timeout=600, check=False)
     said, peak_kb = done.stdout.splitlines()

@@ -22,6 +22,10 @@ MARISA_MAGIC = b"We love Marisa."  # how every marisa trie, so every compiled le
 # The SHA-256 covers the trie and the header, and is verified on every load.
 _FOOTER = struct.Struct("<Q32s8s")
 _CHUNK = 1 << 16
+# A compiled lexicon larger than this is refused before it is hashed: the real ones are under 1 MB
+# (CSW19 0.7 MB), and the largest list a reader accepts (1,000,000 random words of 15 letters)
+# compiles to 12 MB.
+MAX_LEX_BYTES = 32 << 20
 
 
 def fingerprint_words(words: Iterable[str]) -> str:
@@ -146,6 +150,9 @@ def _read_checked(path: str) -> tuple[dict, int]:
             trie_len = size - _FOOTER.size - header_len
             if header_len > size or trie_len <= 0:
                 raise LexiconError(f"{path}: damaged lexicon (bad footer); refused")
+            if size > MAX_LEX_BYTES:  # before hashing it: an 8 GB file is refused at once
+                raise LexiconError(f"{path}: {size / (1 << 20):,.0f} MB is too large for a "
+                                   f"compiled lexicon (at most {MAX_LEX_BYTES >> 20} MB); refused")
             f.seek(0)
             sha = hashlib.sha256()
             remaining = trie_len + header_len

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..destination import kind_of
+from ..destination import kind_of, why_unreadable
 from ..errors import AdjudicatorError, FileAccessError, LexiconError
 from .compiled import Lexicon, is_compiled
 from .known import SHIPPED
@@ -77,6 +78,7 @@ def locate(spec: str | None, dirs: list[str] | None = None) -> str:
     if os.path.exists(spec):  # a folder, a named pipe, a device: exit 4, as any file unread
         raise FileAccessError(f"cannot read lexicon {spec}: it is "
                               f"{kind_of(os.stat(spec).st_mode) or 'not a file'}, not a regular file")
+    _refuse_broken_link(spec)
     found = find_by_name(spec, dirs)
     if found is None:
         searched = ", ".join(lexicon_dirs(dirs))
@@ -85,6 +87,16 @@ def locate(spec: str | None, dirs: list[str] | None = None) -> str:
             f"the lexicon folders ({searched}); add it with 'adjudicator lexicon add FILE'"
         )
     return found
+
+
+def _refuse_broken_link(spec: str) -> None:
+    """A symbolic link at SPEC (or on its way) that leads nowhere, a loop or to nothing, is said
+    to be one, never taken for a name to look up (FileAccessError, exit 4)."""
+    try:
+        os.stat(spec)
+    except OSError as e:
+        if e.errno == errno.ELOOP or os.path.islink(spec):
+            raise FileAccessError(f"cannot read lexicon {spec}: {why_unreadable(e, spec)}") from e
 
 
 def _remember(path: str) -> Lexicon:

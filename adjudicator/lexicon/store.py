@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import platformdirs
 
+from ..destination import open_regular
 from ..errors import FileAccessError, LexiconError
 from .compiled import FORMAT_VERSION, Lexicon, is_compiled
 from .known import LexiconIdentity
@@ -69,8 +70,11 @@ def cache_dir() -> str:
 def compiled_cache_for(source: str, *, again: bool = False) -> str:
     """Compile a source list once; later uses load the cached file (keyed by the source's bytes).
     AGAIN: compile it anew (the cached file was found damaged)."""
+    from .readers import check_open  # only a word list not yet compiled: its readers' bounds
+
     try:
-        with open(source, "rb") as f:
+        with open_regular(source) as f:  # a pipe or a device refused, never waited on
+            check_open(source, f, os.fstat(f.fileno()).st_size)  # 8 GB: refused, not hashed
             digest = hashlib.file_digest(f, "sha256").hexdigest()
     except OSError as e:
         raise FileAccessError(f"cannot read word list {source}: {e.strerror or e}") from e

@@ -5,14 +5,25 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from ..destination import open_regular
 from ..entry import describe_char
 from ..errors import FileAccessError, LexiconError, WordListError
+from .compiled import MAGIC as _LEXICON_MAGIC
+from .compiled import MARISA_MAGIC
 from .names import Claim, claim_of_title
-from .readers import open_regular, read_open
+from .readers import read_open
+from .readers.graph import MAX_WORDS
 
-MARISA_MAGIC = b"We love Marisa."  # as compiled.MARISA_MAGIC (compiling imports this module)
+# A text list holds at most MAX_WORDS words (as the graph formats: 3.5x CSW) in at most
+# MAX_TEXT_BYTES (CSW with a definition on every line is 15-20 MB) and MAX_LINES lines (blank
+# lines and comments counted): anything more is refused before a line is split out.
+MAX_TEXT_BYTES = 32 << 20
+MAX_LINES = 2 * MAX_WORDS
+_LINE_BLOCK = 1 << 20
+MAX_SKIPPED = 100_000  # invalid lines passed over (--skip-invalid): each is kept to report it
 _CLEAN_BODY = re.compile(r"(?:[A-Z]{2,15}\n)*")
 _BLANK_OR_COMMENT = re.compile(r"(?m)^[ \t]*(?:#[^\n]*)?\n")
 _COMMENT_LINE = re.compile(r"(?m)^[ \t]*#")
@@ -63,12 +74,17 @@ def read_source(path: str, *, skip_invalid: bool = False) -> SourceReport:
         return SourceReport(path=path, sha256=decoded.sha256, words=set(decoded.words),
                             format=decoded.format, notes=decoded.notes, claims=decoded.claims)
     report = SourceReport(path=path, sha256=hashlib.sha256(data).hexdigest())
+    if data.startswith(MARISA_MAGIC) and data.endswith(_LEXICON_MAGIC):
+        raise LexiconError(f"{path}: already a compiled lexicon, not a word list: use it as it "
+                           f"is (--lexicon {path}, or 'adjudicator lexicon add {path}'), or "
+                           "compile its word list")
     if data.startswith(MARISA_MAGIC):  # a compiled lexicon cut short: its footer is gone
         raise LexiconError(f"{path}: the lexicon file is damaged or truncated (its end is "
                            "missing); refused: copy or compile it again")
     if b"\0" in data[:4096]:
         raise WordListError(path, 1, data[:20].decode("latin-1"), "binary data, not a word list "
                             "nor a Zyzzyva, Quackle or KWG file")
+    _check_text_size(path, len(data))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -79,10 +95,11 @@ def read_source(path: str, *, skip_invalid: bool = False) -> SourceReport:
     if not upper.endswith("\n"):
         upper += "\n"
     report.lines = upper.count("\n")
+    if report.lines > MAX_LINES:
+        raise LexiconError(f"{path}: {report.lines:,} lines, more than a word list holds (at "
+                           f"most {MAX_LINES:,} lines and {MAX_WORDS:,} words); refused")
     if not (upper.isascii() and _fast_read(report, text, upper)):
-        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-        if lines[-1] == "":
-            lines.pop()  # the last line's end, not a line
+        lines = _lines(text.replace("\r\n", "\n").replace("\r", "\n"))
         _read_lines(report, lines, skip_invalid)
     if not report.words:
         raise LexiconError(f"{path}: no words found")
@@ -90,6 +107,19 @@ def read_source(path: str, *, skip_invalid: bool = False) -> SourceReport:
     if claim is not None:
         report.claims.append(claim)
     return report
+
+
+def _check_text_size(path: str, size: int) -> None:
+    """Refuse a text list over MAX_TEXT_BYTES before it is decoded (one line, exit 3)."""
+    if size > MAX_TEXT_BYTES:
+        raise LexiconError(f"{path}: {size / (1 << 20):,.0f} MB of text is more than a word "
+                           f"list holds (at most {MAX_TEXT_BYTES >> 20} MB, definitions "
+                           "included); refused")
+
+
+def _too_many_words(path: str) -> LexiconError:
+    return LexiconError(f"{path}: more than {MAX_WORDS:,} words, more than any word list "
+                        "(3.5 times CSW); refused")
 
 
 def _fast_read(report: SourceReport, text: str, upper: str) -> bool:
@@ -105,6 +135,8 @@ def _fast_read(report: SourceReport, text: str, upper: str) -> bool:
         )
     if not _CLEAN_BODY.fullmatch(body):
         return False
+    if body.count("\n") > MAX_WORDS:  # counted before a word is split out
+        raise _too_many_words(report.path)
     report.header = header
     report.comments = len(_COMMENT_LINE.findall(upper))
     report.blank = report.lines - report.comments - (header is not None) - body.count("\n")
@@ -112,7 +144,21 @@ def _fast_read(report: SourceReport, text: str, upper: str) -> bool:
     return True
 
 
-def _read_lines(report: SourceReport, lines: list[str], skip_invalid: bool) -> None:
+def _lines(text: str) -> Iterator[str]:
+    """The lines of TEXT (each ended by LF; the last one's end is not a line), split a block
+    of about 1 MB at a time: a list of 2 M lines at once would cost 150 MB."""
+    end = len(text) - 1 if text.endswith("\n") else len(text)
+    pos = 0
+    while text:
+        cut = text.find("\n", pos + _LINE_BLOCK, end)
+        if cut < 0:
+            yield from text[pos:end].split("\n")
+            return
+        yield from text[pos:cut].split("\n")
+        pos = cut + 1
+
+
+def _read_lines(report: SourceReport, lines: Iterable[str], skip_invalid: bool) -> None:
     words = report.words
     first_content = True
     for line_no, raw in enumerate(lines, start=1):
@@ -132,9 +178,15 @@ def _read_lines(report: SourceReport, lines: list[str], skip_invalid: bool) -> N
         word = token.upper()
         if token.isascii() and _WORD.fullmatch(word):
             words.add(word)
+            if len(words) > MAX_WORDS:
+                raise _too_many_words(report.path)
             continue
         if skip_invalid:
             report.skipped.append((line_no, line))
+            if len(report.skipped) > MAX_SKIPPED:
+                raise LexiconError(f"{report.path}: more than {MAX_SKIPPED:,} lines are not "
+                                   "words (--skip-invalid passes over a few bad lines, not a "
+                                   "file that is mostly not words); refused")
             continue
         raise WordListError(report.path, line_no, line, _why_not_a_word(token))
 

@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sys
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from ...destination import kind_of
-from ...errors import FileAccessError
 from ..names import Claim
 from . import detect as _detect
 from . import kwg, quackle_dawg, zyzzyva_db, zyzzyva_dwg
 from .graph import MAX_BYTES, ListFormatError, check_size
 
-__all__ = ["Decoded", "ListFormatError", "open_regular", "read_open"]
+__all__ = ["Decoded", "ListFormatError", "check_open", "read_open"]
 
 
 @dataclass
@@ -33,25 +30,13 @@ def _state(st: os.stat_result) -> tuple[int, int, int, int]:
     return st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev
 
 
-def open_regular(path: str, what: str = "word list") -> BinaryIO:
-    """PATH opened for reading when it is a regular file; a named pipe, a device, a socket or a
-    folder is refused at once (FileAccessError, exit 4), never waited on: opening a pipe for
-    reading would block until a writer came, for ever."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-                     | getattr(os, "O_BINARY", 0))
-    except OSError as e:
-        raise FileAccessError(f"cannot read {what} {path}: {e.strerror or e}") from e
-    try:
-        kind = kind_of(os.fstat(fd).st_mode)
-        if kind:
-            raise FileAccessError(f"cannot read {what} {path}: it is {kind}, not a regular file")
-        if sys.platform != "win32":  # opened O_NONBLOCK there (a pipe never waited on)
-            os.set_blocking(fd, True)
-    except BaseException:
-        os.close(fd)
-        raise
-    return os.fdopen(fd, "rb")
+def check_open(path: str, f: BinaryIO, size: int) -> None:
+    """Refuse the open file F of SIZE bytes by its size before anything reads or hashes it
+    whole: a Zyzzyva database (its first 16 bytes say so) up to MAX_DB_BYTES, any other list
+    up to MAX_BYTES. F is left at its start."""
+    head = f.read(len(zyzzyva_db.MAGIC))
+    f.seek(0)
+    check_size(path, size, zyzzyva_db.MAX_DB_BYTES if head == zyzzyva_db.MAGIC else MAX_BYTES)
 
 
 def read_open(path: str, f: BinaryIO, size: int) -> tuple[Decoded | None, bytes]:
@@ -78,7 +63,8 @@ def read_open(path: str, f: BinaryIO, size: int) -> tuple[Decoded | None, bytes]
                                   "empty)")
         return Decoded(words, fmt, sha.hexdigest(), notes), b""
     check_size(path, size, MAX_BYTES)
-    data = head + f.read(MAX_BYTES + 1 - len(head))
+    f.seek(0)  # read whole again: `head + rest` would hold a 64 MB file twice
+    data = f.read(MAX_BYTES + 1)
     check_size(path, len(data), MAX_BYTES)  # grew while being read
     kind = _detect.detect(path, data)
     if kind is None:

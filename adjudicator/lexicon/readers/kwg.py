@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .graph import SEPARATOR, FlatGraph, ListFormatError, flag_table, low_bits
+from .graph import SEPARATOR, FlatGraph, ListFormatError, flag_table, kid_view, official_list
 
 FORMAT_FULL = "KWG word graph (.kwg, word graph and GADDAG)"
 FORMAT_DAWG = "KWG word graph (.kwg, word graph only)"
@@ -50,7 +50,8 @@ def is_gaddawg(data: bytes) -> bool:
 def read(path: str, data: bytes) -> tuple[list[str], list[str], str]:
     """The words of the word-graph (DAWG) part, checked against the GADDAG part of a full .kwg
     (its paths without a direction switch are the same words spelled backwards, as Zyzzyva's
-    -R.dwg is). Alphagram files (.kad) are refused, damaged ones too."""
+    -R.dwg is) unless they are an official list by fingerprint (the stronger check; the GADDAG
+    walk costs 3 times the word graph's). Alphagram files (.kad) are refused, damaged ones too."""
     if len(data) < 8 or len(data) % 4:
         raise ListFormatError(path, "not whole 4-byte nodes (truncated or damaged)")
     full = is_gaddawg(data)
@@ -58,21 +59,33 @@ def read(path: str, data: bytes) -> tuple[list[str], list[str], str]:
     if alphagrams and not full:
         raise _alphagram_file(path)
     flags = data[2::4]
-    tiles = data[3::4]
-    last, accepts, kids = (flags.translate(_IS_END_TABLE), flags.translate(_ACCEPTS_TABLE),
-                           low_bits(data, _ARC >> 16))
-    graph = FlatGraph(path, tiles.translate(_TILES), last, accepts, kids, base=0,
-                      raw_letters=tiles)
+    tiles = memoryview(data)[3::4]  # as stored, for messages: a view, no copy
+    last, kids = flags.translate(_IS_END_TABLE), kid_view(data, _ARC >> 16)
+    graph = FlatGraph(path, data[3::4].translate(_TILES), last, flags.translate(_ACCEPTS_TABLE),
+                      kids, base=0, raw_letters=tiles, kid_mask=_ARC)
+    del flags  # each array the size of a quarter of the file counts (issue 34.4)
     root = _node(data, 0) & _ARC
     words = graph.words(root) if root else []
     notes = []
-    if full:
+    known = official_list(words) if full and words else None
+    if known is not None:  # its fingerprint vouches for every word: the GADDAG is not ours to use
+        notes.append(f"its word graph holds {known.id} exactly (by fingerprint): its GADDAG "
+                     "part, not used here, was not walked")
+    elif full:
         gaddag_root = _node(data, 1) & _ARC
-        gaddag = FlatGraph(path, tiles.translate(_GADDAG_TILES), last, accepts, kids, base=0,
-                           raw_letters=tiles)
-        backward = gaddag.words(gaddag_root, skip_separator=True) if gaddag_root else []
-        if len(backward) != len(words) or set(
-                "\n".join(backward)[::-1].split("\n")) != set(words):
+        spent = graph.spent
+        del graph  # its codes: the GADDAG's are others
+        gaddag = FlatGraph(path, data[3::4].translate(_GADDAG_TILES), last,
+                           data[2::4].translate(_ACCEPTS_TABLE), kids, base=0,
+                           raw_letters=tiles, kid_mask=_ARC, separator_ok=True)
+        text = "\n".join(words)  # held as one string while the GADDAG is walked: a fifth of
+        words.clear()  # the memory of a list of words (issue 34.4)
+        backward = (gaddag.words(gaddag_root, skip_separator=True, spent=spent + len(text))
+                    if gaddag_root else [])  # one budget for the whole file's walks
+        del gaddag, last, kids  # what the walks needed: not the comparison
+        words = text.split("\n") if text else []
+        del text
+        if not _same_words_reversed(words, backward):
             raise ListFormatError(path, "its GADDAG part does not hold the same words as its "
                                   "word graph (damaged or altered)")
         if words:
@@ -80,6 +93,19 @@ def read(path: str, data: bytes) -> tuple[list[str], list[str], str]:
     elif len(words) >= _ALPHAGRAM_MIN and alphagram_share(words) > 0.5:
         raise _alphagram_file(path)
     return words, notes, FORMAT_FULL if full else FORMAT_DAWG
+
+
+def _same_words_reversed(words: list[str], backward: list[str]) -> bool:
+    """BACKWARD (a GADDAG's paths without a switch) holds exactly the WORDS spelled backwards.
+    Compared sorted (both come sorted from the walk: sorting costs next to nothing), BACKWARD
+    dropped as soon as it is text: no sets of a million words (issue 34.4)."""
+    if len(backward) != len(words):
+        return False
+    backward.sort()
+    text = "\n".join(backward)
+    backward.clear()
+    turned = sorted(w[::-1] for w in words)
+    return "\n".join(turned) == text
 
 
 def _alphagram_file(path: str) -> ListFormatError:

@@ -6,7 +6,7 @@ import binascii
 import os
 
 from ..names import ZYZZYVA_CHECKSUMS, claim_of_id
-from .graph import FlatGraph, ListFormatError, flag_table, low_bits
+from .graph import FlatGraph, ListFormatError, flag_table, kid_view, official_list
 
 FORMAT = "Zyzzyva word graph (.dwg)"
 _END = 1 << 23  # a word ends on this edge
@@ -57,8 +57,11 @@ def decode(path: str, data: bytes) -> list[str]:
         raise ListFormatError(path, "not a Zyzzyva word graph: its size does not match its edge "
                               "count (damaged)")
     flags = data[6::4]  # bits 23-16 of each edge
-    graph = FlatGraph(path, data[7::4], flags.translate(_LAST_TABLE), flags.translate(_END_TABLE),
-                      low_bits(data[4:], 0x1F), base=1)
+    last, ends = flags.translate(_LAST_TABLE), flags.translate(_END_TABLE)
+    del flags  # each array the size of a quarter of the file counts (issue 34.4)
+    graph = FlatGraph(path, data[7::4], last, ends, kid_view(memoryview(data)[4:], 0x1F), base=1,
+                      raw_letters=memoryview(data)[7::4], kid_mask=_CHILD)
+    del ends  # merged into the graph's codes
     return graph.words(1)
 
 
@@ -87,7 +90,8 @@ def is_reversed_graph(words: list[str]) -> bool:
 
 def read(path: str, data: bytes, claims: list | None = None) -> tuple[list[str], list[str]]:
     """The words of LEX.dwg, checked against LEX-R.dwg and LEX-Checksums.txt when they are beside
-    it (as Zyzzyva's importLexicon does); the notes say what was checked or not there to check.
+    it (as Zyzzyva's importLexicon does), LEX-R.dwg walked only when the words are no official
+    list by fingerprint; the notes say what was checked or not there to check.
     CLAIMS gets the official list whose checksums LEX-Checksums.txt holds, if any."""
     words = decode(path, data)
     if is_reversed_graph(words):
@@ -115,7 +119,11 @@ def read(path: str, data: bytes, claims: list | None = None) -> tuple[list[str],
             claims.append(claim_of_id(official, f"{os.path.basename(sums_path)} beside it"))
     else:
         missing.append(os.path.basename(sums_path))
-    if rev_data is not None:
+    known = official_list(words) if rev_data is not None else None
+    if known is not None:  # the fingerprint vouches for every word (its CRC checked above)
+        notes.append(f"{os.path.basename(rev_path)} not walked: the words are {known.id} "
+                     "exactly (by fingerprint)")
+    elif rev_data is not None:
         backward = decode(rev_path, rev_data)
         spelled_forward = "\n".join(backward)[::-1].split("\n")  # each word turned round
         if len(backward) != len(words) or set(spelled_forward) != set(words):
