@@ -23,6 +23,7 @@ from adjudicator.station_state import save_state, state_path
 from .console import CSS_TEXT as CONSOLE_CSS, ConsoleFilter, wants_console
 from .screens.ready import ReadyScreen
 from .typed import Typed
+from .widgets.touch_button import TouchButton
 from adjudicator.station import Outcome, Station, open_station
 
 DIRECTOR_KEY = "f12"
@@ -34,6 +35,7 @@ ALLOWED_APP_ACTIONS = frozenset({"director", "focus_next", "focus_previous"})
 ACTIVITY = (events.Key, events.Paste, Typed, events.MouseDown, events.MouseScrollDown,
             events.MouseScrollUp)
 IDLE_CHECK = 1.0  # seconds between looks at the director's idle time
+HOME_CHECK = 1.0  # seconds between looks for a stack with no screen of the kiosk's own
 # Signals that end the kiosk as the director's Quit does, the terminal put back (issue 21).
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 DIRECTOR_IDLE_NOTICE = ("Director mode closed after {seconds:g} s without a key or a touch: "
@@ -71,6 +73,7 @@ class KioskApp(App, inherit_bindings=False):
         self._director_seen: float | None = None  # last key or touch in director mode
         self._director_watch = None
         self.stop_signal = 0  # the stop signal that ended the app, if one did
+        self._button_down = None  # the TouchButton a mouse button went down on
 
     def get_line_filters(self):
         filters = super().get_line_filters()
@@ -111,6 +114,18 @@ class KioskApp(App, inherit_bindings=False):
     def on_mount(self) -> None:
         self.push_screen(self.home_screen())
         self.call_after_refresh(self._warm_fonts)
+        self.set_interval(HOME_CHECK, self.keep_home)
+
+    def keep_home(self) -> None:
+        """Never a station without its screen: were every screen of the kiosk's own gone from
+        the stack (Textual's blank one left: issue 36's dead station), the home screen comes
+        back within HOME_CHECK seconds, and with it the keys, F12 and the clicks."""
+        if len(self.screen_stack) <= 1:
+            if self._director_open:
+                self._director_open = False
+                self._stop_director_watch()
+                save_state(self.state_file, director_open=False)
+            self.push_screen(self.home_screen())
 
     def _warm_fonts(self) -> None:
         if self.on_first_paint is not None:
@@ -170,22 +185,59 @@ class KioskApp(App, inherit_bindings=False):
         if self._director_seen is not None and isinstance(event, ACTIVITY):
             self._director_seen = self.idle_clock()  # the director is still there
         if isinstance(event, Typed):
-            take = getattr(self.focused, "take_text", None)
-            if take is not None:
-                take(event.text)  # the entry box: one piece of text, one length check
-                return
-            for key in event.keys():  # any other box or screen: its keys, in order
-                await self.on_event(key)
+            await self._take_typed(event)
             return
+        if isinstance(event, events.MouseDown) and not event.is_forwarded:
+            self._button_down = self._touch_button_at(event)
+        if isinstance(event, events.MouseUp) and not event.is_forwarded:
+            self._release(event)
         if (isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded
                 and getattr(event, "key", None) != DIRECTOR_KEY):
-            take = getattr(self.focused, "take_paste" if isinstance(event, events.Paste)
-                           else "take_key", None)
+            paste = isinstance(event, events.Paste)
+            take = self._taker("take_paste" if paste else "take_key")
             if take is not None:
                 event.stop()
                 take(event)
                 return
         await super().on_event(event)
+
+    def _taker(self, name: str):
+        """The focused box's NAME method (take_key, take_paste, take_text), else the screen's
+        (the verdict takes its keys itself: it has no box)."""
+        take = getattr(self.focused, name, None)
+        if take is None and name == "take_key":
+            take = getattr(self.screen, name, None)
+        return take
+
+    async def _take_typed(self, event: Typed) -> None:
+        """A run of printable characters read together: an entry box takes it as one piece of
+        text; anything else its keys one by one, in order, and what is left of the run goes to
+        the box that has the keyboard once one does (the words typed after the key that sent a
+        verdict away are Ready's: `" cat xu"` on a verdict, then TAB, judges CAT XU)."""
+        text = event.text
+        for i, ch in enumerate(text):
+            take = self._taker("take_text")
+            if take is not None:
+                take(text[i:])
+                return
+            for key in event.keys_of(ch):
+                await self.on_event(key)
+
+    def _touch_button_at(self, event: events.MouseEvent) -> TouchButton | None:
+        try:
+            widget, _ = self.screen.get_widget_at(event.screen_x, event.screen_y)
+        except NoWidget:
+            return None
+        return widget if isinstance(widget, TouchButton) else None
+
+    def _release(self, event: events.MouseUp) -> None:
+        """A press and release on the same button is its tap, applied now, in order with the
+        keys read with it. Textual would post its Click down to the button, whose message
+        came back after keys read later: a NEXT click with `r` rechecked, a RECHECK click with
+        SPACE dropped the recheck (issue 36)."""
+        button, self._button_down = self._button_down, None
+        if button is not None and button is self._touch_button_at(event):
+            button.press(now=True)
 
     def _has_widget_at(self, event: events.MouseEvent) -> bool:
         try:
@@ -234,6 +286,18 @@ class KioskApp(App, inherit_bindings=False):
         if screen not in self.screen_stack:
             self.push_screen(screen)
 
+    def back_home(self) -> None:
+        """The verdict leaves, NOW: the screen under it (Ready) takes the next key read, its
+        entry cleared (resume_now). A pop alone left Ready's resume for later, behind the keys
+        read with the one that dismissed the verdict, which it then wiped."""
+        self.pop_screen()
+        resume = getattr(self.screen, "resume_now", None)
+        if resume is not None:
+            resume()
+
+    def _on_verdict(self) -> bool:
+        return self.is_screen_installed("verdict") and self.screen is self.get_screen("verdict")
+
     def _verdict_screen(self):
         if not self.is_screen_installed("verdict"):
             from .screens.verdict import VerdictScreen  # after the first paint (_warm_fonts)
@@ -247,6 +311,11 @@ class KioskApp(App, inherit_bindings=False):
         home = ReadyScreen
         if self.station.config.mode == "runner":
             from .screens.runner import RunnerScreen as home
+        if not self._director_open and self._on_verdict() and self.screen.released():
+            # F12 on a released verdict: the verdict goes, as a "next" key would, and the
+            # PIN is asked (docs/station.md); held, it does nothing, as every key
+            self.protocol.next_challenge()
+            self.back_home()
         if self._director_open or not isinstance(self.screen, home):
             return  # never over a verdict, never twice
         self._director_open = True

@@ -23,7 +23,7 @@ from adjudicator.visible import visible
 
 from ..printing import Printed, print_desk
 from ..widgets.entry_input import VisibleInput as Input
-from .base import screen_css
+from .base import DismissedOnce, screen_css
 
 TIMER_KEYS = ("entry_idle", "verdict_hold", "verdict_clear", "director_idle")
 TIMER_LABELS = {"entry_idle": "Unfinished entry cleared after",
@@ -69,7 +69,7 @@ def _width(rows: list[tuple[str, ...]], shown: int) -> int:
     return sum(max([len(COLUMNS[i])] + [len(r[i]) for r in rows]) + 2 for i in range(shown))
 
 
-class DirectorScreen(Screen):
+class DirectorScreen(DismissedOnce, Screen):
     """Behind the PIN (WESPA 3.11.1(b)): TAB moves between fields here; ESCAPE goes back."""
 
     DEFAULT_CSS = screen_css("director.tcss")

@@ -33,6 +33,7 @@ class ReadyScreen(LockedScreen):
         super().__init__()
         self._idle: Timer | None = None
         self._judged = False
+        self._resumed = False  # resume_now ran: the ScreenResume posted with it is done
         self._notice = notice  # said until the first key (why director mode closed)
         lists = self.app.station.divisions
         self._by_table = lists is not None and not lists.one_list  # the table decides the list
@@ -115,6 +116,19 @@ class ReadyScreen(LockedScreen):
             banner.display = broken
 
     def on_screen_resume(self) -> None:
+        if self._resumed:  # done already, when the verdict left (resume_now)
+            self._resumed = False
+            return
+        self._resume()
+
+    def resume_now(self) -> None:
+        """Back from the verdict, now (KioskApp.back_home): the entry cleared and the keyboard
+        here before the next key read is applied; the ScreenResume that Textual posts, handled
+        after those keys, then changes nothing (it wiped the words typed after the NEXT key)."""
+        self._resumed = True
+        self._resume()
+
+    def _resume(self) -> None:
         self.app.protocol.next_challenge()
         if self._judged:
             self._judged = False
@@ -127,8 +141,10 @@ class ReadyScreen(LockedScreen):
 
     def _focus_start(self) -> None:
         """The words box; first the table box when the table decides the list (cleared)."""
+        # Screen.set_focus, not Widget.focus(), which waits behind the keys already read: the
+        # next key read goes to the box focused here (a table, ENTER and the words in one read)
         if not self._by_table:
-            self.query_one(EntryInput).focus()
+            self.set_focus(self.query_one(EntryInput))
             return
         box = self.query_one("#table")
         box.value = ""
@@ -137,7 +153,7 @@ class ReadyScreen(LockedScreen):
         lexicon.set_class(any(not lex.identity.recognised
                               for lex in self.app.station.divisions.lexicons), "unrecognised")
         self.query_one("#rule", Static).update(self._rule_text())
-        box.focus()
+        self.set_focus(box)
 
     def _rule_text(self) -> str:
         if self._by_table:
@@ -151,7 +167,7 @@ class ReadyScreen(LockedScreen):
         """ENTER in the table box: the table's division and list said, then the words."""
         event.stop()
         if self._check_table():
-            self.query_one(EntryInput).focus()
+            self.set_focus(self.query_one(EntryInput))
 
     def _check_table(self) -> bool:
         from adjudicator.tables import check_table
@@ -165,7 +181,7 @@ class ReadyScreen(LockedScreen):
             choice = station.divisions.choose(table, station.config.challenge_rule)
         except EntryError as e:
             self._say(str(e), error=True)
-            self.query_one("#table").focus()
+            self.set_focus(self.query_one("#table"))
             return False
         lexicon = self.query_one("#lexicon", Static)
         lexicon.update(f"Table {table} · Division {choice.division} · Lexicon: "

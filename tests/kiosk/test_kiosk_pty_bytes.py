@@ -41,7 +41,7 @@ def test_invalid_utf8_is_never_typed_and_never_ends_the_kiosk(kiosk):
     assert judge(app, journal) == (("QI",), True)
     app.drain(0.3)  # past the verdict's hold
     mark = len(app.screen)
-    app.write(b" ")  # any key: back to Ready
+    app.write(b" ")  # SPACE: back to Ready
     app.read_until(b"station: 1", start=mark)
     mark = len(app.screen)
     app.write(b"z\xffa\xc3\t")  # a cut sequence at the end of a burst too
