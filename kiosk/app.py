@@ -20,6 +20,7 @@ from adjudicator.protocol import Protocol
 
 from adjudicator.pin_gate import PinGate
 from adjudicator.station_state import save_state, state_path
+from adjudicator.unseen import find_unseen, mark_shown
 from .console import CSS_TEXT as CONSOLE_CSS, ConsoleFilter, wants_console
 from .screens.ready import ReadyScreen
 from .typed import Typed
@@ -38,6 +39,8 @@ IDLE_CHECK = 1.0  # seconds between looks at the director's idle time
 HOME_CHECK = 1.0  # seconds between looks for a stack with no screen of the kiosk's own
 # Signals that end the kiosk as the director's Quit does, the terminal put back (issue 21).
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+UNSEEN_NOTE = ("RECORDED BUT NEVER SHOWN: the station restarted before showing this verdict. "
+               "Here it is.")
 DIRECTOR_IDLE_NOTICE = ("Director mode closed after {seconds:g} s without a key or a touch: "
                         "the station is locked again.")
 
@@ -74,6 +77,7 @@ class KioskApp(App, inherit_bindings=False):
         self._director_watch = None
         self.stop_signal = 0  # the stop signal that ended the app, if one did
         self._button_down = None  # the TouchButton a mouse button went down on
+        self.unseen: Outcome | None = None  # a verdict recorded, never shown, shown at start
 
     def get_line_filters(self):
         filters = super().get_line_filters()
@@ -138,9 +142,10 @@ class KioskApp(App, inherit_bindings=False):
             if show is not None:
                 show()
         # ...build the verdict screen, and load the big-letter fonts so the first verdict paints
-        # at once.
+        # at once; a verdict recorded and never shown (a crash before its paint) is shown now.
         if self.station.config.mode != "runner":  # the runners' desk shows its own result
             self._verdict_screen()
+            self.show_unseen()
         from .widgets.bigtext import warm
 
         self.run_worker(warm, thread=True, exclusive=True, group="warm")
@@ -184,6 +189,8 @@ class KioskApp(App, inherit_bindings=False):
             return
         if self._director_seen is not None and isinstance(event, ACTIVITY):
             self._director_seen = self.idle_clock()  # the director is still there
+        if self.protocol.judging and isinstance(event, (events.Key, events.Paste, Typed)):
+            return  # read with the TAB being judged: a moment later it meets the held verdict
         if isinstance(event, Typed):
             await self._take_typed(event)
             return
@@ -274,17 +281,27 @@ class KioskApp(App, inherit_bindings=False):
             return RunnerScreen(notice=notice)
         return ReadyScreen(notice=notice)
 
-    def show_verdict(self, outcome: Outcome) -> None:
+    def show_verdict(self, outcome: Outcome, note: str = "") -> None:
         """One VerdictScreen, installed once and filled in for each challenge (paints sooner).
 
         The protocol is told first (judged: the hold starts now). Pushed only when it is not
         shown already: a second push suspended it and stopped its timers for good (issue 28).
+        Once painted, the challenge is marked shown (adjudicator/unseen.py).
         """
         self.protocol.judged()
         screen = self._verdict_screen()
-        screen.show(outcome)
+        screen.show(outcome, note)
         if screen not in self.screen_stack:
             self.push_screen(screen)
+        if outcome.seq is not None:
+            self.call_after_refresh(mark_shown, self.state_file, outcome.seq)
+
+    def show_unseen(self) -> None:
+        """The last verdict this station recorded and never showed (it was stopped between
+        the journal's commit and the paint), shown now, before the station is used."""
+        self.unseen = find_unseen(self.station, self.state_file)
+        if self.unseen is not None and self._verdict_screen() is not None:
+            self.show_verdict(self.unseen, UNSEEN_NOTE)
 
     def back_home(self) -> None:
         """The verdict leaves, NOW: the screen under it (Ready) takes the next key read, its
@@ -316,8 +333,8 @@ class KioskApp(App, inherit_bindings=False):
             # PIN is asked (docs/station.md); held, it does nothing, as every key
             self.protocol.next_challenge()
             self.back_home()
-        if self._director_open or not isinstance(self.screen, home):
-            return  # never over a verdict, never twice
+        if self._director_open or self.protocol.judging or not isinstance(self.screen, home):
+            return  # never over a verdict (or one being recorded), never twice
         self._director_open = True
         self._reread_pin()
         if not self.pin_gate.configured:  # a try-out station: director mode, to set a PIN

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any, TextIO
 
-from ..errors import JournalError
+from ..errors import JournalError, JournalLockedError
 from . import anchor, chain, db, outbox
 from .export import parse_since, query, write
 from .flags import DEFAULT_SPLIT_WINDOW, flags_for
@@ -190,7 +190,8 @@ class Journal:
             try:
                 result = db.retrying(attempt, self.patience)
             except sqlite3.Error as e:
-                raise JournalError(db.explain(e, self.path)) from e
+                error = JournalLockedError if db.is_locked(e) else JournalError
+                raise error(db.explain(e, self.path)) from e
             if checkpoint:
                 db.checkpoint(conn)
             return result

@@ -8,10 +8,14 @@ runner's desk does, and judges with that table's division's list: it never guess
 
 from __future__ import annotations
 
+import datetime as dt
+
 from textual.app import ComposeResult
 from textual.timer import Timer
 from textual.widgets import Static
 
+from adjudicator.entry import check_entry_length, parse_entry
+from adjudicator.unseen import rechallenge_of
 from adjudicator.errors import EntryError
 from adjudicator.pin import is_set
 from adjudicator.protocol import KEYBOARD, State, steps_text
@@ -23,6 +27,8 @@ from .base import LockedScreen, timer_delay
 
 STEP_1, STEP_2 = KEYBOARD.step_1, KEYBOARD.step_2
 SHORT = 22  # rows: a shorter screen keeps the try-out row for the ADJUDICATE button
+RECORDING = "recording…"
+LOCKED = ("NOT RECORDED, no verdict: {problem}. Press TAB to try again, or call the director.")
 TRY_OUT = "not locked: no director PIN (F12 opens director mode, where one is set)"
 
 
@@ -256,22 +262,48 @@ class ReadyScreen(LockedScreen):
 
     def on_entry_input_adjudicate(self, event: EntryInput.Adjudicate) -> None:
         """Judge the entry, once: a second click, tap or TAB that came with the first (one read,
-        or a stall) finds Ready gone and the protocol past Entry, and does nothing (issue 28)."""
+        or a stall) finds the protocol judging or past Entry, and does nothing (issue 28).
+
+        A malformed entry is answered at once. A well-formed one is judged and recorded after
+        the words and "recording..." are drawn (issue 36: a journal locked by another program
+        froze the station with nothing drawn); the keys read meanwhile are the held verdict's,
+        as they would be a moment later: nothing."""
         protocol = self.app.protocol
         if self._by_table and self.is_current and not self._check_table():
             return  # no table, or one no division here plays at: nothing judged
         if not self.is_current or not protocol.take_judgement():
             return
         table = self.query_one("#table").value if self._by_table else ""
-        try:  # recorded before the verdict is shown
-            outcome = self.app.station.submit(event.text, table=table)
+        try:
+            check_entry_length(event.text)
+            parse_entry(event.text)
         except EntryError as e:
             protocol.refused()
             self._say(str(e), error=True)  # answered in place, never judged
             return
+        self._say(RECORDING, error=False)
+        self.call_after_refresh(self._judge, event.text, table)
+
+    def _judge(self, text: str, table: str) -> None:
+        protocol, station = self.app.protocol, self.app.station
+        # the players challenging again the verdict they never saw (unseen.py): its recheck
+        again = rechallenge_of(self.app.unseen, parse_entry(text), dt.datetime.now().astimezone(),
+                               station.config.split_window)
+        self.app.unseen = None
+        try:  # recorded before the verdict is shown
+            outcome = (station.recheck(again) if again is not None
+                       else station.submit(text, table=table))
+        except EntryError as e:
+            protocol.refused()
+            self._say(str(e), error=True)
+            return
         except BaseException:
             protocol.refused()
             raise
+        if outcome.locked:  # nothing recorded, so nothing shown: the players may try again
+            protocol.refused()
+            self._say(LOCKED.format(problem=outcome.problem), error=True)
+            return
         self._judged = True  # the entry is cleared on the way back, not on the verdict's path
         self.app.show_verdict(outcome)
 

@@ -51,9 +51,9 @@ def describe_lines(outcome: Outcome) -> list[tuple[str, str]]:
     return lines
 
 
-LINE_IDS = ("recheck-of", "plain", "words", "consequence", "record", "lexicon-warning",
+LINE_IDS = ("late", "recheck-of", "plain", "words", "consequence", "record", "lexicon-warning",
             "secondary", "not-recorded")
-ALARMS = ("not-recorded",)
+ALARMS = ("not-recorded", "late")
 
 
 class VerdictScreen(LockedScreen):
@@ -69,6 +69,7 @@ class VerdictScreen(LockedScreen):
     def __init__(self, outcome: Outcome | None = None) -> None:
         super().__init__()
         self.outcome = outcome
+        self.note = ""  # a line above the rest (a verdict shown late, after a restart)
         self._verdict_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -86,9 +87,10 @@ class VerdictScreen(LockedScreen):
         if self.outcome is not None:
             self._fill(self.outcome)
 
-    def show(self, outcome: Outcome) -> None:
-        """Fill the screen in with OUTCOME (before it is pushed, or in place for a recheck)."""
-        self.outcome = outcome
+    def show(self, outcome: Outcome, note: str = "") -> None:
+        """Fill the screen in with OUTCOME (before it is pushed, or in place for a recheck);
+        NOTE, when given, is said above its lines."""
+        self.outcome, self.note = outcome, note
         if self.query("#verdict-box"):
             self._fill(outcome)
         # else: not composed yet; on_mount fills it in
@@ -100,6 +102,8 @@ class VerdictScreen(LockedScreen):
         box.set_class(not v.acceptable, "unacceptable")
         self.query_one("#big", BigText).update(v.word, mark=v.acceptable)
         lines = dict(describe_lines(outcome))
+        if self.note:
+            lines["late"] = self.note
         for line_id in LINE_IDS:
             widget = self.query_one(f"#{line_id}", Static)
             widget.update(lines.get(line_id, ""))
@@ -181,5 +185,10 @@ class VerdictScreen(LockedScreen):
         except BaseException:
             protocol.refused()
             raise
+        if outcome.locked:  # another program holds the journal: no recheck made or shown
+            protocol.refused()
+            self.query_one("#hint", Static).update(
+                f"RECHECK NOT RECORDED: {outcome.problem}. R tries again.")
+            return
         protocol.judged()
         self.show(outcome)
