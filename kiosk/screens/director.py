@@ -74,6 +74,7 @@ class DirectorScreen(DismissedOnce, Screen):
 
     DEFAULT_CSS = screen_css("director.tcss")
     BINDINGS = [Binding("escape", "back", show=False)]
+    _pin_set_said = False  # the foot says the PIN was set, and nothing was typed since
 
     def compose(self) -> ComposeResult:
         station = self.app.station
@@ -232,12 +233,17 @@ class DirectorScreen(DismissedOnce, Screen):
 
     def _status(self, text: str, *, error: bool = False) -> None:
         """Every answer, good or bad, at the foot of the screen (docs/station.md)."""
+        self._pin_set_said = False  # the foot says something else now
         status = self.query_one("#director-status", Static)
         status.update(text or IDLE_STATUS)
         status.set_class(not text, "empty")
         status.set_class(error, "error")
 
     # -- actions ----------------------------------------------------------------------------
+
+    def on_input_changed(self, event) -> None:
+        if event.input.id in ("f-pin", "f-pin2") and event.value:
+            self._pin_set_said = False  # a new PIN is being typed: Set PIN sets it
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -282,6 +288,8 @@ class DirectorScreen(DismissedOnce, Screen):
         director typed it twice here, so the station can always be left (issue 27)."""
         first, second = self.query_one("#f-pin", PinInput), self.query_one("#f-pin2", PinInput)
         pin, again = first.value, second.value
+        if not pin and not again and self._pin_set_said:
+            return  # Set PIN tapped again after it set the PIN (a double tap): still true
         first.value = second.value = ""
         try:
             check_pin_text(pin)
@@ -296,6 +304,7 @@ class DirectorScreen(DismissedOnce, Screen):
             note.remove()
         self._status(f"Director PIN set in {self.app.station.config.path}: F12 asks for it "
                      "from now on.")
+        self._pin_set_said = True
 
     def export(self) -> None:
         try:

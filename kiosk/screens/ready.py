@@ -139,7 +139,7 @@ class ReadyScreen(LockedScreen):
         if self._judged:
             self._judged = False
             self.query_one(EntryInput).value = ""
-        self.query_one("#count", Static).update(self._count_text())
+        self.show_journal_state()  # the count, and the banner gone once the journal recorded
         self._show_try_out()
         self._focus_start()
 

@@ -135,3 +135,20 @@ def test_cli_judge_shows_the_verdict_even_when_the_journal_is_locked(jpath, cloc
             if not ln.startswith("adjudicator: warning: ENABLE: NOT A TOURNAMENT WORD LIST")]
     assert len(said) == 1 and said[0].startswith("adjudicator: NOT RECORDED: call the director (")
     assert "locked by another program" in said[0]
+
+
+def test_a_head_file_update_on_a_full_disk_leaves_no_temporary_file(journal, jpath, monkeypatch):
+    """Issue 36: each failed head-file update left a 0-byte `.head.PID.tmp` beside the journal.
+    The row is recorded all the same (the head file only lags)."""
+    from adjudicator.journal import anchor
+
+    def full(_fd):
+        raise OSError(28, "No space left on device")
+
+    folder = os.path.dirname(os.path.abspath(jpath))
+    monkeypatch.setattr(anchor.os, "fsync", full)
+    for _ in range(3):
+        record(journal)
+    monkeypatch.undo()
+    assert journal.count() == 3
+    assert [name for name in os.listdir(folder) if name.endswith(".tmp")] == []
