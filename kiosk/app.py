@@ -39,8 +39,7 @@ IDLE_CHECK = 1.0  # seconds between looks at the director's idle time
 HOME_CHECK = 1.0  # seconds between looks for a stack with no screen of the kiosk's own
 # Signals that end the kiosk as the director's Quit does, the terminal put back (issue 21).
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
-UNSEEN_NOTE = ("RECORDED BUT NEVER SHOWN: the station restarted before showing this verdict. "
-               "Here it is.")
+UNSEEN_NOTE = "RECORDED BUT NEVER SHOWN: the station restarted before showing it"
 DIRECTOR_IDLE_NOTICE = ("Director mode closed after {seconds:g} s without a key or a touch: "
                         "the station is locked again.")
 
@@ -77,6 +76,7 @@ class KioskApp(App, inherit_bindings=False):
         self._director_watch = None
         self.stop_signal = 0  # the stop signal that ended the app, if one did
         self._button_down = None  # the TouchButton a mouse button went down on
+        self._judging_seen = False  # keep_home saw a judgement under way at its last look
         self.unseen: Outcome | None = None  # a verdict recorded, never shown, shown at start
 
     def get_line_filters(self):
@@ -124,6 +124,12 @@ class KioskApp(App, inherit_bindings=False):
         """Never a station without its screen: were every screen of the kiosk's own gone from
         the stack (Textual's blank one left: issue 36's dead station), the home screen comes
         back within HOME_CHECK seconds, and with it the keys, F12 and the clicks."""
+        # a judgement taken and never made or refused (it is made within one refresh): every
+        # key would be dropped for good (on_event), so it is let go at the second look
+        stuck = self.protocol.judging and self._judging_seen
+        self._judging_seen = self.protocol.judging
+        if stuck:
+            self.protocol.refused()
         if len(self.screen_stack) <= 1:
             if self._director_open:
                 self._director_open = False

@@ -53,7 +53,7 @@ def describe_lines(outcome: Outcome) -> list[tuple[str, str]]:
 
 LINE_IDS = ("late", "recheck-of", "plain", "words", "consequence", "record", "lexicon-warning",
             "secondary", "not-recorded")
-ALARMS = ("not-recorded", "late")
+ALARMS = ("not-recorded",)
 
 
 class VerdictScreen(LockedScreen):

@@ -155,3 +155,22 @@ async def test_a_station_left_with_no_screen_of_its_own_gets_ready_back(make_app
         await pilot.press(*"qi", "tab")
         await settle(pilot)
         assert screen_name(app) == "VerdictScreen"
+
+
+@pytest.mark.asyncio
+async def test_a_judgement_never_made_does_not_leave_the_station_deaf(make_app):
+    """Keys read while a TAB is being judged are dropped (they would meet the held verdict); a
+    judgement that were never made nor refused would drop every key for good: the kiosk's look
+    at its stack lets it go."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.protocol.take_judgement()  # taken, and then nothing comes of it
+        for _ in range(100):
+            if not app.protocol.judging:
+                break
+            await pilot.pause(0.05)
+        assert not app.protocol.judging
+        await pilot.press(*"qi", "tab")
+        await settle(pilot)
+        assert screen_name(app) == "VerdictScreen"
