@@ -78,6 +78,7 @@ class KioskApp(App, inherit_bindings=False):
         self._button_down = None  # the TouchButton a mouse button went down on
         self._judging_seen = False  # keep_home saw a judgement under way at its last look
         self.unseen: Outcome | None = None  # a verdict recorded, never shown, shown at start
+        self._unseen_looked = False
 
     def get_line_filters(self):
         filters = super().get_line_filters()
@@ -305,9 +306,17 @@ class KioskApp(App, inherit_bindings=False):
     def show_unseen(self) -> None:
         """The last verdict this station recorded and never showed (it was stopped between
         the journal's commit and the paint), shown now, before the station is used."""
-        self.unseen = find_unseen(self.station, self.state_file)
-        if self.unseen is not None and self._verdict_screen() is not None:
+        if self.look_for_unseen() is not None and self._verdict_screen() is not None:
             self.show_verdict(self.unseen, UNSEEN_NOTE)
+
+    def look_for_unseen(self) -> Outcome | None:
+        """Once, before anything is judged (a TAB may come before show_unseen): the verdict
+        recorded and never shown, if any, and the mark of what was shown set up."""
+        if not self._unseen_looked:
+            self._unseen_looked = True
+            self.unseen = find_unseen(self.station, self.state_file)
+            return self.unseen
+        return None
 
     def back_home(self) -> None:
         """The verdict leaves, NOW: the screen under it (Ready) takes the next key read, its

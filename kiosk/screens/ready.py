@@ -8,6 +8,7 @@ runner's desk does, and judges with that table's division's list: it never guess
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 
 from textual.app import ComposeResult
@@ -264,10 +265,10 @@ class ReadyScreen(LockedScreen):
         """Judge the entry, once: a second click, tap or TAB that came with the first (one read,
         or a stall) finds the protocol judging or past Entry, and does nothing (issue 28).
 
-        A malformed entry is answered at once. A well-formed one is judged and recorded after
-        the words and "recording..." are drawn (issue 36: a journal locked by another program
-        froze the station with nothing drawn); the keys read meanwhile are the held verdict's,
-        as they would be a moment later: nothing."""
+        A malformed entry is answered at once; a well-formed one is judged and recorded at once,
+        unless another program holds the journal locked: then the words and "recording..." are
+        drawn before the station waits for it (issue 36: it froze with nothing drawn), and the
+        keys read meanwhile are the held verdict's, as they would be a moment later: nothing."""
         protocol = self.app.protocol
         if self._by_table and self.is_current and not self._check_table():
             return  # no table, or one no division here plays at: nothing judged
@@ -281,18 +282,23 @@ class ReadyScreen(LockedScreen):
             protocol.refused()
             self._say(str(e), error=True)  # answered in place, never judged
             return
-        self._say(RECORDING, error=False)
-        self.call_after_refresh(self._judge, event.text, table)
+        self._judge(event.text, table, wait=False)
 
-    def _judge(self, text: str, table: str) -> None:
+    def _judge(self, text: str, table: str, *, wait: bool) -> None:
+        """Judge and record TEXT; shown only once recorded. Not WAIT: one try that does not
+        wait for a journal another program holds locked; if it is locked, the words and
+        "recording..." are drawn first, then the station's wait (STATION_LOCK_PATIENCE)."""
         protocol, station = self.app.protocol, self.app.station
+        self.app.look_for_unseen()  # (after the first paint, as a rule; a TAB may come sooner)
         # the players challenging again the verdict they never saw (unseen.py): its recheck
         again = rechallenge_of(self.app.unseen, parse_entry(text), dt.datetime.now().astimezone(),
                                station.config.split_window)
-        self.app.unseen = None
+        journal = station.journal
+        no_wait = getattr(journal, "waiting_at_most", None)
         try:  # recorded before the verdict is shown
-            outcome = (station.recheck(again) if again is not None
-                       else station.submit(text, table=table))
+            with no_wait(0) if no_wait is not None and not wait else contextlib.nullcontext():
+                outcome = (station.recheck(again) if again is not None
+                           else station.submit(text, table=table))
         except EntryError as e:
             protocol.refused()
             self._say(str(e), error=True)
@@ -300,10 +306,15 @@ class ReadyScreen(LockedScreen):
         except BaseException:
             protocol.refused()
             raise
+        if outcome.locked and not wait:  # said now, waited for after the paint
+            self._say(RECORDING, error=False)
+            self.call_after_refresh(self._judge, text, table, wait=True)
+            return
         if outcome.locked:  # nothing recorded, so nothing shown: the players may try again
             protocol.refused()
             self._say(LOCKED.format(problem=outcome.problem), error=True)
             return
+        self.app.unseen = None
         self._judged = True  # the entry is cleared on the way back, not on the verdict's path
         self.app.show_verdict(outcome)
 
