@@ -18,7 +18,6 @@ from adjudicator.station import STATION_LOCK_PATIENCE
 from kiosk.screens.ready import RECORDING
 
 
-
 async def settle(pilot, n: int = 3):
     for _ in range(n):
         await pilot.pause()
