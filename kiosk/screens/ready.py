@@ -28,7 +28,7 @@ from .base import LockedScreen, timer_delay
 
 STEP_1, STEP_2 = KEYBOARD.step_1, KEYBOARD.step_2
 SHORT = 22  # rows: a shorter screen keeps the try-out row for the ADJUDICATE button
-RECORDING = "recording…"
+RECORDING = "recording..."
 LOCKED = "NOT RECORDED, no verdict: {problem}. Call the director; TAB tries again."
 TRY_OUT = "not locked: no director PIN (F12 opens director mode, where one is set)"
 
