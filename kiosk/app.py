@@ -23,8 +23,8 @@ from adjudicator.station_state import save_state, state_path
 from adjudicator.unseen import find_unseen, mark_shown
 from .console import CSS_TEXT as CONSOLE_CSS, ConsoleFilter, wants_console
 from .screens.ready import ReadyScreen
+from .in_order import InOrder
 from .typed import Typed
-from .widgets.touch_button import TouchButton
 from adjudicator.station import Outcome, Station, open_station
 
 DIRECTOR_KEY = "f12"
@@ -44,7 +44,7 @@ DIRECTOR_IDLE_NOTICE = ("Director mode closed after {seconds:g} s without a key 
                         "the station is locked again.")
 
 
-class KioskApp(App, inherit_bindings=False):
+class KioskApp(InOrder, App, inherit_bindings=False):
     """Adjudication mode only: no way out but the director's PIN, no palette, no sound."""
 
     # read when the module is imported, not when each app starts: a restarted kiosk reads no
@@ -75,7 +75,6 @@ class KioskApp(App, inherit_bindings=False):
         self._director_seen: float | None = None  # last key or touch in director mode
         self._director_watch = None
         self.stop_signal = 0  # the stop signal that ended the app, if one did
-        self._button_down = None  # the TouchButton a mouse button went down on
         self._judging_seen = False  # keep_home saw a judgement under way at its last look
         self.unseen: Outcome | None = None  # a verdict recorded, never shown, shown at start
         self._unseen_looked = False
@@ -214,44 +213,6 @@ class KioskApp(App, inherit_bindings=False):
                 take(event)
                 return
         await super().on_event(event)
-
-    def _taker(self, name: str):
-        """The focused box's NAME method (take_key, take_paste, take_text), else the screen's
-        (the verdict takes its keys itself: it has no box)."""
-        take = getattr(self.focused, name, None)
-        if take is None and name == "take_key":
-            take = getattr(self.screen, name, None)
-        return take
-
-    async def _take_typed(self, event: Typed) -> None:
-        """A run of printable characters read together: an entry box takes it as one piece of
-        text; anything else its keys one by one, in order, and what is left of the run goes to
-        the box that has the keyboard once one does (the words typed after the key that sent a
-        verdict away are Ready's: `" cat xu"` on a verdict, then TAB, judges CAT XU)."""
-        text = event.text
-        for i, ch in enumerate(text):
-            take = self._taker("take_text")
-            if take is not None:
-                take(text[i:])
-                return
-            for key in event.keys_of(ch):
-                await self.on_event(key)
-
-    def _touch_button_at(self, event: events.MouseEvent) -> TouchButton | None:
-        try:
-            widget, _ = self.screen.get_widget_at(event.screen_x, event.screen_y)
-        except NoWidget:
-            return None
-        return widget if isinstance(widget, TouchButton) else None
-
-    def _release(self, event: events.MouseUp) -> None:
-        """A press and release on the same button is its tap, applied now, in order with the
-        keys read with it. Textual would post its Click down to the button, whose message
-        came back after keys read later: a NEXT click with `r` rechecked, a RECHECK click with
-        SPACE dropped the recheck (issue 36)."""
-        button, self._button_down = self._button_down, None
-        if button is not None and button is self._touch_button_at(event):
-            button.press(now=True)
 
     def _has_widget_at(self, event: events.MouseEvent) -> bool:
         try:
