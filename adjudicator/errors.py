@@ -66,6 +66,10 @@ class JournalError(AdjudicatorError):
     exit_code = EXIT_NOT_RECORDED
 
 
+class JournalLockedError(JournalError):
+    """Another program held the journal's lock past the wait: nothing was written."""
+
+
 class JournalFileError(JournalError, FileAccessError):
     """A journal file that is not there or cannot be read: exit 4, still a JournalError."""
 

@@ -2,7 +2,8 @@
 
 WESPA 3.10.8 and NASPA IV.J.1 a: the challenger types the words, may add or remove words until the
 opponent executes the adjudication (on a keyboard station, TAB: NASPA IV.J.1). The verdict is
-held briefly against stray keys, then any key (or its timer) brings the station back to Ready.
+held briefly against stray keys, then a key that means "next" (a letter, a digit, Space, Enter,
+NEXT; see means_next) or its timer brings the station back to Ready.
 Every surface (the kiosk, the runner's desk, the phone page) renders this one behaviour: it asks
 the Protocol what state it is in and when the next timer runs out, and tells it what happened.
 """
@@ -21,7 +22,7 @@ class State(enum.Enum):
     READY = "ready"  # nothing typed: the two steps are shown
     ENTRY = "entry"  # the challenger is typing; the opponent checks, then adjudicates
     VERDICT_HELD = "verdict-held"  # the verdict, ignoring keys for timers.verdict_hold
-    VERDICT = "verdict"  # the verdict; any key, NEXT, or timers.verdict_clear: back to Ready
+    VERDICT = "verdict"  # the verdict; a "next" key, NEXT, or timers.verdict_clear: back to Ready
 
 
 class Action(enum.Enum):
@@ -46,7 +47,7 @@ KEYBOARD = Words(
     step_1="1. CHALLENGER: type the words of the play, separated by spaces.",
     step_2="2. OPPONENT: check them, then press TAB.",
     hint="Press TAB (or ADJUDICATE) to judge: the opponent checks the words first.",
-    next_hint="R: check the same words again (recheck) · any other key: next challenge",
+    next_hint="R: recheck the same words · SPACE, ENTER or another letter: next challenge",
 )
 TOUCH = Words(
     step_1="1. CHALLENGER: type the words of the play, separated by spaces.",
@@ -54,6 +55,20 @@ TOUCH = Words(
     hint="Tap ADJUDICATE to judge: the opponent checks the words first.",
     next_hint="RECHECK: the same words again · NEXT: the next challenge",
 )
+
+
+# Keys that mean "next" on a released verdict besides a letter or a digit (a single character):
+# Textual's names and the browser's (KeyboardEvent.key). Nothing else does: a modifier pressed
+# alone (a player starting Ctrl+'+' to zoom, a hand resting on Shift), TAB, ESCAPE, an arrow, a
+# function key or a chord leaves the verdict for the other player to read (issue 36).
+NEXT_KEYS = frozenset({"space", "enter", " ", "Enter"})
+RECHECK_KEYS = frozenset({"r", "R", "shift+r"})
+
+
+def means_next(key: str) -> bool:
+    """True when KEY (a key's name, or the one character it types) means "next challenge":
+    a letter or a digit of any script, Space or Enter."""
+    return key in NEXT_KEYS or (len(key) == 1 and key.isalnum())
 
 
 def steps_text(words: Words = KEYBOARD, *, entering: bool) -> str:
@@ -131,10 +146,14 @@ class Protocol:
         return self.state
 
     def key_on_verdict(self, key: str) -> Action:
-        """What KEY means on the verdict: ignored while held, R rechecks, anything else: next."""
+        """What KEY (its name, or the character it types) means on the verdict: ignored while
+        held, R rechecks, a letter, a digit, Space or Enter is next (means_next); any other key
+        (a modifier alone, TAB, a function key, a chord) does nothing."""
         if self.judging or self.state is not State.VERDICT:  # held, gone, or being rechecked
             return Action.IGNORE
-        return Action.RECHECK if key.lower() in ("r", "shift+r") else Action.NEXT
+        if key in RECHECK_KEYS:
+            return Action.RECHECK
+        return Action.NEXT if means_next(key) else Action.IGNORE
 
     def next_challenge(self) -> State:
         """The players are done with the verdict: Ready, the entry cleared."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from adjudicator.config import Config
 from adjudicator.entry import check_entry_length, parse_entry
-from adjudicator.errors import AdjudicatorError, ConfigError
+from adjudicator.errors import AdjudicatorError, ConfigError, JournalLockedError
 from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.lists import TableLists, lists_for
 from adjudicator.rules import consequence_under
@@ -23,6 +23,10 @@ from adjudicator.tables import check_table
 from adjudicator.verdict import Verdict, adjudicate
 
 NOT_RECORDED = "NOT RECORDED: call the director"
+# Seconds a station's verdict waits for a journal another program holds locked, then NOT
+# RECORDED; with SQLite's own wait (journal/db.py BUSY_TIMEOUT) about 5 s at most in all
+# (docs/station.md). The kiosk says "recording..." meanwhile (issue 36: it froze up to 120 s).
+STATION_LOCK_PATIENCE = 3.0
 _MAKING = threading.Lock()
 JOURNAL_MODES = {"station": "station", "smart-device": "smart device", "runner": "runner"}
 
@@ -43,6 +47,7 @@ class Outcome:
     table: str = ""
     round: str = ""
     row_hash: str = ""  # the row's short chain hash, printed on the slip (journal/anchor.py)
+    locked: bool = False  # not recorded: another program held the journal locked past the wait
 
     @property
     def recorded(self) -> bool:
@@ -223,9 +228,10 @@ class Station:
             # WESPA 3.10.9: a recheck during a lexicon transition also asks the secondary list,
             # collectively: whether it agrees, never which word differs.
             agrees = adjudicate(self.secondary, words).acceptable == verdict.acceptable
-        seq, problem = self._record(verdict, recheck_of, agrees, table, round, rule)
+        seq, problem, locked = self._record(verdict, recheck_of, agrees, table, round, rule)
         return self._outcome(verdict, seq, problem, table=table, round=round, rule=rule,
-                             recheck_of=recheck_of, is_recheck=is_recheck, agrees=agrees)
+                             recheck_of=recheck_of, is_recheck=is_recheck, agrees=agrees,
+                             locked=locked)
 
     def recheck(self, previous: Outcome) -> Outcome:
         """Judge the same words again (WESPA 3.10.9; 003 4.6.7), pointing at the first challenge.
@@ -260,7 +266,8 @@ class Station:
 
     def _outcome(self, verdict: Verdict, seq: int | None, problem: str, *, table: str,
                  round: str, rule: str | None, recheck_of: int | None = None,
-                 is_recheck: bool = False, agrees: bool | None = None) -> Outcome:
+                 is_recheck: bool = False, agrees: bool | None = None,
+                 locked: bool = False) -> Outcome:
         return Outcome(
             verdict=verdict,
             seq=None if seq is None else int(seq),
@@ -274,6 +281,7 @@ class Station:
             problem=problem,
             table=table,
             round=round,
+            locked=locked,
         )
 
     def _fields(self, recheck_of, agrees, table: str, round: str, rule: str | None) -> dict:
@@ -282,18 +290,19 @@ class Station:
                     round=round or None, recheck_of=recheck_of, secondary_agrees=agrees)
 
     def _record(self, verdict: Verdict, recheck_of, agrees, table: str,
-                round: str, rule: str | None) -> tuple[int | None, str]:
+                round: str, rule: str | None) -> tuple[int | None, str, bool]:
+        """(seq, problem, locked): LOCKED when another program held the journal's lock."""
         if self._journal_to_record() is None:
-            return None, self.journal_problem or "no journal is open"
+            return None, self.journal_problem or "no journal is open", False
         try:
             seq = self.journal.record(verdict, **self._fields(recheck_of, agrees, table, round,
                                                               rule))
         except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
-            return None, _reason(e)
+            return None, _reason(e), isinstance(e, JournalLockedError)
         self.table_counts.add(table)
         if self.hub_link is not None:
             self.hub_link.wake()  # sent now, not at the next poll; a sender that ended starts again
-        return seq, ""
+        return seq, "", False
 
     def reconfigure(self, new: Config) -> None:
         """The director's changes: the lists loaded (lists.py), then saved; on any error nothing
@@ -388,7 +397,8 @@ def open_journal(config: Config):
     except ImportError as e:  # pragma: no cover - only while the journal package is missing
         return None, f"journal package missing: {e}"
     try:
-        return Journal.open(config.journal, split_window=config.split_window), ""
+        return Journal.open(config.journal, split_window=config.split_window,
+                            timeout=STATION_LOCK_PATIENCE), ""
     except AdjudicatorError as e:
         return None, str(e)
     except OSError as e:

@@ -1,4 +1,4 @@
-"""What a station keeps on disk across kiosk restarts: the PIN lockout and the director's session.
+"""What a station keeps on disk across kiosk restarts: PIN lockout, director's session, last shown.
 
 Both files sit beside the station's journal: JOURNAL.kiosk-state.json (this state, rewritten
 whole and atomically) and JOURNAL.kiosk.log (the kiosk's own error output: tracebacks go

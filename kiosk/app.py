@@ -21,8 +21,10 @@ from adjudicator.protocol import Protocol
 
 from adjudicator.pin_gate import PinGate
 from adjudicator.station_state import save_state, state_path
+from adjudicator.unseen import find_unseen, mark_shown
 from .console import CSS_TEXT as CONSOLE_CSS, ConsoleFilter, wants_console
 from .screens.ready import ReadyScreen
+from .in_order import InOrder
 from .typed import Typed
 from adjudicator.station import Outcome, Station, open_station
 
@@ -35,6 +37,8 @@ ALLOWED_APP_ACTIONS = frozenset({"director", "focus_next", "focus_previous"})
 ACTIVITY = (events.Key, events.Paste, Typed, events.MouseDown, events.MouseScrollDown,
             events.MouseScrollUp)
 IDLE_CHECK = 1.0  # seconds between looks at the director's idle time
+HOME_CHECK = 1.0  # seconds between looks for a stack with no screen of the kiosk's own
+UNSEEN_NOTE = "RECORDED BUT NEVER SHOWN: the station restarted before showing it"
 # Signals that end the kiosk as the director's Quit does, the terminal put back (issue 21), and
 # signals ignored while it runs. A Windows console's Ctrl-C is a key while the app runs (its
 # driver turns processed input off); Ctrl-Break is always a signal there: held.
@@ -49,7 +53,7 @@ DIRECTOR_IDLE_NOTICE = ("Director mode closed after {seconds:g} s without a key 
                         "the station is locked again.")
 
 
-class KioskApp(App, inherit_bindings=False):
+class KioskApp(InOrder, App, inherit_bindings=False):
     """Adjudication mode only: no way out but the director's PIN, no palette, no sound."""
 
     # read when the module is imported, not when each app starts: a restarted kiosk reads no
@@ -81,6 +85,9 @@ class KioskApp(App, inherit_bindings=False):
         self._director_seen: float | None = None  # last key or touch in director mode
         self._director_watch = None
         self.stop_signal = 0  # the stop signal that ended the app, if one did
+        self._judging_seen = False  # keep_home saw a judgement under way at its last look
+        self.unseen: Outcome | None = None  # a verdict recorded, never shown, shown at start
+        self._unseen_looked = False
 
     def get_line_filters(self):
         filters = super().get_line_filters()
@@ -123,6 +130,24 @@ class KioskApp(App, inherit_bindings=False):
     def on_mount(self) -> None:
         self.push_screen(self.home_screen())
         self.call_after_refresh(self._warm_fonts)
+        self.set_interval(HOME_CHECK, self.keep_home)
+
+    def keep_home(self) -> None:
+        """Never a station without its screen: were every screen of the kiosk's own gone from
+        the stack (Textual's blank one left: issue 36's dead station), the home screen comes
+        back within HOME_CHECK seconds, and with it the keys, F12 and the clicks."""
+        # a judgement taken and never made or refused (it is made within one refresh): every
+        # key would be dropped for good (on_event), so it is let go at the second look
+        stuck = self.protocol.judging and self._judging_seen
+        self._judging_seen = self.protocol.judging
+        if stuck:
+            self.protocol.refused()
+        if len(self.screen_stack) <= 1:
+            if self._director_open:
+                self._director_open = False
+                self._stop_director_watch()
+                save_state(self.state_file, director_open=False)
+            self.push_screen(self.home_screen())
 
     def _warm_fonts(self) -> None:
         # Just after the first paint: every list's words checked against its fingerprint (about
@@ -137,9 +162,10 @@ class KioskApp(App, inherit_bindings=False):
             if show is not None:
                 show()
         # ...build the verdict screen, and load the big-letter fonts so the first verdict paints
-        # at once.
+        # at once; a verdict recorded and never shown (a crash before its paint) is shown now.
         if self.station.config.mode != "runner":  # the runners' desk shows its own result
             self._verdict_screen()
+            self.show_unseen()
         from .widgets.bigtext import warm
 
         self.run_worker(warm, thread=True, exclusive=True, group="warm")
@@ -197,18 +223,19 @@ class KioskApp(App, inherit_bindings=False):
             return
         if self._director_seen is not None and isinstance(event, ACTIVITY):
             self._director_seen = self.idle_clock()  # the director is still there
+        if self.protocol.judging and isinstance(event, (events.Key, events.Paste, Typed)):
+            return  # read with the TAB being judged: a moment later it meets the held verdict
         if isinstance(event, Typed):
-            take = getattr(self.focused, "take_text", None)
-            if take is not None:
-                take(event.text)  # the entry box: one piece of text, one length check
-                return
-            for key in event.keys():  # any other box or screen: its keys, in order
-                await self.on_event(key)
+            await self._take_typed(event)
             return
+        if isinstance(event, events.MouseDown) and not event.is_forwarded:
+            self._button_down = self._touch_button_at(event)
+        if isinstance(event, events.MouseUp) and not event.is_forwarded:
+            self._release(event)
         if (isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded
                 and getattr(event, "key", None) != DIRECTOR_KEY):
-            take = getattr(self.focused, "take_paste" if isinstance(event, events.Paste)
-                           else "take_key", None)
+            paste = isinstance(event, events.Paste)
+            take = self._taker("take_paste" if paste else "take_key")
             if take is not None:
                 event.stop()
                 take(event)
@@ -250,17 +277,47 @@ class KioskApp(App, inherit_bindings=False):
             return RunnerScreen(notice=notice)
         return ReadyScreen(notice=notice)
 
-    def show_verdict(self, outcome: Outcome) -> None:
+    def show_verdict(self, outcome: Outcome, note: str = "") -> None:
         """One VerdictScreen, installed once and filled in for each challenge (paints sooner).
 
         The protocol is told first (judged: the hold starts now). Pushed only when it is not
         shown already: a second push suspended it and stopped its timers for good (issue 28).
+        Once painted, the challenge is marked shown (adjudicator/unseen.py).
         """
         self.protocol.judged()
         screen = self._verdict_screen()
-        screen.show(outcome)
+        screen.show(outcome, note)
         if screen not in self.screen_stack:
             self.push_screen(screen)
+        if outcome.seq is not None:
+            self.call_after_refresh(mark_shown, self.state_file, outcome.seq)
+
+    def show_unseen(self) -> None:
+        """The last verdict this station recorded and never showed (it was stopped between
+        the journal's commit and the paint), shown now, before the station is used."""
+        if self.look_for_unseen() is not None and self._verdict_screen() is not None:
+            self.show_verdict(self.unseen, UNSEEN_NOTE)
+
+    def look_for_unseen(self) -> Outcome | None:
+        """Once, before anything is judged (a TAB may come before show_unseen): the verdict
+        recorded and never shown, if any, and the mark of what was shown set up."""
+        if not self._unseen_looked:
+            self._unseen_looked = True
+            self.unseen = find_unseen(self.station, self.state_file)
+            return self.unseen
+        return None
+
+    def back_home(self) -> None:
+        """The verdict leaves, NOW: the screen under it (Ready) takes the next key read, its
+        entry cleared (resume_now). A pop alone left Ready's resume for later, behind the keys
+        read with the one that dismissed the verdict, which it then wiped."""
+        self.pop_screen()
+        resume = getattr(self.screen, "resume_now", None)
+        if resume is not None:
+            resume()
+
+    def _on_verdict(self) -> bool:
+        return self.is_screen_installed("verdict") and self.screen is self.get_screen("verdict")
 
     def _verdict_screen(self):
         if not self.is_screen_installed("verdict"):
@@ -275,8 +332,13 @@ class KioskApp(App, inherit_bindings=False):
         home = ReadyScreen
         if self.station.config.mode == "runner":
             from .screens.runner import RunnerScreen as home
-        if self._director_open or not isinstance(self.screen, home):
-            return  # never over a verdict, never twice
+        if not self._director_open and self._on_verdict() and self.screen.released():
+            # F12 on a released verdict: the verdict goes, as a "next" key would, and the
+            # PIN is asked (docs/station.md); held, it does nothing, as every key
+            self.protocol.next_challenge()
+            self.back_home()
+        if self._director_open or self.protocol.judging or not isinstance(self.screen, home):
+            return  # never over a verdict (or one being recorded), never twice
         self._director_open = True
         self._reread_pin()
         if not self.pin_gate.configured:  # a try-out station: director mode, to set a PIN

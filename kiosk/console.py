@@ -39,7 +39,7 @@ CONSOLE_CHARS = frozenset(
 # What the station or Textual may draw that the console cannot: one cell for one cell.
 SUBSTITUTES = {
     "✔": "+", "✘": "x", "—": "-", "–": "-", "…": ".", "•": "·", "’": "'", "‘": "'", "“": '"',
-    "”": '"', "×": "x",
+    "”": '"', "×": "x", "▼": "v", "▲": "^", "▶": ">", "◀": "<", "►": ">", "◄": "<",
     # heavy and rounded lines: the light ones
     "━": "─", "┃": "│", "┏": "┌", "┓": "┐", "┗": "└", "┛": "┘", "╭": "┌", "╮": "┐", "╰": "└",
     "╯": "┘", "┣": "├", "┫": "┤", "┳": "┬", "┻": "┴", "╋": "┼",

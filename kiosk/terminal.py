@@ -3,8 +3,10 @@
 Textual decodes the terminal's bytes as strict UTF-8 in its input thread: one invalid byte
 (a Latin-1 "é" is e9) raised UnicodeDecodeError there and Textual ended the app with a
 traceback on the players' screen. Here undecodable bytes become U+FFFD, which no entry box
-takes (kiosk/widgets/entry_input.py), and a failure on anything else the terminal sends is
-written to the kiosk log (keep_log) and only that part dropped: the station keeps judging.
+takes (kiosk/widgets/entry_input.py), except raw 8-bit C1 controls (bytes 80-9f), read as the
+controls they are, so a sequence they begin is cut whole (decoder()); a failure on anything
+else the terminal sends is written to the kiosk log (keep_log) and only that part dropped: the
+station keeps judging.
 Keys reported as codes (kitty, modifyOtherKeys) are read by kiosk/keyreports.py; the kitty
 protocol itself is not asked for.
 
@@ -24,11 +26,11 @@ billions of cells. Such a report now only makes the driver read the real size ag
 
 from __future__ import annotations
 
+import codecs
 import logging
 import os
 import re
 import selectors
-from codecs import getincrementaldecoder
 
 from textual import events, messages
 from textual._xterm_parser import (
@@ -58,6 +60,26 @@ KITTY_REQUEST = re.compile(r"\x1b\[>[0-9]+u")  # push flags of the kitty keyboar
 READ_SIZE = 4096
 MAX_COLUMNS = 1000  # no real screen is wider or taller than this, in character cells
 MAX_ROWS = 500
+
+
+def c1_or_replacement(error: UnicodeDecodeError) -> tuple[str, int]:
+    """A codec error handler: each byte that is not UTF-8 becomes U+FFFD, but 80-9f, which are
+    the 8-bit C1 controls (CSI 9b, OSC 9d, DCS 90, SOS 98, PM 9e, APC 9f, ST 9c...), become
+    those controls, so kiosk/sequences.py cuts the whole sequence they begin, as it does the
+    7-bit form (ESC [, ESC ]...). Replaced, they were dropped and the rest of the sequence was
+    typed: `ca` 9d `0;ACCEPTABLE` BEL `t` made the entry `ca0;ACCEPTABLEt` (issue 36)."""
+    bad = error.object[error.start:error.end]
+    return "".join(chr(b) if 0x80 <= b <= 0x9F else "\ufffd" for b in bad), error.end
+
+
+C1_ERRORS = "adjudicator-kiosk-c1"
+codecs.register_error(C1_ERRORS, c1_or_replacement)
+
+
+def decoder():
+    """The terminal's bytes as text, incrementally: UTF-8, raw C1 bytes as C1 controls, any
+    other byte that is not UTF-8 as U+FFFD (which no box types)."""
+    return codecs.getincrementaldecoder("utf-8")(errors=C1_ERRORS).decode
 
 
 def keep_log(stream) -> None:
@@ -162,7 +184,7 @@ class KioskDriver(LinuxDriver):
         """Read, decode (invalid bytes replaced), split and parse the terminal's input."""
         selector = selectors.SelectSelector()
         selector.register(self.fileno, selectors.EVENT_READ)
-        decode = getincrementaldecoder("utf-8")(errors="replace").decode
+        decode = decoder()
         parser = KioskParser(self._debug)
         terminal_input = TerminalInput()
         try:

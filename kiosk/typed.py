@@ -28,6 +28,10 @@ class Typed(events.Event, bubble=False):
         """The Key events the characters stand for, one a character, in order."""
         return list(self._keys_of(self.text))
 
+    def keys_of(self, text: str) -> list[events.Key]:
+        """The Key events of TEXT (a part of this run), in order."""
+        return list(self._keys_of(text))
+
 
 def plain_runs(text: str) -> list[tuple[bool, str]]:
     """TEXT cut into (plain, part): runs of printable characters (str.isprintable: what an

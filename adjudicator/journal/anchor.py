@@ -12,6 +12,7 @@ edited and its whole chain recomputed no longer matches the slip of that row or 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sqlite3
@@ -70,11 +71,19 @@ def write_head(journal_path: str, head: Head) -> None:
         return
     target = head_path(journal_path)
     tmp = f"{target}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="ascii") as f:
-        f.write(f"{HEAD_MAGIC}\njournal {head.journal_id}\nseq {head.seq}\nhash {head.hash}\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, target)
+    try:
+        with open(tmp, "w", encoding="ascii") as f:
+            f.write(f"{HEAD_MAGIC}\njournal {head.journal_id}\nseq {head.seq}\n"
+                    f"hash {head.hash}\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        # a full disk: the temporary file was made and could not be filled (issue 36: each
+        # failed update left a 0-byte .head.PID.tmp beside the journal)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 class SlipsError(AdjudicatorError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import sqlite3
@@ -10,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any, TextIO
 
-from ..errors import JournalError
+from ..errors import JournalError, JournalLockedError
 from . import anchor, chain, db, outbox
 from .export import parse_since, query, write
 from .flags import DEFAULT_SPLIT_WINDOW, flags_for
@@ -85,6 +86,25 @@ class Journal:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    @contextlib.contextmanager
+    def waiting_at_most(self, seconds: float):
+        """Within the block, a write waits at most SECONDS (0: not at all) for a lock another
+        program holds, then JournalLockedError; the journal's own wait again after it. A
+        station tries once without waiting, so that a locked journal is said on screen
+        before it is waited for (issue 36)."""
+        with self._lock:
+            patience = self.patience
+            conn = self.conn
+            conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+            self.patience = seconds
+            try:
+                yield self
+            finally:
+                self.patience = patience
+                if self._conn is not None:
+                    conn.execute(f"PRAGMA busy_timeout = "
+                                 f"{int(min(patience, db.BUSY_TIMEOUT) * 1000)}")
 
     def close(self) -> None:
         with self._lock:
@@ -190,7 +210,8 @@ class Journal:
             try:
                 result = db.retrying(attempt, self.patience)
             except sqlite3.Error as e:
-                raise JournalError(db.explain(e, self.path)) from e
+                error = JournalLockedError if db.is_locked(e) else JournalError
+                raise error(db.explain(e, self.path)) from e
             if checkpoint:
                 db.checkpoint(conn)
             return result

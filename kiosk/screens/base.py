@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.await_complete import AwaitComplete
 from textual.screen import ModalScreen, Screen
 
 
@@ -28,13 +29,28 @@ def timer_delay(protocol) -> float:
     return max(protocol.remaining() or 0.0, MIN_TIMER)
 
 
-class LockedScreen(Screen, inherit_bindings=False):
+class DismissedOnce:
+    """A screen dismissed only while it is the one shown, so only once (issue 36).
+
+    Textual's dismiss() pops whatever screen is on top: ESC and a click on "Back to the
+    station" read together dismissed director mode, then the Ready screen under it, and the
+    station stayed blank, taking no key, F12 or click, with its child alive. A second dismiss
+    (ESC and a button, two clicks, ENTER twice) now does nothing.
+    """
+
+    def dismiss(self, result=None) -> AwaitComplete:
+        if not self.is_active:
+            return AwaitComplete.nothing()
+        return super().dismiss(result)
+
+
+class LockedScreen(DismissedOnce, Screen, inherit_bindings=False):
     """Players' screens: only the bindings a subclass declares, nothing inherited from Textual."""
 
     AUTO_FOCUS = None
 
 
-class LockedModal(ModalScreen, inherit_bindings=False):
+class LockedModal(DismissedOnce, ModalScreen, inherit_bindings=False):
     """A modal that inherits no bindings either; a box in the middle of the screen."""
 
     DEFAULT_CSS = screen_css("boxes.tcss")

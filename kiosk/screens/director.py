@@ -23,7 +23,7 @@ from adjudicator.visible import visible
 
 from ..printing import Printed, print_desk
 from ..widgets.entry_input import VisibleInput as Input
-from .base import screen_css
+from .base import DismissedOnce, screen_css
 
 TIMER_KEYS = ("entry_idle", "verdict_hold", "verdict_clear", "director_idle")
 TIMER_LABELS = {"entry_idle": "Unfinished entry cleared after",
@@ -31,7 +31,8 @@ TIMER_LABELS = {"entry_idle": "Unfinished entry cleared after",
                 "verdict_clear": "Verdict cleared after",
                 "director_idle": "Director mode closes, untouched, after"}
 RECENT = 30
-NARROW = 80  # columns: below this, the buttons are stacked
+NARROW = 90  # columns: below this, the buttons are stacked (the four need 88: at 80 the
+# last, "Quit the kiosk", was cut; issue 36)
 COLUMNS = ("#", "Time", "Words", "Verdict", "Recheck of", "Flags", "Print", "Station", "Mode")
 CUT_FIRST = ("Words", "Flags")  # cut, in this order, to make the columns before Station fit
 SCROLL_OFF = ("Station", "Mode")  # last: what a narrow screen scrolls to
@@ -69,11 +70,12 @@ def _width(rows: list[tuple[str, ...]], shown: int) -> int:
     return sum(max([len(COLUMNS[i])] + [len(r[i]) for r in rows]) + 2 for i in range(shown))
 
 
-class DirectorScreen(Screen):
+class DirectorScreen(DismissedOnce, Screen):
     """Behind the PIN (WESPA 3.11.1(b)): TAB moves between fields here; ESCAPE goes back."""
 
     DEFAULT_CSS = screen_css("director.tcss")
     BINDINGS = [Binding("escape", "back", show=False)]
+    _pin_set_said = False  # the foot says the PIN was set, and nothing was typed since
 
     def compose(self) -> ComposeResult:
         station = self.app.station
@@ -232,12 +234,17 @@ class DirectorScreen(Screen):
 
     def _status(self, text: str, *, error: bool = False) -> None:
         """Every answer, good or bad, at the foot of the screen (docs/station.md)."""
+        self._pin_set_said = False  # the foot says something else now
         status = self.query_one("#director-status", Static)
         status.update(text or IDLE_STATUS)
         status.set_class(not text, "empty")
         status.set_class(error, "error")
 
     # -- actions ----------------------------------------------------------------------------
+
+    def on_input_changed(self, event) -> None:
+        if event.input.id in ("f-pin", "f-pin2") and event.value:
+            self._pin_set_said = False  # a new PIN is being typed: Set PIN sets it
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -283,6 +290,8 @@ class DirectorScreen(Screen):
         director typed it twice here, so the station can always be left (issue 27)."""
         first, second = self.query_one("#f-pin", PinInput), self.query_one("#f-pin2", PinInput)
         pin, again = first.value, second.value
+        if not pin and not again and self._pin_set_said:
+            return  # Set PIN tapped again after it set the PIN (a double tap): still true
         first.value = second.value = ""
         try:
             check_pin_text(pin)
@@ -297,6 +306,7 @@ class DirectorScreen(Screen):
             note.remove()
         self._status(f"Director PIN set in {self.app.station.config.path}: F12 asks for it "
                      "from now on.")
+        self._pin_set_said = True
 
     def export(self) -> None:
         try:

@@ -8,10 +8,15 @@ runner's desk does, and judges with that table's division's list: it never guess
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
+
 from textual.app import ComposeResult
 from textual.timer import Timer
 from textual.widgets import Static
 
+from adjudicator.entry import check_entry_length, parse_entry
+from adjudicator.unseen import rechallenge_of
 from adjudicator.errors import EntryError
 from adjudicator.pin import is_set
 from adjudicator.protocol import KEYBOARD, State, steps_text
@@ -23,6 +28,8 @@ from .base import LockedScreen, timer_delay
 
 STEP_1, STEP_2 = KEYBOARD.step_1, KEYBOARD.step_2
 SHORT = 22  # rows: a shorter screen keeps the try-out row for the ADJUDICATE button
+RECORDING = "recording..."
+LOCKED = "NOT RECORDED, no verdict: {problem}. Call the director; TAB tries again."
 TRY_OUT = "not locked: no director PIN (F12 opens director mode, where one is set)"
 
 
@@ -33,6 +40,7 @@ class ReadyScreen(LockedScreen):
         super().__init__()
         self._idle: Timer | None = None
         self._judged = False
+        self._resumed = False  # resume_now ran: the ScreenResume posted with it is done
         self._notice = notice  # said until the first key (why director mode closed)
         self._by_table = self.app.station.lists.needs_table  # the table decides list and rule
 
@@ -114,11 +122,24 @@ class ReadyScreen(LockedScreen):
             banner.display = broken
 
     def on_screen_resume(self) -> None:
+        if self._resumed:  # done already, when the verdict left (resume_now)
+            self._resumed = False
+            return
+        self._resume()
+
+    def resume_now(self) -> None:
+        """Back from the verdict, now (KioskApp.back_home): the entry cleared and the keyboard
+        here before the next key read is applied; the ScreenResume that Textual posts, handled
+        after those keys, then changes nothing (it wiped the words typed after the NEXT key)."""
+        self._resumed = True
+        self._resume()
+
+    def _resume(self) -> None:
         self.app.protocol.next_challenge()
         if self._judged:
             self._judged = False
             self.query_one(EntryInput).value = ""
-        self.query_one("#count", Static).update(self._count_text())
+        self.show_journal_state()  # the count, and the banner gone once the journal recorded
         self._show_try_out()
         self._focus_start()
 
@@ -126,8 +147,10 @@ class ReadyScreen(LockedScreen):
 
     def _focus_start(self) -> None:
         """The words box; first the table box when the table decides the list (cleared)."""
+        # Screen.set_focus, not Widget.focus(), which waits behind the keys already read: the
+        # next key read goes to the box focused here (a table, ENTER and the words in one read)
         if not self._by_table:
-            self.query_one(EntryInput).focus()
+            self.set_focus(self.query_one(EntryInput))
             return
         box = self.query_one("#table")
         box.value = ""
@@ -136,7 +159,7 @@ class ReadyScreen(LockedScreen):
         lexicon.set_class(any(not lex.identity.recognised
                               for lex in self.app.station.divisions.lexicons), "unrecognised")
         self.query_one("#rule", Static).update(self._rule_text())
-        box.focus()
+        self.set_focus(box)
 
     def _rule_text(self) -> str:
         if self._by_table:
@@ -150,7 +173,7 @@ class ReadyScreen(LockedScreen):
         """ENTER in the table box: the table's division and list said, then the words."""
         event.stop()
         if self._check_table():
-            self.query_one(EntryInput).focus()
+            self.set_focus(self.query_one(EntryInput))
 
     def _check_table(self) -> bool:
         from adjudicator.tables import check_table
@@ -164,7 +187,7 @@ class ReadyScreen(LockedScreen):
             choice = station.lists.choose(table)
         except EntryError as e:
             self._say(str(e), error=True)
-            self.query_one("#table").focus()
+            self.set_focus(self.query_one("#table"))
             return False
         lexicon = self.query_one("#lexicon", Static)
         lexicon.update(f"Table {table} · Division {choice.division} · Lexicon: "
@@ -239,22 +262,58 @@ class ReadyScreen(LockedScreen):
 
     def on_entry_input_adjudicate(self, event: EntryInput.Adjudicate) -> None:
         """Judge the entry, once: a second click, tap or TAB that came with the first (one read,
-        or a stall) finds Ready gone and the protocol past Entry, and does nothing (issue 28)."""
+        or a stall) finds the protocol judging or past Entry, and does nothing (issue 28).
+
+        A malformed entry is answered at once; a well-formed one is judged and recorded at once,
+        unless another program holds the journal locked: then the words and "recording..." are
+        drawn before the station waits for it (issue 36: it froze with nothing drawn), and the
+        keys read meanwhile are the held verdict's, as they would be a moment later: nothing."""
         protocol = self.app.protocol
         if self._by_table and self.is_current and not self._check_table():
             return  # no table, or one no division here plays at: nothing judged
         if not self.is_current or not protocol.take_judgement():
             return
         table = self.query_one("#table").value if self._by_table else ""
-        try:  # recorded before the verdict is shown
-            outcome = self.app.station.submit(event.text, table=table)
+        try:
+            check_entry_length(event.text)
+            parse_entry(event.text)
         except EntryError as e:
             protocol.refused()
             self._say(str(e), error=True)  # answered in place, never judged
             return
+        self._judge(event.text, table, wait=False)
+
+    def _judge(self, text: str, table: str, *, wait: bool) -> None:
+        """Judge and record TEXT; shown only once recorded. Not WAIT: one try that does not
+        wait for a journal another program holds locked; if it is locked, the words and
+        "recording..." are drawn first, then the station's wait (STATION_LOCK_PATIENCE)."""
+        protocol, station = self.app.protocol, self.app.station
+        self.app.look_for_unseen()  # (after the first paint, as a rule; a TAB may come sooner)
+        # the players challenging again the verdict they never saw (unseen.py): its recheck
+        again = rechallenge_of(self.app.unseen, parse_entry(text), dt.datetime.now().astimezone(),
+                               station.config.split_window)
+        journal = station.journal
+        no_wait = getattr(journal, "waiting_at_most", None)
+        try:  # recorded before the verdict is shown
+            with no_wait(0) if no_wait is not None and not wait else contextlib.nullcontext():
+                outcome = (station.recheck(again) if again is not None
+                           else station.submit(text, table=table))
+        except EntryError as e:
+            protocol.refused()
+            self._say(str(e), error=True)
+            return
         except BaseException:
             protocol.refused()
             raise
+        if outcome.locked and not wait:  # said now, waited for after the paint
+            self._say(RECORDING, error=False)
+            self.call_after_refresh(self._judge, text, table, wait=True)
+            return
+        if outcome.locked:  # nothing recorded, so nothing shown: the players may try again
+            protocol.refused()
+            self._say(LOCKED.format(problem=outcome.problem), error=True)
+            return
+        self.app.unseen = None
         self._judged = True  # the entry is cleared on the way back, not on the verdict's path
         self.app.show_verdict(outcome)
 

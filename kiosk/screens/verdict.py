@@ -12,8 +12,17 @@ from adjudicator.marks import CHAR as MARK
 from adjudicator.protocol import KEYBOARD, Action, State
 from adjudicator.station import NOT_RECORDED, Outcome
 from ..widgets.bigtext import BigText
+from ..widgets.entry_input import is_chord
 from ..widgets.touch_button import TouchButton
 from .base import LockedScreen, screen_css, timer_delay
+
+def key_word(event: events.Key) -> str:
+    """EVENT as the protocol reads keys (adjudicator/protocol.py means_next): the character a
+    plain key types, else the key's name ("enter", "tab", "f12", "shift", "ctrl+plus"...)."""
+    if event.is_printable and event.character and not is_chord(event):
+        return event.character
+    return event.key
+
 
 PLAIN = {True: "YES: the play is ACCEPTABLE", False: "NO: the play is UNACCEPTABLE"}
 NEXT_HINT = KEYBOARD.next_hint
@@ -42,13 +51,14 @@ def describe_lines(outcome: Outcome) -> list[tuple[str, str]]:
     return lines
 
 
-LINE_IDS = ("recheck-of", "plain", "words", "consequence", "record", "lexicon-warning",
+LINE_IDS = ("late", "recheck-of", "plain", "words", "consequence", "record", "lexicon-warning",
             "secondary", "not-recorded")
 ALARMS = ("not-recorded",)
 
 
 class VerdictScreen(LockedScreen):
-    """Held `verdict_hold` seconds against stray keys; then any key or `verdict_clear` goes back.
+    """Held `verdict_hold` seconds against stray keys; then a key that means "next" (a letter,
+    a digit, Space, Enter: adjudicator/protocol.py), NEXT or `verdict_clear` goes back.
 
     Built once and shown again for every challenge (show() fills it in): a screen composed and
     styled in advance paints its verdict sooner than a new one would.
@@ -59,6 +69,7 @@ class VerdictScreen(LockedScreen):
     def __init__(self, outcome: Outcome | None = None) -> None:
         super().__init__()
         self.outcome = outcome
+        self.note = ""  # a line above the rest (a verdict shown late, after a restart)
         self._verdict_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -76,9 +87,10 @@ class VerdictScreen(LockedScreen):
         if self.outcome is not None:
             self._fill(self.outcome)
 
-    def show(self, outcome: Outcome) -> None:
-        """Fill the screen in with OUTCOME (before it is pushed, or in place for a recheck)."""
-        self.outcome = outcome
+    def show(self, outcome: Outcome, note: str = "") -> None:
+        """Fill the screen in with OUTCOME (before it is pushed, or in place for a recheck);
+        NOTE, when given, is said above its lines."""
+        self.outcome, self.note = outcome, note
         if self.query("#verdict-box"):
             self._fill(outcome)
         # else: not composed yet; on_mount fills it in
@@ -90,6 +102,8 @@ class VerdictScreen(LockedScreen):
         box.set_class(not v.acceptable, "unacceptable")
         self.query_one("#big", BigText).update(v.word, mark=v.acceptable)
         lines = dict(describe_lines(outcome))
+        if self.note:
+            lines["late"] = self.note
         for line_id in LINE_IDS:
             widget = self.query_one(f"#{line_id}", Static)
             widget.update(lines.get(line_id, ""))
@@ -127,13 +141,18 @@ class VerdictScreen(LockedScreen):
 
     def _done(self) -> None:
         if self.is_current:
-            self.app.pop_screen()
+            self.app.back_home()  # now: the keys read after this one go to Ready
+
+    def take_key(self, event: events.Key) -> None:
+        """A key on the verdict, applied as it arrives, in order with the keys and taps read
+        with it (kiosk/app.py): a NEXT key followed by words types them into Ready's entry."""
+        if self.is_current:
+            self._act(self.app.protocol.key_on_verdict(key_word(event)))
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
         event.prevent_default()
-        if self.is_current:
-            self._act(self.app.protocol.key_on_verdict(event.key))
+        self.take_key(event)  # a key that came another way than the App's (none in use)
 
     def _act(self, action: Action) -> None:
         if action is Action.RECHECK:
@@ -141,6 +160,10 @@ class VerdictScreen(LockedScreen):
         elif action is Action.NEXT:
             self.app.protocol.next_challenge()
             self._done()
+
+    def released(self) -> bool:
+        """True when the players may leave the verdict (its hold is over)."""
+        return self.is_current and self.app.protocol.key_on_verdict("enter") is Action.NEXT
 
     def on_touch_button_pressed(self, event: TouchButton.Pressed) -> None:
         """A tap means what its key means, asked of the protocol: nothing while held, nothing
@@ -162,5 +185,10 @@ class VerdictScreen(LockedScreen):
         except BaseException:
             protocol.refused()
             raise
+        if outcome.locked:  # another program holds the journal: no recheck made or shown
+            protocol.refused()
+            self.query_one("#hint", Static).update(
+                f"RECHECK NOT RECORDED: {outcome.problem}. R tries again.")
+            return
         protocol.judged()
         self.show(outcome)

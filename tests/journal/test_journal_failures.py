@@ -135,3 +135,40 @@ def test_cli_judge_shows_the_verdict_even_when_the_journal_is_locked(jpath, cloc
             if not ln.startswith("adjudicator: warning: ENABLE: NOT A TOURNAMENT WORD LIST")]
     assert len(said) == 1 and said[0].startswith("adjudicator: NOT RECORDED: call the director (")
     assert "locked by another program" in said[0]
+
+
+def test_a_head_file_update_on_a_full_disk_leaves_no_temporary_file(journal, jpath, monkeypatch):
+    """Issue 36: each failed head-file update left a 0-byte `.head.PID.tmp` beside the journal.
+    The row is recorded all the same (the head file only lags)."""
+    from adjudicator.journal import anchor
+
+    def full(_fd):
+        raise OSError(28, "No space left on device")
+
+    folder = os.path.dirname(os.path.abspath(jpath))
+    monkeypatch.setattr(anchor.os, "fsync", full)
+    for _ in range(3):
+        record(journal)
+    monkeypatch.undo()
+    assert journal.count() == 3
+    assert [name for name in os.listdir(folder) if name.endswith(".tmp")] == []
+
+
+def test_a_station_tries_once_without_waiting_then_waits_its_own_time(jpath):
+    """The kiosk's first try at a locked journal says so at once (JournalLockedError), so the
+    screen can say "recording..." before the station's wait (issue 36)."""
+    from adjudicator.errors import JournalLockedError
+
+    with Journal.open(jpath, timeout=0.2) as journal:
+        other = sqlite3.connect(jpath, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            with journal.waiting_at_most(0), pytest.raises(JournalLockedError):
+                record(journal)
+            assert journal.patience == 0.2  # its own wait again
+            with pytest.raises(JournalLockedError, match="locked by another program"):
+                record(journal)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert record(journal) == 1

@@ -24,6 +24,8 @@ def child_env(**extra: str) -> dict[str, str]:
     env["PYTHONPATH"] = REPO + os.pathsep + env.get("PYTHONPATH", "")
     env["TERM"] = "xterm-256color"
     env.pop("TEXTUAL", None)
+    for name in ("LINES", "COLUMNS"):  # set in xdist's workers (80x24): they would override
+        env.pop(name, None)  # the pty's own size (Python's shutil.get_terminal_size reads them)
     env.update(extra)
     return env
 

@@ -256,3 +256,75 @@ async def test_a_key_held_past_the_full_entry_redraws_its_refusal_once(make_app)
         assert "Not taken" in str(message.content)
         refusals = [text for text in updates if text]
         assert len(refusals) == 1, refusals[:3]  # 64 keys refused, said once
+
+
+def console_kiosk(tmp_path, cols: int, rows: int, *, mode: str = "", pin: str = "") -> PtyApp:
+    config, _ = station_config(tmp_path, mode=mode)
+    if pin:
+        from adjudicator.pin import hash_pin
+
+        with open(config) as f:
+            text = f.read()
+        with open(config, "w") as f:
+            f.write(f'pin_hash = "{hash_pin(pin)}"\n' + text)
+    env = child_env(TERM="linux", ADJUDICATOR_CACHE=str(tmp_path / "cache"))
+    return PtyApp(kiosk_argv(config), env, cols=cols, rows=rows)
+
+
+def bold_black_on_grey(shown) -> list[str]:
+    """Cells drawn bold black (the console's dark grey) on grey: about 3.2:1 (issue 36)."""
+    shown.lines()
+    found = []
+    for y, line in shown.screen.buffer.items():
+        for x, cell in line.items():
+            if (cell.data.strip() and cell.bold and cell.fg in ("black", "brightblack")
+                    and cell.bg in ("white", "lightgray", "brightblack")):
+                found.append(f"{cell.data}@{x},{y}")
+    return found
+
+
+@pytest.mark.parametrize("rows", [24, 25])
+def test_the_runners_typed_words_show_at_80_columns_on_the_console(tmp_path, rows):
+    """Issue 36: at 80x25 and 80x24 the words box shrank to its two border lines."""
+    from pty_screen import Shown
+
+    app = console_kiosk(tmp_path, 80, rows, mode="runner")
+    try:
+        shown = Shown(app, 80, rows)
+        shown.wait("RUNNER MODE")
+        app.write(b"12\r3\rcat za")
+        lines = shown.wait("cat za", timeout=15)
+        assert not bold_black_on_grey(shown)
+        app.write(b"\t")
+        lines = shown.wait("Challenge #1")
+        assert any("Table 12" in line for line in lines)
+    finally:
+        app.close()
+
+
+def test_every_station_screen_on_the_console_is_readable_at_80_columns(tmp_path):
+    """Ready, the verdict, the PIN box and director mode at 80 columns: no bold black on grey
+    (the steps bar and the buttons were), no `?` for a character the console lacks (the
+    director's dropdown arrow was), and "Quit the kiosk" whole (it was cut)."""
+    from pty_screen import Shown
+
+    app = console_kiosk(tmp_path, 80, 100, pin="2468")  # tall: the whole form at once
+    try:
+        shown = Shown(app, 80, 100)
+        shown.wait("press TAB.")
+        assert not bold_black_on_grey(shown), "Ready"
+        app.write(b"qi\t")
+        shown.wait("next challenge")
+        assert not bold_black_on_grey(shown), "the verdict"
+        app.write(F12)
+        shown.wait("Enter the director's PIN")
+        assert not bold_black_on_grey(shown), "the PIN box"
+        app.write(b"2468\r")
+        lines = shown.wait("Quit the kiosk")
+        app.drain(0.5)
+        lines = shown.lines()
+        assert not bold_black_on_grey(shown), "director mode"
+        assert not any("?" in line for line in lines), "\n".join(lines)
+        assert any(line.rstrip().endswith("Quit the kiosk") for line in lines)
+    finally:
+        app.close()

@@ -461,3 +461,24 @@ async def test_director_mode_shows_the_hubs_refusal_as_text(make_app, pinned):
     finally:
         app.station.hub_link.stop()
         hub.close()
+
+
+async def test_set_pin_tapped_twice_still_says_the_pin_was_set(make_app, config):
+    """Issue 36: the second tap of a double tap (0.4-1 s apart) found both boxes emptied by the
+    first, and said "PIN NOT SET ... Nothing was changed" though the first had set it."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f12")
+        for _ in range(3):
+            await pilot.pause()
+        app.screen.query_one("#f-pin").value = app.screen.query_one("#f-pin2").value = PIN
+        app.screen.set_pin()
+        app.screen.set_pin()  # the second tap
+        await pilot.pause()
+        status = text_of(app, "#director-status")
+        assert "Director PIN set in" in status and "NOT SET" not in status
+        assert load_config(config.path).pin_hash == app.station.config.pin_hash
+        app.screen.query_one("#f-pin").value = "12"  # a new, too short PIN typed: said again
+        app.screen.set_pin()
+        await pilot.pause()
+        assert "PIN NOT SET" in text_of(app, "#director-status")

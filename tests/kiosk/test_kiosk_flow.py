@@ -382,3 +382,28 @@ async def test_deferred_journal_that_cannot_open_is_announced(config, tiny):
         assert app.screen.query_one("#journal-problem").display
         assert "JOURNAL NOT AVAILABLE" in text_of(app, "#journal-problem")
         assert text_of(app, "#count").endswith("unknown")
+
+
+async def test_the_journal_banner_goes_once_the_journal_recovered_and_recorded(
+        config, tiny, tmp_path):
+    """Issue 36: the banner stayed on Ready after the journal came back (a USB stick plugged in
+    late) and recorded the next challenge."""
+    from kiosk.app import build_app
+
+    later = tmp_path / "stick"
+    cfg = config.with_changes(journal_setting=str(later / "journal.db"),
+                              journal=str(later / "journal.db"))
+    app = build_app(cfg, tiny)
+    app.protocol.timers = Timers(entry_idle=300, verdict_hold=0, verdict_clear=300)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one("#journal-problem").display
+        later.mkdir()  # the stick is in
+        await pilot.press(*"qi", "tab")
+        await settle(pilot)
+        assert text_of(app, "#record").startswith("Challenge #1")  # recorded
+        await pilot.press("space")
+        await settle(pilot)
+        assert screen_name(app) == "ReadyScreen"
+        assert not app.screen.query_one("#journal-problem").display
+        assert text_of(app, "#count").endswith(": 1")

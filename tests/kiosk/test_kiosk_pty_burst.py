@@ -43,6 +43,6 @@ def test_a_burst_ending_in_tab_judges_every_letter_typed_before_it(station):
         assert row.words == words, f"burst {burst!r} was judged as {row.words}"
         app.drain(0.3)  # past the 0.1 s hold
         mark = len(app.screen)
-        app.write(b" ")  # any key: back to Ready
+        app.write(b" ")  # SPACE: back to Ready
         app.read_until(f"station: {n}".encode(), start=mark)
     assert app.proc.poll() is None  # still running

@@ -41,7 +41,7 @@ def test_invalid_utf8_is_never_typed_and_never_ends_the_kiosk(kiosk):
     assert judge(app, journal) == (("QI",), True)
     app.drain(0.3)  # past the verdict's hold
     mark = len(app.screen)
-    app.write(b" ")  # any key: back to Ready
+    app.write(b" ")  # SPACE: back to Ready
     app.read_until(b"station: 1", start=mark)
     mark = len(app.screen)
     app.write(b"z\xffa\xc3\t")  # a cut sequence at the end of a burst too
@@ -78,4 +78,20 @@ def test_huge_sizes_are_clamped_and_the_kiosk_keeps_judging(kiosk):
     app.resize(80, 24)
     app.drain(0.3)
     assert judge(app, journal) == (("QI",), True)
+    assert app.proc.poll() is None
+
+
+def test_raw_8bit_sequences_are_swallowed_whole(kiosk):
+    """Issue 36: bytes 9d, 9b, 90 (8-bit OSC, CSI, DCS; not UTF-8) were dropped and the rest of
+    the sequence typed: `ca` 9d `0;ACCEPTABLE` BEL `t` made the entry `ca0;ACCEPTABLEt`, and a
+    300 KB 8-bit OSC typed its base64 into the entry."""
+    app, journal = kiosk
+    assert judge(app, journal, b"ca\x9d0;ACCEPTABLE\x07t\t") == (("CAT",), True)
+    for burst, words in ((b"q\x9b1;5Ci\x90$q\"p\x9c za\t", ("QI", "ZA")),
+                         (b"z\x9d52;c;" + b"QUNDRVBUQUJMRQ" * 22_000 + b"\x07a\t", ("ZA",))):
+        app.drain(0.3)  # past the verdict's hold
+        mark = len(app.screen)
+        app.write(b" ")  # SPACE: back to Ready
+        app.read_until(b"press TAB.", start=mark)
+        assert judge(app, journal, burst)[0] == words
     assert app.proc.poll() is None

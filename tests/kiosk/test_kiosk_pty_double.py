@@ -69,9 +69,9 @@ def send(app: PtyApp, parts: list[bytes], stall: bool) -> None:
 
 
 def back_to_ready(app: PtyApp, count: int) -> None:
-    """Past the verdict's hold, any key: Ready again, showing COUNT challenges."""
+    """Past the verdict's hold, SPACE: Ready again, showing COUNT challenges."""
     shown = Shown(app, COLS, ROWS)
-    shown.wait("any other key")
+    shown.wait("next challenge")
     app.write(b" ")
     shown.wait(f"station: {count}", absent="the play is")
 
@@ -126,7 +126,7 @@ def verdict_buttons(app: PtyApp) -> dict[str, bytes]:
         for y, line in enumerate(emulate(app), start=1):
             for name, label in (("recheck", "R: RECHECK"), ("next", "NEXT")):
                 x = line.find(label)
-                if x >= 0 and "any other key" not in line:
+                if x >= 0 and "next challenge" not in line:
                     found[name] = click(x + 1 + len(label) // 2, y)
         if {"recheck", "next"} <= set(found) or time.monotonic() > deadline:
             break
@@ -144,7 +144,7 @@ def test_next_and_recheck_together_never_journal_a_recheck_nobody_saw(kiosk, sta
         app.write(b"cat xu\t")
         app.read_until(b"the play is", start=mark)
         count += 1
-        Shown(app, COLS, ROWS).wait("any other key")  # past the hold: the buttons are shown
+        Shown(app, COLS, ROWS).wait("next challenge")  # past the hold: the buttons are shown
         buttons = verdict_buttons(app)
         send(app, [buttons[r] for r in pair], stall)
         app.drain(1.0)

@@ -107,9 +107,11 @@ def judge_qi(app: PtyApp, journal_path: str) -> tuple[tuple[str, ...], bool]:
     app.resize(80, 24)
     feed(app, PASTE_END)  # a paste left open swallows keys until it is closed
     app.drain(0.4)  # an ESC left alone is read as ESC after a moment
-    for _ in range(2):  # a modal (PIN box), or the verdict: ESC closes it, or "any key"
+    for _ in range(2):  # a modal (PIN box): ESC closes it
         feed(app, b"\x1b")
         app.drain(0.4)
+    feed(app, b" ")  # the verdict: SPACE goes (on Ready it types a space, rubbed out below)
+    app.drain(0.4)
     with Journal.open(journal_path) as journal:
         before = journal.count()
     mark = len(app.screen)

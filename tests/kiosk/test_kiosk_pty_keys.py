@@ -58,7 +58,7 @@ def judge(app: PtyApp, burst: bytes, journal: str, count: int) -> tuple[str, ...
     with Journal.open(journal) as j:
         assert j.count() == count, f"{burst[:80]!r}: {j.count()} rows, not {count}"
         words = j.get(count).words
-    shown.wait("any other key")  # the hold is over: keys are taken
+    shown.wait("next challenge")  # the hold is over: keys are taken
     app.write(b" ")
     shown.wait(f"station: {count}", absent="the play is")
     return words

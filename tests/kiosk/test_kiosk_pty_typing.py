@@ -79,7 +79,7 @@ def test_letters_editing_keys_and_tab_in_one_write_keep_their_order(kiosk):
     app.write(b"zax" + BACKSPACE * 3 + b"qi\x1b[D\x1b[C za\t")
     app.read_until(b"the play is", start=mark, fail_on=ENTRY_ERRORS, timeout=60)
     mark = len(app.screen)
-    app.write(b" ")  # any other key: back to Ready
+    app.write(b" ")  # SPACE: back to Ready
     app.read_until(b"press TAB.", start=mark, timeout=60)
     mark = len(app.screen)
     app.write(overfull + BACKSPACE * MAX_ENTRY_CHARS + b"za\t")

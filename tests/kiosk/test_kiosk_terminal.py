@@ -23,7 +23,7 @@ from kiosk.sequences import (
     Sequence,
     TerminalInput,
 )
-from kiosk.terminal import KioskParser, clamp_size
+from kiosk.terminal import KioskParser, clamp_size, decoder
 from kiosk.typed import Typed, plain_runs
 
 
@@ -274,3 +274,26 @@ def test_printable_characters_read_together_are_one_event_cut_by_every_other_key
                    ("Key", "zero_width_space"), ("Typed", "\u00e9"), ("Key", "tab")]
     assert [k.key for k in parser.text_events("a b")[0].keys()] == ["a", "space", "b"]
     assert plain_runs("") == [] and plain_runs("x" * 100_000) == [(True, "x" * 100_000)]
+
+
+@pytest.mark.parametrize("raw", [
+    b"ca\x9d0;ACCEPTABLE\x07t",  # 8-bit OSC, ended by BEL (issue 36: typed `ca0;ACCEPTABLEt`)
+    b"ca\x9d0;TITLE\x9ct",  # ended by the 8-bit ST
+    b"ca\x9d0;TITLE\x1b\\t",  # by the 7-bit ST
+    b"ca\x9b1;5Ct",  # 8-bit CSI (Ctrl+Right)
+    b"ca\x903$r0m\x9ct",  # DCS
+    b"ca\x98start of string\x9ct", b"ca\x9eprivacy\x9ct", b"ca\x9fapplication\x07t",  # SOS PM APC
+    b"ca\x85t",  # a C1 control alone (NEL): no key that types
+])
+def test_raw_8bit_control_introducers_are_read_as_their_7bit_forms(raw):
+    """Bytes 80-9f are not UTF-8: they were replaced by U+FFFD and the rest of the sequence
+    typed. The kiosk's decoder reads them as the C1 controls they are (kiosk/terminal.py)."""
+    decode = decoder()
+    text = "".join(decode(raw[i:i + 1]) for i in range(len(raw)))  # cut at every byte too
+    assert typed(text) == "cat"
+    assert typed(decoder()(raw)) == "cat"
+
+
+def test_other_bytes_that_are_not_utf8_are_still_replaced():
+    assert decoder()(b"\xe9a\xff\xa9") == "\ufffda\ufffd\ufffd"
+    assert decoder()("é✔".encode()) == "é✔"  # UTF-8 untouched

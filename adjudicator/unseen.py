@@ -1,0 +1,97 @@
+"""A verdict recorded and never shown (a crash between the journal's commit and the paint).
+
+The journal is written before a verdict is shown; a station killed in between (25-55 ms) left a
+row nobody saw, and players who then typed the play again got a second row flagged "possible
+split look-up" (issue 36). A station marks each verdict shown once it is painted, in its state
+file (station_state.py: `shown_seq`); at its next start, the last row of its own that is newer
+is shown before the station is used, and the players' re-challenge of the same words is recorded
+as a recheck of it (WESPA 3.10.9), never as a second challenge.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from adjudicator.lexicon.known import LexiconIdentity
+from adjudicator.rules import consequence_under
+from adjudicator.station import Outcome, Station
+from adjudicator.station_state import load_state, save_state
+from adjudicator.verdict import Verdict
+
+SHOWN = "shown_seq"  # the state file's key: the last challenge number shown at this station
+SHORT_HASH = 8  # as on a slip (journal/anchor.py short_hash)
+
+
+def mark_shown(state_file: str | None, seq: int | None) -> None:
+    """Challenge SEQ is on the players' screen: no restart shows it again."""
+    if state_file and seq is not None:
+        save_state(state_file, **{SHOWN: int(seq)})
+
+
+def find_unseen(station: Station, state_file: str | None) -> Outcome | None:
+    """The station's last recorded verdict when it was never shown, as an Outcome; else None.
+
+    A state file with no mark yet (a station's first start with this version) is marked at the
+    journal's last row: nothing before it is claimed unseen.
+    """
+    journal = station.journal
+    if not state_file or journal is None:
+        return None
+    try:
+        rows = journal.recent(1)
+    except Exception:  # noqa: BLE001 - an unreadable journal is said elsewhere; nothing here
+        return None
+    last = rows[0] if rows else None
+    shown = load_state(state_file).get(SHOWN)
+    if not isinstance(shown, int) or isinstance(shown, bool):
+        mark_shown(state_file, last.seq if last else 0)
+        return None
+    if (last is None or last.seq <= shown or last.station != station.station_name
+            or last.mode != station.journal_mode):
+        return None
+    return outcome_of(station, last)
+
+
+def outcome_of(station: Station, row) -> Outcome:
+    """ROW (a JournalRow) as the Outcome its verdict screen showed, or would have shown."""
+    identity = next((lex.identity for lex in _lexicons(station)
+                     if lex.identity.fingerprint == row.fingerprint),
+                    LexiconIdentity(row.lexicon_name, row.fingerprint, 0, None))
+    try:
+        time = dt.datetime.fromisoformat(row.time_local)
+    except (TypeError, ValueError):
+        time = dt.datetime.now().astimezone()
+    return Outcome(
+        verdict=Verdict(tuple(row.words), bool(row.acceptable), identity),
+        seq=row.seq,
+        consequence=consequence_under(row.rule, bool(row.acceptable), len(row.words)),
+        time=time,
+        recheck_of=row.recheck_of,
+        is_recheck=row.recheck_of is not None,
+        secondary_agrees=row.secondary_agrees,
+        table=row.table or "",
+        round=row.round or "",
+        row_hash=str(row.hash or "")[:SHORT_HASH],
+    )
+
+
+def rechallenge_of(unseen: Outcome | None, words: tuple[str, ...], now: dt.datetime,
+                   window: float) -> Outcome | None:
+    """UNSEEN when WORDS, typed at NOW, are the players challenging it again (the same words
+    within the split window of it): the station rechecks it instead of recording a second
+    challenge. None otherwise."""
+    if unseen is None or unseen.seq is None or tuple(words) != tuple(unseen.verdict.words):
+        return None
+    try:
+        gap = abs((now - unseen.time).total_seconds())
+    except TypeError:  # one of the times has no zone
+        return None
+    return unseen if gap <= window else None
+
+
+def _lexicons(station: Station):
+    yield station.lexicon
+    if station.secondary is not None:
+        yield station.secondary
+    if station.divisions is not None:
+        yield from station.divisions.lexicons

@@ -1,0 +1,121 @@
+"""A verdict recorded is a verdict shown (issue 36): a crash between the commit and the paint.
+
+Killed right after the journal's commit, 25 of 25 rows were never shown; the restarted station
+said nothing of them, and the players' re-challenge was flagged "possible split look-up". Now a
+verdict is marked shown once painted (adjudicator/unseen.py), and a restarted station shows the
+last one of its own that was not, words, verdict and number, before it is used; the same words
+challenged again are its recheck.
+"""
+
+from __future__ import annotations
+
+import pytest
+from kiosk_helpers import elapse, screen_name, text_of
+from pty_driver import PtyApp, hooked_env, kiosk_argv, station_config
+from pty_screen import Shown
+
+from adjudicator.journal import Journal
+from adjudicator.journal.flags import SPLIT_LOOKUP
+from adjudicator.station import open_station
+from adjudicator.station_state import load_state, state_path
+from adjudicator.unseen import SHOWN
+
+SIZE = (80, 24)
+
+
+async def settle(pilot, n: int = 4):
+    for _ in range(n):
+        await pilot.pause()
+
+
+@pytest.mark.asyncio
+async def test_a_restarted_station_shows_the_verdict_it_never_showed(make_app, config, tiny):
+    first = make_app()
+    async with first.run_test(size=SIZE) as pilot:
+        await pilot.press(*"qi", "tab")
+        await settle(pilot)
+        assert screen_name(first) == "VerdictScreen"
+    assert load_state(state_path(config.journal))[SHOWN] == 1  # painted: marked shown
+    # the next challenge is committed, and the station dies before its paint
+    with Journal.open(config.journal) as journal:
+        station = open_station(config, tiny, journal)
+        station.submit("za cat")  # recorded, never shown
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert screen_name(app) == "VerdictScreen"
+        assert text_of(app, "#late").startswith("RECORDED BUT NEVER SHOWN")
+        assert text_of(app, "#words") == "Words: ZA CAT"
+        assert "ACCEPTABLE" in text_of(app, "#plain")
+        assert text_of(app, "#record").startswith("Challenge #2")
+        assert load_state(state_path(config.journal))[SHOWN] == 2  # shown now
+        await elapse(pilot, app, 0.4)
+        await pilot.press("space")
+        await pilot.press(*"za cat", "tab")  # the players challenge it again
+        await settle(pilot)
+        assert text_of(app, "#recheck-of") == "RECHECK OF #2"
+        assert not app.screen.query_one("#late").display
+        row = app.station.journal.get(3)
+        assert row.recheck_of == 2 and SPLIT_LOOKUP not in row.flags
+        await elapse(pilot, app, 0.4)
+        await pilot.press("space")
+        await pilot.press(*"za cat", "tab")  # once only: a later challenge is a challenge
+        await settle(pilot)
+        assert app.station.journal.get(4).recheck_of is None
+
+
+@pytest.mark.asyncio
+async def test_a_station_shows_nothing_late_when_every_verdict_was_shown(make_app, config):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*"qi", "tab")
+        await settle(pilot)
+        await elapse(pilot, app, 0.4)
+        await pilot.press("space")
+        await settle(pilot)
+    again = make_app()
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert screen_name(again) == "ReadyScreen"
+
+
+# The kiosk child dies (SIGKILL) right after the journal's commit of the first challenge, once:
+# before anything of its verdict can be painted. Its supervisor starts a new child.
+KILL_HOOK = '''
+import os, signal
+from adjudicator.journal import store
+_append = store.Journal._append_rows
+def _append_rows(self, rows, **kwargs):
+    done = _append(self, rows, **kwargs)
+    marker = os.environ["TEST_KILLED"]
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return done
+store.Journal._append_rows = _append_rows
+'''
+
+
+def test_killed_between_the_commit_and_the_paint_the_verdict_is_shown_after_the_restart(
+        tmp_path):
+    config, journal_path = station_config(tmp_path)
+    env = dict(hooked_env(tmp_path, KILL_HOOK), TEST_KILLED=str(tmp_path / "killed"))
+    app = PtyApp(kiosk_argv(config), env)
+    try:
+        shown = Shown(app)
+        shown.wait("press TAB.")
+        app.write(b"cat za\t")
+        lines = shown.wait("RECORDED BUT NEVER SHOWN", timeout=60)  # the new child's
+        assert any("Words: CAT ZA" in line for line in lines)
+        assert any("Challenge #1" in line for line in lines)
+        shown.wait("next challenge")
+        mark = len(app.screen)
+        app.write(b" cat za\t")  # next, and the play challenged again: its recheck
+        app.read_until(b"RECHECK OF #1", start=mark)
+        with Journal.open(journal_path) as journal:
+            rows = list(journal.rows())
+        assert [(r.words, r.recheck_of) for r in rows] == [(("CAT", "ZA"), None),
+                                                            (("CAT", "ZA"), 1)]
+        assert SPLIT_LOOKUP not in rows[1].flags
+    finally:
+        app.close()
