@@ -79,12 +79,19 @@ def test_station_flags_and_a_split_look_up_across_two_stations_are_alarms():
     board.add_rows("b", [row("Desk 2", "12", 60)])  # the same table, another station, 60 s on
     board.add_rows("b", [row("Desk 2", "14", 70), row("Desk 2", "14", 75, flags=[SPLIT_LOOKUP])])
     board.add_rows("a", [row("Desk 1", "20", 400)])  # table 20 nowhere else: nothing
-    texts = [(a["station"], a["text"]) for a in board.snapshot()["alarms"] if "time" in a]
-    assert texts == [  # newest first
-        ("Desk 2", "possible split look-up"),
-        ("Desk 2", "possible split look-up (table 12 at Desk 1 and Desk 2)"),
-        ("Desk 1", "recheck differs"),
+    texts = [(a["station"], a["table"], a["text"]) for a in board.snapshot()["alarms"]
+             if "time" in a]
+    assert texts == [  # one line a table and kind, newest first
+        ("Desk 2", "14", "possible split look-up"),
+        ("Desk 2", "12", "possible split look-up (table 12 at Desk 1 and Desk 2)"),
+        ("Desk 1", "12", "recheck differs"),
     ]
+    # more split look-ups at table 12: still one line, counted, naming the stations
+    board.add_rows("a", [row("Desk 1", "12", 90)])
+    board.add_rows("b", [row("Desk 2", "12", 100)])
+    texts = [(a["table"], a["text"]) for a in board.snapshot()["alarms"] if "time" in a]
+    assert texts == [("12", "possible split look-up: 3 challenges (Desk 2 and Desk 1)"),
+                     ("14", "possible split look-up"), ("12", "recheck differs")]
 
 
 def test_counts_per_table_with_the_stations_that_judged_there():
