@@ -1,4 +1,4 @@
-"""What a heartbeat says besides its last row: mode, lists by division, printer, PIN, event version."""
+"""What a heartbeat says besides its last row: mode, lists by division, printer, PIN, version."""
 
 from __future__ import annotations
 

@@ -87,6 +87,10 @@ def test_a_change_of_list_reaches_every_station_at_its_next_ready(tmp_path, hall
             r["alarms"] == [] and r["lexicon"] for r in s["stations"]) and len(
             s["stations"]) == 3 and s)
         assert {r["name"] for r in snap["stations"]} == {"Desk 1", "Desk 4", "Desk 7"}
+        snap = wait_for(lambda: (s := hub.call(hub.hub.board.snapshot)) and station_row(
+            s, "Desk 7")["lists"] and s)  # its heartbeat's lists by division (issue 32)
+        assert [(e["division"], e["lexicon"], e["rule"]) for e in station_row(
+            snap, "Desk 7")["lists"]] == [("B", "BETA", "double")]
 
         # Desk 4 has an ALPHA2 of its own in its folder: not the event's (another fingerprint)
         own = tmp_path / "desk4-lists"
