@@ -103,7 +103,7 @@ def test_counts_per_table_with_the_stations_that_judged_there():
                            [(d["name"], d["challenges"]) for d in t["devices"]])
               for t in board.snapshot()["tables"]}
     assert tables == {"3": (3, 2, 1, [("Desk 1", 2), ("Desk 2", 1)]),
-                      "-": (1, 1, 0, [("Desk 1", 1)])}
+                      "no table": (1, 1, 0, [("Desk 1", 1)])}
 
 
 def test_an_empty_station_heard_under_a_new_journal_id_is_not_shown_twice():
