@@ -56,8 +56,7 @@ def hall(hub: RunningHub) -> None:
     """Stations in every kind of trouble, and rows to match (in-process: the hub's waits are
     shortened so silent and behind show at once)."""
     board = hub.hub.board
-    board.silent_after = 3.0
-    eventalarms.BEHIND_AFTER = 0.0
+    board.silent_after = 3.0  # (and eventalarms.BEHIND_AFTER 0, set by the caller)
     hub.call(setattr, hub.hub, "event", EVENT)
     now = datetime.now(timezone.utc)
 
@@ -114,6 +113,7 @@ def shoot(out: Path, engines: list[str]) -> list[Path]:
     taken = []
     with tempfile.TemporaryDirectory() as tmp:
         hub = RunningHub(str(Path(tmp) / "hub.db"), tsh=str(tsh_file(Path(tmp))))
+        eventalarms.BEHIND_AFTER = 0.0  # this process only: a picture, not a test
         try:
             hall(hub)
             url = f"{hub.url}/?key={hub.hub.director_token}"
