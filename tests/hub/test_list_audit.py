@@ -187,3 +187,51 @@ def test_the_hub_journals_exports_carry_the_finding(tmp_path, make_lexicon):
     assert [(r["table"], r["wrong_list"]) for r in cells] == [("1", ""), ("3", said)]
     records = json.loads(export_journal(path, "json"))
     assert [(r["table"], r["wrong_list"]) for r in records] == [("1", ""), ("3", said)]
+
+
+def test_a_restarted_hub_flags_the_rows_again_from_its_journal(tmp_path, make_lexicon):
+    """The event's changes and times come from the hub journal: after a restart the board
+    flags the same rows, before any station speaks."""
+    from adjudicator.hub.server import Hub
+
+    lex = make_lexicon(["QI", "ZA"])
+    event = Event("Club", (
+        Division("A", "ALPHA", ChallengeRule.WORD5, ((1, 2),), lex.fingerprint),
+        Division("B", "OTHER", ChallengeRule.WORD5, ((3, 3),), BETA)), version=1)
+    path = str(tmp_path / "hub.db")
+    ledger = HubJournal(path)
+    ledger.record_event(to_dict(event), "director", "event set")
+    with Journal.open(tmp_path / "s.db") as journal:
+        journal.forward()
+        journal.record(adjudicate(lex, ("QI",)), station="Desk 1", mode="station", table="3",
+                       rule="5-per-word")
+        jid, rows = journal.journal_id(), outbox.pending(journal.conn, 0, 100)
+    key = StationKey("k1", b"s" * 32, "Desk 1", "127.0.0.1", "2026-11-22T14:00:00Z",
+                     accepted=True, journal_id=jid)
+    ledger.accept(jid, rows, station="Desk 1", key=key)
+    ledger.keep_key(key)
+    ledger.close()
+    hub = Hub(path)
+    try:
+        [alarm] = [a for a in hub.board.snapshot()["alarms"] if a["level"] == 0]
+        assert (alarm["station"], alarm["table"]) == ("Desk 1", "3")
+        assert alarm["text"].startswith(f"judged with {lex.name}; division B uses OTHER since ")
+    finally:
+        hub.close()
+
+
+def test_a_full_waiting_list_alarm_goes_once_there_is_room():
+    from adjudicator.hub.waiting import MAX_PER_ADDRESS
+
+    board = Board(clock=Clock(), wall=lambda: T0)
+    keys = [SimpleNamespace(key_id=f"k{i}", name=f"New {i}", address="10.0.0.9", joined="",
+                            takes="", accepted=False, state=0) for i in range(MAX_PER_ADDRESS)]
+    for i, key in enumerate(keys):
+        board.heartbeat(f"j{i}", {"station": key.name, "journal_id": f"j{i}", "last_seq": 0},
+                        key=key)
+    board.intruder("10.0.0.9", "New 9", "a new station refused: 8 new stations from 10.0.0.9 "
+                   "already wait for the director", kind="waiting list full")
+    assert any("already wait" in a["text"] for a in board.snapshot()["alarms"])
+    board.accepted("k0")  # the director accepts one: there is room again
+    texts = [a["text"] for a in board.snapshot()["alarms"]]
+    assert not any("already wait" in t for t in texts), texts
