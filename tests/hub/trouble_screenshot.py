@@ -177,7 +177,7 @@ def keep_alive(hub: RunningHub) -> None:
         board = hub.hub.board
         for view in board.stations.values():
             if view.name != "Desk 4" and view.last_beat is not None:
-                view.last_beat = board.clock()
+                view.last_beat, view.heard = board.clock(), board.wall()
         board.version += 1
     hub.call(beat)
 
