@@ -115,7 +115,7 @@ class EventHistory:
         return True
 
     def _index(self, when: datetime) -> int:
-        """The version in force at WHEN (the first one for a row judged before any)."""
+        """The version in force at WHEN (the first one just before it: within GRACE)."""
         return max(0, bisect_right([v[0] for v in self.versions], when) - 1)
 
     def check(self, table, time_utc, fingerprint, rule, lexicon_name) -> Finding | None:
@@ -127,6 +127,8 @@ class EventHistory:
         when = parse_time(time_utc)
         if when is None:
             first = last = len(self.versions) - 1
+        elif when + GRACE < self.versions[0][0]:
+            return None  # judged before the hub had an event: nothing said which list
         else:
             first, last = self._index(when - GRACE), self._index(when + GRACE)
         rule = rule if isinstance(rule, str) and rule else None

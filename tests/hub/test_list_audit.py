@@ -25,7 +25,7 @@ from adjudicator.rules import ChallengeRule
 from adjudicator.verdict import adjudicate
 
 T0 = datetime(2026, 11, 22, 20, 0, tzinfo=timezone.utc)
-ALPHA, BETA, BETA2 = "a1" * 32, "b1" * 32, "b2" * 32
+ALPHA, BETA, BETA2, OLD = "a1" * 32, "b1" * 32, "b2" * 32, "0d" * 32
 V1 = Event("Club Open", (
     Division("A", "ALPHA", ChallengeRule.WORD5, ((1, 20),), ALPHA),
     Division("B", "BETA", ChallengeRule.DOUBLE, ((21, 40),), BETA)), version=1)
@@ -104,6 +104,9 @@ def test_a_row_without_a_table_is_checked_when_the_event_has_one_list():
     assert history.check("25", (CHANGE - GRACE / 2).isoformat(), BETA2, "double", "B") is None
     assert history.check("25", (CHANGE + GRACE / 2).isoformat(), BETA, "double", "B") is None
     assert history.check("25", (CHANGE - GRACE * 2).isoformat(), BETA2, "double", "B")
+    # a row judged before the hub had any event: nothing said which list
+    assert history.check("25", (T0 - GRACE * 2).isoformat(), OLD, "double", "X") is None
+    assert history.check("25", (T0 - GRACE / 2).isoformat(), OLD, "double", "X")
 
 
 def test_heartbeats_carry_lists_by_division_and_a_wrong_second_division_is_named(board):
