@@ -23,8 +23,9 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
 
     Prints the event (hub.toml's [event] and [[division]]: each division's list and rule), the
     two lines to paste into each station's config, the `adjudicator join` line (and its QR
-    code), and last the director's address (with its key: keep it to yourself). Stations then forward every row they record; the hub
-    keeps them all, once, in its own journal (`adjudicator journal verify/export` read it).
+    code), and last the director's address (with its key: keep it to yourself). Stations then
+    forward every row they record; the hub keeps them all, once, in its own journal
+    (`adjudicator journal verify/export` read it).
     The tokens are kept in that journal: a restarted hub takes the same stations.
 
     \b
