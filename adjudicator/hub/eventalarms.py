@@ -4,11 +4,12 @@ A heartbeat says, for each division the station serves, its list (name, fingerpr
 (wire.LISTS, issue 32): each is compared with that division, so a wrong list in a station's
 second division is named as one in its first; an older station's one list is compared with
 every division it serves. They replace the majority vote (board.majority_fingerprint) where the
-hub has an event (issue 27 item 3): a station judging with anything but its division's list is named with both lists, as is
-any station on a list not for tournaments (ENABLE) or on an unrecognised list the event does not
-pin, a station not locked (no director PIN), and one that runs an older event version than the
-hub's for longer than BEHIND_AFTER (a station takes a change at its next Ready: a challenge under
-way delays it a little). Stations the director has not accepted are on no list here.
+hub has an event (issue 27 item 3): a station judging with anything but its division's list is
+named with both lists, as is any station on a list not for tournaments (ENABLE) or on an
+unrecognised list the event does not pin, a station not locked (no director PIN), and one that
+runs an older event version than the hub's for longer than BEHIND_AFTER (a station takes a
+change at its next Ready: a challenge under way delays it a little). Stations the director has
+not accepted are on no list here.
 """
 
 from __future__ import annotations
