@@ -64,6 +64,12 @@ ROW_TYPES = {
 assert set(ROW_TYPES) == set(CHAIN_COLUMNS)
 BEAT_TEXT = ("station", "clock", "mode", "lexicon", "fingerprint", "printer", "status_problem",
              "sender", "divisions", "locked", "event_version")  # the last three: issue 27
+# A heartbeat's lists by division (issue 32): one entry per division the station serves, each
+# exactly these four texts ("" division: a station serving none, its one list); older stations
+# send only lexicon and fingerprint, which the hub still reads.
+LISTS = "lists"
+LIST_FIELDS = {"division": 40, "lexicon": 60, "fingerprint": 64, "rule": 40}  # characters
+MAX_LISTS = 16  # entries (an event has at most 26 divisions; a station serves a few)
 
 
 class WireError(ValueError):
@@ -180,7 +186,7 @@ def check_rows_body(body) -> dict:
 def check_heartbeat(body) -> dict:
     """A POST /api/heartbeat body: journal_id, last_seq, and text fields (BEAT_TEXT)."""
     _envelope(body, "a heartbeat")
-    extra = sorted(set(body) - {"journal_id", "last_seq", "key", *BEAT_TEXT})
+    extra = sorted(set(body) - {"journal_id", "last_seq", "key", LISTS, *BEAT_TEXT})
     if extra:
         raise WireError(f"a heartbeat: {extra[0][:40]!r} is not a field of a heartbeat")
     _int(body.get("last_seq"), "a heartbeat: last_seq")
@@ -192,7 +198,45 @@ def check_heartbeat(body) -> dict:
         raise WireError("a heartbeat: event_version must be a number in the digits 0-9")
     if body.get("locked", "") not in ("", "yes", "no"):
         raise WireError("a heartbeat: locked must be yes or no")
+    if LISTS in body:
+        check_lists(body[LISTS])
     return body
+
+
+def check_lists(lists) -> list:
+    """A heartbeat's lists: at most MAX_LISTS objects of exactly LIST_FIELDS, each text within
+    its length, a fingerprint "" or 64 lowercase hex digits, no division named twice."""
+    where = "a heartbeat: lists"
+    if not isinstance(lists, list):
+        raise WireError(f"{where} must be a list, not {_kind(lists)}")
+    if len(lists) > MAX_LISTS:
+        raise WireError(f"{where} holds at most {MAX_LISTS} divisions")
+    seen = set()
+    for i, entry in enumerate(lists):
+        at = f"{where} #{i + 1}"
+        if not isinstance(entry, dict):
+            raise WireError(f"{at} must be an object, not {_kind(entry)}")
+        if set(entry) != set(LIST_FIELDS):
+            odd = sorted(set(entry) ^ set(LIST_FIELDS))[0]
+            raise WireError(f"{at}: {odd[:40]!r} " + ("is not a field of it" if odd in entry
+                                                       else "is missing"))
+        for name, limit in LIST_FIELDS.items():
+            _text(entry[name], f"{at}: {name}", limit)
+        if entry["fingerprint"] and not HEX64.match(entry["fingerprint"]):
+            raise WireError(f"{at}: fingerprint must be 64 lowercase hex digits")
+        if entry["division"].casefold() in seen:
+            raise WireError(f"{at}: division {entry['division'][:40]!r} is named twice")
+        seen.add(entry["division"].casefold())
+    return lists
+
+
+def list_entry(division: str, lexicon: str, fingerprint: str, rule: str) -> dict:
+    """One entry of a heartbeat's lists, each text cut to its bound (check_lists takes it)."""
+    fingerprint = str(fingerprint)
+    return {"division": str(division)[:LIST_FIELDS["division"]],
+            "lexicon": str(lexicon)[:LIST_FIELDS["lexicon"]],
+            "fingerprint": fingerprint if HEX64.match(fingerprint) else "",
+            "rule": str(rule or "")[:LIST_FIELDS["rule"]]}
 
 
 def check_ack(answer) -> tuple[int, bool]:

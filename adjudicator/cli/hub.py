@@ -13,15 +13,19 @@ import click
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on (0: any free port).")
 @click.option("--config", "config_path", default="hub.toml", show_default=True, metavar="PATH",
-              help="The hub's config: `journal` (the merged journal file) and, optionally, "
-                   "`tsh` (tsh's html/tourney.js: players' names at each table); written "
-                   "with journal = \"hub.db\" when missing.")
+              help="The hub's config: `journal` (the merged journal file), optionally `tsh` "
+                   "(tsh's html/tourney.js: players' names at each table), and the event: "
+                   "[event] (its name, the director's PIN) and one [[division]] each (its "
+                   "list, challenge rule and tables; docs/event.md); written with journal = "
+                   "\"hub.db\" when missing.")
 def hub_cmd(host: str, port: int, config_path: str) -> None:
     """The director's hub: every station's challenges, live, on one page.
 
-    Prints the director's address (with its key: keep it to yourself) and the two lines to
-    paste into each station's config. Stations then forward every row they record; the hub
-    keeps them all, once, in its own journal (`adjudicator journal verify/export` read it).
+    Prints the event (hub.toml's [event] and [[division]]: each division's list and rule), the
+    two lines to paste into each station's config, the `adjudicator join` line (and its QR
+    code), and last the director's address (with its key: keep it to yourself). Stations then
+    forward every row they record; the hub keeps them all, once, in its own journal
+    (`adjudicator journal verify/export` read it).
     The tokens are kept in that journal: a restarted hub takes the same stations.
 
     \b
@@ -41,23 +45,12 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
 
     def ready(hub, bound: int) -> None:
         base = base_url(host, bound)
-        from ..divisions import event_lines
-        from ..visible import visible
-
-        event = getattr(hub, "event", None)
-        for line in event_lines(event):  # the event and its lists (name, edition, pinned)
-            click.echo(visible(line))
-        click.echo(f"Hub journal: {cfg.journal}\n"
-                   f"Director's page (yours only: anyone with it sees every challenge):\n"
-                   f"  {base}/?key={hub.director_token}\n"
-                   f"Paste these two lines into each station's config:\n"
-                   f"  hub = \"{base}\"\n"
-                   f"  hub_token = \"{hub.station_token}\"")
-        print_event(event, cfg.path)
         join = f"{base}/join?code={hub.join_code}"
-        click.echo(f"Or, on each station (writes its whole config, fetches the event's lists):\n"
-                   f"  adjudicator join {join}")
-        print_qr(join)
+        before, after = startup_lines(getattr(hub, "event", None), cfg.journal, cfg.path, base,
+                                      hub.station_token, hub.director_token, join)
+        click.echo("\n".join(before))
+        print_qr(join)  # the director's page last: on screen after the QR code (24 lines)
+        click.echo("\n".join(after))
         sys.stdout.flush()
 
     event, lists, from_tsh = cfg.event, {}, frozenset()
@@ -89,21 +82,34 @@ def hub_cmd(host: str, port: int, config_path: str) -> None:
                    "connection closed, the hub's journal closed", err=True)
 
 
-def print_event(event, config_path: str) -> None:
-    """How the event stands (its divisions are said above, divisions.event_lines): its PIN and
-    version, or how to set one."""
-    if event is None or not event.divisions:
-        click.echo("No event set: add [event] and [[division]] to the hub's config "
-                   "(docs/event.md), or set it on the director's page")
-        return
+def startup_lines(event, journal: str, config_path: str, base: str, station_token: str,
+                  director_token: str, join: str) -> tuple[list[str], list[str]]:
+    """What `adjudicator hub` says at start, before and after the QR code of the join address
+    (docs/event.md shows it whole; tests/hub/test_startup_lines.py holds them equal)."""
+    from ..divisions import event_lines
     from ..pin import SHORT_PIN, short_pin
+    from ..visible import visible
 
-    pin = ("director PIN set" if event.pin_hash else
-           f"no director PIN: adjudicator set-pin --config {config_path}")
-    click.echo(f"Event version {event.version}; {pin}")
-    if short_pin(event.pin_hash):
-        click.echo(f"Warning: {SHORT_PIN} (adjudicator set-pin --config {config_path}, or on "
-                   "the director's page)")
+    lines = [visible(line) for line in event_lines(event)]  # name, each division's list
+    if event is None or not event.divisions:
+        lines.append("No event set: add [event] and [[division]] to the hub's config "
+                     "(docs/event.md), or set it on the director's page")
+    else:
+        pin = ("director PIN set" if event.pin_hash else
+               f"no director PIN: adjudicator set-pin --config {config_path}")
+        lines.append(f"Event version {event.version}; {pin}")
+        if short_pin(event.pin_hash):
+            lines.append(f"Warning: {SHORT_PIN} (adjudicator set-pin --config {config_path}, "
+                         "or on the director's page)")
+    lines += [f"Hub journal: {journal}",
+              "Paste these two lines into each station's config:",
+              f"  hub = \"{base}\"",
+              f"  hub_token = \"{station_token}\"",
+              "Or, on each station (writes its whole config, fetches the event's lists):",
+              f"  adjudicator join {join}"]
+    after = ["Director's page (yours only: anyone with it sees every challenge):",
+             f"  {base}/?key={director_token}"]
+    return lines, after
 
 
 def print_qr(url: str) -> None:
@@ -120,7 +126,7 @@ def print_qr(url: str) -> None:
     try:
         click.echo(out.getvalue(), nl=False)
     except UnicodeEncodeError:
-        click.echo("  (this terminal cannot draw the QR code; type the line above)")
+        click.echo("  (this terminal cannot draw the QR code; type the join line above)")
 
 
 PUSH_LIMIT = 30.0  # seconds `journal push` may take whatever the hub does (docs/hub.md)

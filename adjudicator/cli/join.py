@@ -93,8 +93,24 @@ def join_cmd(url: str, station: str | None, division: str | None,
                             f"{s.division.challenge_rule.value})" for s in lists.served)
     click.echo(f"Station {cfg.station!r} of {event.name or 'the event'}: division "
                f"{served_text}; journal {cfg.journal}; hub {cfg.hub}")
-    flag = [] if config_path is None else ["--config", where]
-    click.echo("Start it with: " + " ".join(["adjudicator", "kiosk", *map(_quoted, flag)]))
+    for line in start_lines(cfg.mode, where, config_path is not None):
+        click.echo(line)
+
+
+def start_lines(mode: str, where: str, named: bool) -> list[str]:
+    """How to start what join set up, by the config's MODE: the kiosk (a station, a runner's
+    desk), the phone server (smart-device), and judging from a terminal; WHERE: the config
+    (named on each command when it is not the default one: NAMED)."""
+    flag = " --config " + _quoted(where) if named else ""
+    if mode == "smart-device":
+        start = [f"Start it with: adjudicator serve{flag}  (the players' phones; a tablet at "
+                 f"a table: adjudicator kiosk{flag} --session TABLE)"]
+    elif mode == "runner":
+        start = [f"Start it with: adjudicator kiosk{flag}  (the runner's desk)"]
+    else:
+        start = [f"Start it with: adjudicator kiosk{flag}"]
+    return start + [f"Or judge from a terminal: adjudicator judge --config {_quoted(where)} "
+                    "WORD..."]
 
 
 def _written(where: str, key: str) -> bool:

@@ -9,16 +9,18 @@ the flags); nothing per word, ever.
 from __future__ import annotations
 
 import time
-from bisect import insort
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
+from ..event_history import EventHistory, local_time
 from ..tables import group_key, shown
 from ..visible import visible
-from .eventalarms import beat as event_beat, event_alarms
+from .alarmlist import WAITING, WRONG_ROWS, FlagCounts, ordered, station_level, wrong_rows
+from .eventalarms import beat as event_beat
+from .eventalarms import event_alarms, station_lists
 from .refusals import Refusals
+from .stationview import Newest, StationView, divisions_of
 from .tables import TableBook
 from .waiting import Waiting
 
@@ -31,64 +33,12 @@ LATEST = 25  # challenges listed on the page
 TABLE_LATEST = 5  # challenges kept for each table
 WORDS_SHOWN = 200  # characters of a challenge's words shown (8 words of 15 letters fit)
 FLAGS_SHOWN = 8  # flags shown per challenge (more are counted), each cut at WORDS_SHOWN
+MAX_WRONG = 200  # alarms kept for rows judged with another list (the oldest goes)
 FROM = "_from"  # a kept challenge's station (journal id): not shown, read by Board._shown
 SPLIT_FLAG = "possible split look-up"
 RECHECK_FLAGS = ("rechecks differ: director to decide",)
 PRINTER_WORDS = {"paper out": "out of paper"}  # docket/status.py's phrase -> the page's
 PRINTER_FINE = ("", "ready", "ok", "none", "no printer")
-
-
-@dataclass
-class StationView:
-    """One station journal as the hub knows it (key: its journal id)."""
-
-    journal_id: str
-    name: str = ""
-    mode: str = ""
-    last_beat: float | None = None  # monotonic time it was last heard (heartbeat or rows)
-    heard: datetime | None = None  # the same, as a time of day (what the page counts from)
-    said_at: datetime | None = None  # when what it judges with was last said (beat or row)
-    last_seq: int = 0  # the station's last row, as its heartbeat said
-    acked: int = 0  # rows of it the hub holds without a gap
-    lexicon: str = ""
-    fingerprint: str = ""
-    printer: str = ""
-    skew: float = 0.0  # seconds the station's clock is ahead of the hub's
-    refused: str = ""  # why the hub last refused its rows ("" once rows are taken again)
-    sender: str = ""  # what the station's sender says of itself (restarted, refused...)
-    key_id: str = ""  # the station's key (hub/identity.py)
-    new: bool = False  # its key is not accepted by the director yet
-    address: str = ""  # where its key first came from
-    joined: str = ""  # when (ISO UTC)
-    challenges: int = 0
-    tables: Counter = field(default_factory=Counter)
-    divisions: str = ""  # what its heartbeat says of the event (eventalarms.py, issue 27)
-    locked: str = ""  # "yes": a director PIN is set, "no": none, "": not said
-    event_version: int | None = None
-    behind_since: float | None = None  # when it was first heard on an older event version
-
-
-class Newest:
-    """The N latest challenges in the order the hub received them (its journal's seq): a row
-    dated in the future by a station's clock is never pinned on top (issue 26)."""
-
-    def __init__(self, n: int):
-        self.n = n
-        self._items: list = []  # (time, arrival, entry), oldest first
-        self._arrivals = 0
-
-    def add(self, order: int, entry: dict) -> None:
-        """ENTRY, received as the hub journal's row ORDER (rows without one: as they come)."""
-        self._arrivals += 1
-        insort(self._items, (order, self._arrivals, entry), key=lambda i: i[:2])
-        if len(self._items) > self.n:
-            del self._items[0]
-
-    def __iter__(self):
-        return (entry for _, _, entry in reversed(self._items))
-
-    def __len__(self) -> int:
-        return len(self._items)
 
 
 class Board:
@@ -106,11 +56,13 @@ class Board:
         self.stations: dict[str, StationView] = {}
         self.tables = TableBook(lambda: Newest(TABLE_LATEST))  # hub/tables.py
         self.latest = Newest(LATEST)
-        self.flagged = Newest(LATEST)
+        self.flagged = FlagCounts()  # flagged challenges, counted per table (alarmlist.py)
         self._last_at_table: dict[str, tuple[str, str, datetime]] = {}
         self.refusals = Refusals(clock)  # refused requests as alarms (refusals.py)
         self.waiting = Waiting(wall)  # stations the director has not accepted (waiting.py)
         self.event_of = lambda: None  # the hub's event (Hub.event): its alarms replace the vote
+        self.history = EventHistory()  # its versions and since when (Hub: the journal's)
+        self.wrong_lists: dict[tuple, list] = {}  # rows judged with another list: WrongList
         self.version = 0
 
     def station(self, journal_id: str) -> StationView:
@@ -220,6 +172,8 @@ class Board:
         for journal_id, view in list(self.stations.items()):
             if view.key_id == key_id:
                 del self.stations[journal_id]
+                for where in [w for w in self.wrong_lists if w[0] == journal_id]:
+                    del self.wrong_lists[where]
         self.refusals.settled(key_id)
         self.version += 1
 
@@ -266,6 +220,16 @@ class Board:
                              f"{shown(name)})")
         if table and when:
             self._last_at_table[table] = (view.journal_id, name, when)
+        self.history.note(self.event_of(), self.wall())
+        finding = self.history.check(row.get("game_table"), row["time_utc"],
+                                     row.get("fingerprint"), row.get("rule"),
+                                     visible(str(row.get("lexicon_name") or "")[:60]))
+        if flags:
+            self.flagged.add(_shown_flags(flags), table, name, str(row["time_utc"]))
+        if finding is not None:
+            said = finding.text(local_time)
+            flags.insert(0, said)
+            self._wrong_list(view, name, table, finding, said, str(row["time_utc"]))
         entry = {"time": row["time_utc"], "station": visible(name), "table": shown(table),
                  "words": shown(row["words"], WORDS_SHOWN), "verdict": "ACCEPTABLE"
                  if row["acceptable"] else "UNACCEPTABLE",
@@ -273,8 +237,19 @@ class Board:
                  "seq": row.get("seq"), FROM: view.journal_id}
         self.latest.add(order, entry)
         self.tables.add(view.journal_id, name, row, when, entry, order)
-        if flags:
-            self.flagged.add(order, entry)
+
+    def _wrong_list(self, view: StationView, name: str, table: str, finding, said: str,
+                    time_utc: str) -> None:
+        """One alarm for each station, table and pair of lists, counted (MAX_WRONG kept)."""
+        d = finding.division
+        where = (view.journal_id, table, finding.judged_list, finding.judged_rule, d.name,
+                 d.fingerprint, d.challenge_rule)
+        seen = self.wrong_lists.get(where)
+        if seen is None:
+            if len(self.wrong_lists) >= MAX_WRONG:
+                del self.wrong_lists[min(self.wrong_lists, key=lambda k: self.wrong_lists[k][2])]
+            seen = self.wrong_lists[where] = [name, said, time_utc, 0]
+        seen[1], seen[2], seen[3] = said, max(seen[2], str(time_utc)), seen[3] + 1
 
     def heartbeat(self, journal_id: str, beat: Mapping, key=None) -> int:
         """A station's heartbeat; the rows the hub holds of it (the answer's acked)."""
@@ -296,6 +271,8 @@ class Board:
             view.fingerprint = str(beat.get("fingerprint") or view.fingerprint)
             view.said_at = self.wall()
         view.printer = str(beat.get("printer") or view.printer)
+        if isinstance(beat.get("lists"), list):
+            view.lists = station_lists(beat["lists"])
         event_beat(view, self.event_of(), beat, self.clock())
         station_time = _parse(beat.get("clock"))
         if station_time:
@@ -318,7 +295,7 @@ class Board:
                 new = self.station(journal_id)
                 for heard in ("name", "mode", "last_beat", "heard", "lexicon", "fingerprint",
                               "printer", "skew", "said_at", "divisions", "locked",
-                              "event_version", "behind_since"):
+                              "event_version", "behind_since", "lists"):
                     setattr(new, heard, getattr(view, heard))
 
     def alarms(self, view: StationView, majority: str | None) -> list[str]:
@@ -378,31 +355,63 @@ class Board:
         return top if n > m else "(no majority)"
 
     def snapshot(self) -> dict:
-        """The page's whole state as JSON-ready data."""
-        majority = None if self.event_of() is not None else self.majority_fingerprint()
+        """The page's whole state as JSON-ready data: the event at the top, the alarms the most
+        serious first, the stations in trouble before the rest (alarmlist.py)."""
+        event = self.event_of()
+        self.history.note(event, self.wall())
+        majority = None if event is not None else self.majority_fingerprint()
+        wrong = wrong_rows(self.wrong_lists)
+        wrong_at = {k[0] for k in self.wrong_lists}
         stations = []
-        for view in sorted(self.stations.values(), key=lambda v: (v.name, v.journal_id)):
+        for view in self.stations.values():
+            said = self.alarms(view, majority)
+            levels = [station_level(a) for a in said]
+            if view.journal_id in wrong_at:
+                levels.append(WRONG_ROWS)
             stations.append({
                 "id": view.journal_id, "name": visible(view.name[:60] or view.journal_id[:8]),
                 "mode": view.mode, "challenges": view.challenges,
                 "lexicon": view.lexicon, "fingerprint": view.fingerprint[:12],
+                "lists": [{"division": visible(e.division), "lexicon": visible(e.lexicon),
+                           "fingerprint": e.fingerprint[:12], "rule": visible(e.rule)}
+                          for e in view.lists],
+                "division": visible(divisions_of(view)),
                 "printer": PRINTER_WORDS.get(view.printer, view.printer) or "none",
                 "last_seq": view.last_seq,
-                "acked": view.acked, "alarms": self.alarms(view, majority),
+                "acked": view.acked, "alarms": said,
+                "trouble": min(levels) if levels else None,  # alarmlist's level
                 "seen": None if view.last_beat is None else round(self.clock() - view.last_beat),
                 "key": view.key_id, "new": view.new, "address": view.address,
                 "joined": view.joined,
                 "heard": None if view.heard is None else view.heard.isoformat(timespec="seconds"),
             })
+        stations.sort(key=lambda s: (s["trouble"] is None, s["trouble"] or 0, s["name"], s["id"]))
         tables = self.tables.snapshot(self._shown, self._players, self._is_new)
-        alarms = [{"station": s["name"], "text": a} for s in stations for a in s["alarms"]]
-        alarms += self.refusals.alarms()
-        alarms += [{"station": e["station"], "text": "; ".join(e["flags"]), "table": e["table"],
-                    "time": e["time"]} for e in self.flagged]  # one line a flagged challenge
+        alarms = wrong + [{"station": s["name"], "text": a, "level": station_level(a)}
+                          for s in stations for a in s["alarms"]]
+        waiting = self.waiting.snapshot()
+        if waiting:
+            n = len(waiting)
+            alarms.append({"station": "hub", "level": WAITING, "text": (
+                f"{n} new station{'s wait' if n > 1 else ' waits'} for you: accept or reject "
+                f"{'them' if n > 1 else 'it'} under Waiting for you")})
+        alarms += [{**a, "level": WAITING} for a in self.refusals.alarms(self.waiting)]
+        alarms += self.flagged.alarms()
         return {"version": self.version, "time": self.wall().isoformat(timespec="seconds"),
+                "event": _event_summary(event, self.history),
                 "stations": stations, "tables": tables, "latest": self._shown(self.latest),
-                "alarms": alarms, "waiting": self.waiting.snapshot(),
+                "alarms": ordered(alarms), "waiting": waiting,
                 "tsh": self.names_warning() if self.names_warning else None}
+
+
+def _event_summary(event, history: EventHistory) -> dict | None:
+    """The top of the page: the event's name, version, and each division's list and rule."""
+    if event is None:
+        return None
+    return {"name": event.name, "version": event.version,
+            "divisions": [{"name": d.name, "lexicon": d.lexicon,
+                           "fingerprint": d.fingerprint[:12], "rule": d.challenge_rule.value,
+                           "tables": d.tables_text} for d in event.divisions]}
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)

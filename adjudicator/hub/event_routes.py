@@ -23,6 +23,7 @@ from aiohttp import web
 from .. import wire
 from ..errors import AdjudicatorError, ConfigError
 from ..event import HEX64, MAX_DIVISIONS, Event, EventError, parse_event, to_dict
+from ..event_history import EventHistory
 from ..pin import SHORT_PIN, hash_event_pin, short_pin
 from ..rules import ChallengeRule
 from ..visible import visible
@@ -226,6 +227,8 @@ async def _make(hub: Hub, request: web.Request, new: Event) -> web.Response:
         return _error(503, f"the change was not made: the hub journal did not take it ({e})")
     hub.event = new
     hub.event_lists = {d.fingerprint: lists[d.fingerprint] for d in new.divisions}
+    changes = await loop.run_in_executor(hub._writer, hub.ledger.event_changes)
+    hub.board.history = EventHistory.from_changes(changes)  # the rows' check: since when
     hub.log(f"event changed (version {new.version}) by the {who}: {what}")
     hub.board.version += 1
     hub._notify()
@@ -284,3 +287,4 @@ def load_event(hub: Hub, event: Event | None, lists: dict[str, str], config_path
     hub.event = replace(event, version=version + 1)
     hub.ledger.record_event(to_dict(hub.event), f"hub.toml ({config_path})",
                             describe_change(previous, hub.event))
+    hub.board.history = EventHistory.from_changes(hub.ledger.event_changes())

@@ -10,14 +10,17 @@ Names and addresses are drawn with every invisible character as its picture.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from ..visible import visible
+from .waiting import MAX_PER_ADDRESS, MAX_WAITING
 
 WRONG_TOKEN_SHOWN = 60.0  # seconds a sender with a wrong hub_token stays on the page
 INTRUDER_SHOWN = 600.0  # seconds a refused request (a forgery, a key conflict) stays on the page
 MAX_INTRUDERS = 50  # refusals kept on the page at once (more are counted)
 MAX_CONFLICTS = 64  # key conflicts kept (each is a waiting key: identity.MAX_NEW bounds them)
+FULL = "waiting list full"  # identity.py's kind of a refusal for want of room
 MAX_WRONG_TOKEN = 50  # senders with a wrong token remembered (one alarm says how many)
 
 
@@ -75,8 +78,19 @@ class Refusals:
                 if now - seen[1] > INTRUDER_SHOWN:
                     del table[where]
 
-    def alarms(self) -> list[dict]:
+    def room(self, waiting) -> None:
+        """A "waiting list full" refusal goes once the list has room again (WAITING: the
+        waiting panel, waiting.Waiting): its cause has ended."""
+        entries = list(getattr(waiting, "entries", {}).values())
+        here = Counter(e.address for e in entries)
+        for where in [w for w in self._intruders if w[1] == FULL]:
+            if here[where[0]] < MAX_PER_ADDRESS and len(entries) < MAX_WAITING:
+                del self._intruders[where]
+
+    def alarms(self, waiting=None) -> list[dict]:
         self._expire(self.clock())
+        if waiting is not None:
+            self.room(waiting)
         said = []
         for key, (name, _, n, text, address) in self._conflicts.items():
             said.append({"station": _shown(name or address), "text": _text(text, address, n),

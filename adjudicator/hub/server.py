@@ -20,6 +20,7 @@ from aiohttp import web
 from .. import wire
 from ..errors import AdjudicatorError
 from ..event import Event, to_dict
+from ..event_history import EventHistory
 from ..net.logs import OneLineLog
 from ..visible import visible
 from . import event_routes
@@ -72,6 +73,7 @@ class Hub:
         self.board = board or Board(names=self.tsh and self.tsh.at,
                                     names_warning=self.tsh and self.tsh.warning)
         self.board.event_of = lambda: self.event  # its alarms replace the majority vote
+        self.board.history = EventHistory.from_changes(self.ledger.event_changes())
         self.identities = Identities(*self.ledger.keys())
         self.board.waiting.accepted_names = self.identities.accepted_names
         self.stamps = Stamps(self.director_token)

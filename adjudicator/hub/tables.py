@@ -25,6 +25,7 @@ from ..visible import visible as _visible
 visible = functools.lru_cache(maxsize=4096)(_visible)
 
 MAX_DEVICES = 12  # stations and devices listed in one table's row (more are counted)
+NO_TABLE = "no table"  # the row of challenges judged at a desk that asks for no table
 NAME_SHOWN = 60  # characters of a station's name listed in a table's row (the whole on hover)
 
 
@@ -80,12 +81,12 @@ class TableBook:
             group = self.groups[key]
             devices = sorted(group.devices.items(), key=lambda d: (d[0][1], d[0][0]))
             rows.append({
-                "key": key, "table": tables.shown(key) or "-",
+                "key": key, "table": tables.shown(key) or NO_TABLE,
                 "whole": visible(key) if tables.number(key) is None else key,
                 "challenges": group.challenges, "acceptable": group.acceptable,
                 "unacceptable": group.unacceptable, "last": group.last,
                 "recent": shown(group.recent),
-                "players": division_players(players, key, group.round),
+                "players": visible(division_players(players, key, group.round)),
                 "devices": [{"name": tables.shown(name, NAME_SHOWN), "whole": visible(name),
                              "challenges": n, "new": is_new(journal_id)}
                             for (journal_id, name), n in devices[:MAX_DEVICES]],

@@ -13,7 +13,7 @@ from ..errors import JournalError
 from . import anchor, chain, db
 from .chain import ChainBroken, ChainReport
 from .db import default_journal_path
-from .export import accepted_journals, parse_since, query, render, write
+from .export import accepted_journals, hub_history, parse_since, query, render, write
 from .flags import DEFAULT_SPLIT_WINDOW, RECHECKS_DIFFER, SPLIT_LOOKUP
 from .rows import MODES, PRINT_STATUSES, JournalRow
 from .store import Journal
@@ -42,7 +42,8 @@ def export_journal(path: str | None, fmt: str, since: str | int | None = None,
     conn = db.connect_ro(path)
     try:
         conn.execute("BEGIN")  # one snapshot while a station keeps recording
-        count = write(conn.execute(*query(since)), fmt, buffer, accepted_journals(conn))
+        count = write(conn.execute(*query(since)), fmt, buffer, accepted_journals(conn),
+                      hub_history(conn))
         conn.execute("COMMIT")
     except sqlite3.Error as e:
         raise JournalError(db.explain(e, path)) from e

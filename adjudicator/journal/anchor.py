@@ -191,7 +191,8 @@ def export_checked(path: str, fmt: str, out) -> tuple[int, chain.ChainReport]:
             notes.append(db.wal_unread(path))
             walk, legacy = chain.walk_of(conn, path, anchors)
             count = export.write(export.checked(conn.execute(*export.query(None)), walk),
-                                 fmt, out, export.accepted_journals(conn))
+                                 fmt, out, export.accepted_journals(conn),
+                                 export.hub_history(conn))
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as e:

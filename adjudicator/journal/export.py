@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from ..errors import JournalError
+from ..event_history import EventHistory, utc_text
 from .chain import SORTED_COLUMNS, Walk
 from .rows import JournalRow, to_utc_text
 
@@ -46,6 +47,12 @@ FIELDS = (
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _CELL_STARTS = tuple("," + c for c in FORMULA_STARTS)
 ACCEPTED = "accepted"  # the column a hub journal's export adds: the station accepted, yes/no
+WRONG_LIST = "wrong_list"  # and the next: a row judged with another list or rule than its
+#                            table's division's at the time (event_history.py), else ""
+_CHECKED = tuple(EXPORT_COLUMNS.index(c) for c in (
+    "game_table", "time_utc", "fingerprint", "rule", "lexicon_name"))  # the same in FIELDS
+assert _CHECKED == tuple(FIELDS.index(c) for c in ("table", "time_utc", "fingerprint", "rule",
+                                                    "lexicon_name"))
 _ORIGIN = EXPORT_COLUMNS.index("origin_journal")  # in a row of EXPORT_ROWS
 _ORIGIN_CELL = FIELDS.index("origin_journal")  # in a row's CSV cells
 
@@ -66,6 +73,20 @@ def accepted_journals(conn: sqlite3.Connection) -> frozenset | None:
         return None
     return frozenset(j for (j,) in conn.execute(
         "SELECT DISTINCT journal_id FROM hub_keys WHERE accepted > 0"))
+
+
+def hub_history(conn: sqlite3.Connection) -> EventHistory:
+    """A hub journal's event changes (its hub_meta), for the wrong_list column."""
+    return EventHistory.from_meta(conn) or EventHistory()
+
+
+def wrong_list(row, history: EventHistory | None) -> str:
+    """ROW's (a row of EXPORT_ROWS, or its cells in FIELDS order) wrong_list cell."""
+    if history is None or not history.versions:
+        return ""
+    table, time_utc, fingerprint, rule, lexicon = (row[i] for i in _CHECKED)
+    found = history.check(table, time_utc, fingerprint, rule, lexicon)
+    return "" if found is None else found.text(utc_text)
 
 
 def row_record(row: JournalRow) -> dict:
@@ -171,7 +192,8 @@ def _csv_cells(cursor) -> Iterator[tuple]:
                hash_)
 
 
-def _csv_lines(cursor, accepted: frozenset | None = None) -> Iterator[str]:
+def _csv_lines(cursor, accepted: frozenset | None = None,
+               history: EventHistory | None = None) -> Iterator[str]:
     """Each row's CSV line (no end) exactly as csv.writer writes its safe_cells (a property test
     holds them equal): cells joined with commas when none needs quoting, else csv.writer's.
     Formula starts are looked for in a group of lines joined (a few searches of C speed per
@@ -203,6 +225,8 @@ def _csv_lines(cursor, accepted: frozenset | None = None) -> Iterator[str]:
                 line = written(cells)
             if accepted is not None:
                 line += "," + _mark(cells[_ORIGIN_CELL], accepted, "", "yes", "no")
+                wrong = wrong_list(cells, history)
+                line += "," + (written((wrong,)) if wrong else "")
             yield line
 
 
@@ -211,17 +235,21 @@ def _mark(origin, accepted: frozenset, none, yes, no):
     return none if origin is None else yes if origin in accepted else no
 
 
-def _json_marked(cursor, accepted: frozenset) -> Iterator[str]:
-    """_json_lines, each record ending with "accepted": its station's mark (_mark)."""
-    origin = [None]
+def _json_marked(cursor, accepted: frozenset,
+                 history: EventHistory | None = None) -> Iterator[str]:
+    """_json_lines, each record ending with "accepted": its station's mark (_mark), and
+    "wrong_list": wrong_list()."""
+    held = [None]
 
     def rows():
         for row in cursor:
-            origin[0] = row[_ORIGIN]
+            held[0] = row
             yield row
+    text = json.encoder.encode_basestring
     for line in _json_lines(rows()):  # one line a row, in step
-        yield line[:-1] + _mark(origin[0], accepted, ', "accepted": null}',
-                                ', "accepted": true}', ', "accepted": false}')
+        yield (line[:-1] + _mark(held[0][_ORIGIN], accepted, ', "accepted": null',
+                                 ', "accepted": true', ', "accepted": false')
+               + ', "wrong_list": ' + text(wrong_list(held[0], history)) + "}")
 
 
 def query(since: int | str | None) -> tuple[str, tuple]:
@@ -244,24 +272,27 @@ def checked(cursor, walk: Walk) -> Iterator[tuple]:
         yield row
 
 
-def write(cursor, fmt: str, out: TextIO, accepted: frozenset | None = None) -> int:
+def write(cursor, fmt: str, out: TextIO, accepted: frozenset | None = None,
+          history: EventHistory | None = None) -> int:
     """Stream a cursor over EXPORT_ROWS to OUT as CSV or a JSON array; returns rows written.
 
     CSV: words space-separated, flags '; '-separated, None as an empty cell, a formula's start
     quoted (safe_cells). JSON: one object per line inside the array. ACCEPTED (a hub journal's,
-    accepted_journals): each row also says whether its station was accepted.
+    accepted_journals): each row also says whether its station was accepted, and (HISTORY: the
+    hub journal's event changes, hub_history) whether it was judged with the wrong list.
     """
     if fmt not in FORMATS:
         raise JournalError(f"export format {fmt!r} is not one of: {', '.join(FORMATS)}")
     count = 0
     if fmt == "json":
-        lines = _json_lines(cursor) if accepted is None else _json_marked(cursor, accepted)
+        lines = (_json_lines(cursor) if accepted is None
+                 else _json_marked(cursor, accepted, history))
     else:
-        lines = _csv_lines(cursor, accepted)
+        lines = _csv_lines(cursor, accepted, history)
     if fmt == "json":
         head, between, end = "[\n  ", ",\n  ", "\n]\n"
     else:
-        fields = FIELDS if accepted is None else FIELDS + (ACCEPTED,)
+        fields = FIELDS if accepted is None else FIELDS + (ACCEPTED, WRONG_LIST)
         head, between, end = ",".join(fields) + "\n", "\n", "\n"
     for chunk in _chunks(lines, 2048):
         out.write((between if count else head) + between.join(chunk))

@@ -207,7 +207,7 @@ class Forwarder:
         return PushReport(sent, self.acked or 0, outbox.identity(conn)[2])
 
     def beat(self, conn: sqlite3.Connection | None = None) -> None:
-        """Tell the hub this station is alive: last seq, lexicon, printer, clock."""
+        """Tell the hub this station is alive: last seq, lists by division, printer, clock."""
         conn = conn or self._connection()
         journal_id, station, head = outbox.identity(conn)
         body = {"journal_id": journal_id, "station": station, "last_seq": head,
@@ -215,6 +215,8 @@ class Forwarder:
         try:
             said = self.status()
             body.update({k: str(v) for k, v in said.items() if k in wire.BEAT_TEXT})
+            if wire.LISTS in said:  # checked as the hub checks it: a bad one is not sent
+                body[wire.LISTS] = wire.check_lists(said[wire.LISTS])
         except Exception as e:  # noqa: BLE001 - a status that fails must not stop the rows
             body["status_problem"] = str(e)[:wire.MAX_TEXT]
         said = self.describe()

@@ -1,8 +1,10 @@
-"""What a heartbeat says besides its last row: mode, list, printer, divisions, PIN, event version."""
+"""What a heartbeat says besides its last row: mode, lists by division, printer, PIN, version."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+
+from ..wire import MAX_LISTS, list_entry
 
 
 def config_status(cfg) -> Callable[[], dict]:
@@ -21,8 +23,20 @@ def station_status(station) -> Callable[[], dict]:
                 "lexicon": str(lexicon.name), "fingerprint": str(lexicon.fingerprint),
                 "printer": printer, "divisions": ",".join(config.divisions),
                 "locked": "yes" if config.pin_hash else "no",
-                "event_version": str(station.following.version)}
+                "event_version": str(station.following.version),
+                "lists": lists_by_division(station)}
     return status
+
+
+def lists_by_division(station) -> list[dict]:
+    """What judges each division the station serves (wire.check_lists): its name, its list's
+    name and fingerprint, its rule; one entry with division "" for a station serving none."""
+    served = getattr(getattr(station, "divisions", None), "served", None)
+    if not served:
+        lexicon = station.lexicon
+        return [list_entry("", lexicon.name, lexicon.fingerprint, station.rule or "")]
+    return [list_entry(s.division.name, s.lexicon.name, s.lexicon.fingerprint,
+                       s.division.challenge_rule.value) for s in served[:MAX_LISTS]]
 
 
 def printer_state(ok: bool, message: str) -> str:

@@ -49,7 +49,7 @@ class HubProcess:
                 raise RuntimeError("hub ended: " + (self.proc.stderr.read()
                                                     if self.proc.stderr else ""))
             self.lines.append(line.rstrip("\n"))
-            if "hub_token" in line:
+            if "/?key=" in line:  # the director's page: the last line it says at start
                 break
         text = "\n".join(self.lines)
         self.director_url = re.search(r"(http://\S+/\?key=\S+)", text).group(1)

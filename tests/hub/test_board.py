@@ -79,12 +79,19 @@ def test_station_flags_and_a_split_look_up_across_two_stations_are_alarms():
     board.add_rows("b", [row("Desk 2", "12", 60)])  # the same table, another station, 60 s on
     board.add_rows("b", [row("Desk 2", "14", 70), row("Desk 2", "14", 75, flags=[SPLIT_LOOKUP])])
     board.add_rows("a", [row("Desk 1", "20", 400)])  # table 20 nowhere else: nothing
-    texts = [(a["station"], a["text"]) for a in board.snapshot()["alarms"] if "time" in a]
-    assert texts == [  # newest first
-        ("Desk 2", "possible split look-up"),
-        ("Desk 2", "possible split look-up (table 12 at Desk 1 and Desk 2)"),
-        ("Desk 1", "recheck differs"),
+    texts = [(a["station"], a["table"], a["text"]) for a in board.snapshot()["alarms"]
+             if "time" in a]
+    assert texts == [  # one line a table and kind, newest first
+        ("Desk 2", "14", "possible split look-up"),
+        ("Desk 2", "12", "possible split look-up (table 12 at Desk 1 and Desk 2)"),
+        ("Desk 1", "12", "recheck differs"),
     ]
+    # more split look-ups at table 12: still one line, counted, naming the stations
+    board.add_rows("a", [row("Desk 1", "12", 90)])
+    board.add_rows("b", [row("Desk 2", "12", 100)])
+    texts = [(a["table"], a["text"]) for a in board.snapshot()["alarms"] if "time" in a]
+    assert texts == [("12", "possible split look-up: 3 challenges (Desk 2 and Desk 1)"),
+                     ("14", "possible split look-up"), ("12", "recheck differs")]
 
 
 def test_counts_per_table_with_the_stations_that_judged_there():
@@ -96,7 +103,7 @@ def test_counts_per_table_with_the_stations_that_judged_there():
                            [(d["name"], d["challenges"]) for d in t["devices"]])
               for t in board.snapshot()["tables"]}
     assert tables == {"3": (3, 2, 1, [("Desk 1", 2), ("Desk 2", 1)]),
-                      "-": (1, 1, 0, [("Desk 1", 1)])}
+                      "no table": (1, 1, 0, [("Desk 1", 1)])}
 
 
 def test_an_empty_station_heard_under_a_new_journal_id_is_not_shown_twice():

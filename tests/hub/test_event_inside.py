@@ -184,7 +184,7 @@ def test_a_following_station_fetches_the_events_new_list_signed_with_its_journal
 
 def test_a_pin_set_in_hub_toml_is_journaled_as_hub_tomls_at_start_and_a_short_one_warned(
         start_hub, tmp_path, lists, run):  # noqa: F811
-    from adjudicator.cli.hub import print_event
+    from adjudicator.cli.hub import startup_lines
 
     first = started(start_hub, tmp_path)
     first.stop()
@@ -201,17 +201,13 @@ def test_a_pin_set_in_hub_toml_is_journaled_as_hub_tomls_at_start_and_a_short_on
     assert last["what"] == "director PIN changed"
     assert not short_pin(again.hub.event.pin_hash)
     again.stop()
-    lines = []
     from dataclasses import replace
 
-    import click
-    original = click.echo
-    try:
-        click.echo = lambda text="", **_: lines.append(str(text))
-        print_event(replace(again.hub.event, pin_hash=hash_pin("2468")), "hub.toml")
-        print_event(again.hub.event, "hub.toml")
-    finally:
-        click.echo = original
-    assert lines[1] == (f"Warning: {SHORT_PIN} (adjudicator set-pin --config hub.toml, or on "
-                        "the director's page)")
-    assert len(lines) == 3 and not lines[2].startswith("Warning")
+    def said(event):
+        return startup_lines(event, "hub.db", "hub.toml", "http://h:1", "t", "d", "j")[0]
+
+    short = said(replace(again.hub.event, pin_hash=hash_pin("2468")))
+    warned = [line for line in short if line.startswith("Warning")]
+    assert warned == [f"Warning: {SHORT_PIN} (adjudicator set-pin --config hub.toml, or on "
+                      "the director's page)"]
+    assert not [line for line in said(again.hub.event) if line.startswith("Warning")]

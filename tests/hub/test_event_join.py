@@ -293,6 +293,9 @@ def test_join_writes_a_whole_station_config_and_fetches_the_lists(start_hub, tmp
     assert load_lexicon(cfg.lexicon).fingerprint == lists["TINYB"][0]
     judged = run("judge", "--config", str(home / "config.toml"), "dog")
     assert judged.exit_code == 0 and "ACCEPTABLE" in judged.output  # TINYB has DOG
+    assert done.output.splitlines()[-2:] == [  # how to start what it set up (issue 33)
+        "Start it with: adjudicator kiosk",
+        f"Or judge from a terminal: adjudicator judge --config {home / 'config.toml'} WORD..."]
 
 
 def test_join_changes_an_existing_config_in_place(start_hub, tmp_path, lists, monkeypatch,
@@ -302,7 +305,7 @@ def test_join_changes_an_existing_config_in_place(start_hub, tmp_path, lists, mo
     home.mkdir()
     path = home / "desk.toml"
     path.write_text('# Desk 7, by the window\nstation = "Desk 7"\nsplit_window = 60  # slow\n'
-                    '[timers]\nentry_idle = 45\n')
+                    'mode = "smart-device"\n[timers]\nentry_idle = 45\n')
     done = run("join", f"{hub.url}/join?code={hub.hub.join_code}", "--config", str(path))
     assert done.exit_code == 0, done.stderr
     text = path.read_text()
@@ -312,6 +315,9 @@ def test_join_changes_an_existing_config_in_place(start_hub, tmp_path, lists, mo
     assert cfg.lexicon == "" and len(cfg.event_setup.served_by(cfg.divisions)) == 2  # two lists
     assert cfg.journal == str(home / "desk.db")
     assert "changed: " in done.output
+    assert done.output.splitlines()[-2] == (  # a phone server: serve, not the kiosk
+        f"Start it with: adjudicator serve --config {path}  (the players' phones; a tablet at a "
+        f"table: adjudicator kiosk --config {path} --session TABLE)")
     again = run("join", f"{hub.url}/join?code={hub.hub.join_code}", "--config", str(path))
     assert "Already up to date" in again.output and path.read_text() == text
 

@@ -88,6 +88,10 @@ def test_a_change_of_list_reaches_every_station_at_its_next_ready(tmp_path, hall
             r["alarms"] == [] and r["lexicon"] for r in s["stations"]) and len(
             s["stations"]) == 3 and s)
         assert {r["name"] for r in snap["stations"]} == {"Desk 1", "Desk 4", "Desk 7"}
+        snap = wait_for(lambda: (s := hub.call(hub.hub.board.snapshot)) and station_row(
+            s, "Desk 7")["lists"] and s)  # its heartbeat's lists by division (issue 32)
+        assert [(e["division"], e["lexicon"], e["rule"]) for e in station_row(
+            snap, "Desk 7")["lists"]] == [("B", "BETA", "double")]
 
         # Desk 4 has an ALPHA2 of its own in its folder: not the event's (another fingerprint)
         own = tmp_path / "desk4-lists"
@@ -210,13 +214,13 @@ def test_the_alarms_replace_the_majority_vote_at_an_event(hall):
     # a new version: a station still on the old one is named after a heartbeat or two
     board.event_of = lambda: dataclasses.replace(event, version=2)
     board.heartbeat("j1", {**beat, "station": "Desk 1"})
-    assert board.snapshot()["stations"][0]["alarms"] == []
+    assert station_row(board.snapshot(), "Desk 1")["alarms"] == []
     now[0] += BEHIND_AFTER + 1
     board.heartbeat("j1", {**beat, "station": "Desk 1"})
-    assert board.snapshot()["stations"][0]["alarms"] == [
+    assert station_row(board.snapshot(), "Desk 1")["alarms"] == [
         "runs event version 1, the hub's is 2"]
     board.heartbeat("j1", {**beat, "station": "Desk 1", "event_version": "2"})
-    assert board.snapshot()["stations"][0]["alarms"] == []
+    assert station_row(board.snapshot(), "Desk 1")["alarms"] == []
 
 
 def test_a_bad_event_in_an_answer_is_refused_like_any_bad_answer(tmp_path):

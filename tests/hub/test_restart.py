@@ -53,7 +53,8 @@ def test_a_board_rebuilt_from_rows_alone_shows_lexicons_mismatch_last_heard_and_
     assert [s["seen"] for s in (by_name["Station A"], by_name["Station B"],
                                 by_name["Station C"])] == [180, 240, 480]  # last row's age
     assert [c["words"] for c in snap["latest"]] == ["JO", "CAT", "ZA", "QI", "QI"]
-    assert [s["acked"] for s in snap["stations"]] == [2, 1, 2]
+    assert [by_name[n]["acked"] for n in ("Station A", "Station B", "Station C")] == [2, 1, 2]
+    assert snap["stations"][0]["name"] == "Station C"  # in trouble: first
     assert [s["mode"] for s in snap["stations"]] == ["station"] * 3
 
 

@@ -1,0 +1,187 @@
+"""The event's versions over time, and whether a row was judged with its table's list and rule.
+
+The hub checks every row it holds (issue 32 item 4), whatever its station says it serves: the
+row's list (its fingerprint) and its challenge rule against its table's division at the event
+version in force when the row was judged. "When it was judged" is the row's own time_utc (the
+station's clock, as the row recorded it) read against the hub's change times (the hub's clock,
+as its journal recorded each change): a station takes a change at its next Ready and its clock
+may be off by up to a minute before the hub names it (board.CLOCK_SKEW), so a row is right when
+it matches the division at any version in force within GRACE of its time. A row at a table in
+no division is not checked; nor is a row without a table, unless every division of the version
+judges with one list and one rule (there is then no doubt which). A row without a rule (a
+station older than rules) is checked for its list only.
+
+Both the director's page (hub/board.py) and the hub journal's export (journal/export.py, which
+reads the changes from the journal's hub_meta) go through check(): one answer everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from .errors import ConfigError
+from .event import Division, Event, parse_event
+from .tables import division_table, number
+
+GRACE = timedelta(seconds=120)  # a challenge under way at a change, and a clock a minute off
+MAX_TABLE_NAME = 20  # characters of a table read for its division's name ("A3", "B 12")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A row judged with another list or rule than its table's division used then."""
+
+    judged_list: str  # the row's list, as it named it
+    judged_rule: str | None
+    other_list: bool  # False: the list is the division's, the rule is not
+    division: Division  # the division as it was when the row was judged
+    since: datetime  # since when the division has used that list and rule (the hub's clock)
+
+    def text(self, at: Callable[[datetime], str]) -> str:
+        """"judged with NWL2020; division B uses NWL2023 since 21:10" (AT(since) -> "21:10")."""
+        d, rule = self.division, self.division.challenge_rule.value
+        other_rule = self.judged_rule is not None and self.judged_rule != rule
+        if not self.other_list:
+            return (f"judged under rule {self.judged_rule}; division {d.name} uses rule {rule} "
+                    f"since {at(self.since)}")
+        if other_rule:
+            return (f"judged with {self.judged_list} under rule {self.judged_rule}; division "
+                    f"{d.name} uses {d.lexicon} with rule {rule} since {at(self.since)}")
+        return f"judged with {self.judged_list}; division {d.name} uses {d.lexicon} since " \
+               f"{at(self.since)}"
+
+
+def local_time(when: datetime) -> str:
+    """The hub's local time of day, as the page's lines say it: '21:10'."""
+    return when.astimezone().strftime("%H:%M")
+
+
+def utc_text(when: datetime) -> str:
+    return when.astimezone(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+class EventHistory:
+    """The event's versions, each from the time the hub took it (oldest first)."""
+
+    def __init__(self, versions: Iterable[tuple[datetime, Event]] = ()):
+        self.versions: list[tuple[datetime, Event]] = sorted(versions, key=lambda v: v[0])
+
+    @classmethod
+    def from_changes(cls, changes: Iterable[Mapping]) -> EventHistory:
+        """From the hub journal's changes (ledger.event_changes(): when, event); a change
+        that does not read as one is left out."""
+        versions = []
+        for change in changes:
+            when = parse_time(change.get("when") if isinstance(change, Mapping) else None)
+            shape = change.get("event") if isinstance(change, Mapping) else None
+            if when is None or not isinstance(shape, Mapping):
+                continue
+            try:
+                versions.append((when, parse_event(shape.get("event"), shape.get("division"))))
+            except ConfigError:
+                continue
+        return cls(versions)
+
+    @classmethod
+    def from_meta(cls, conn) -> EventHistory | None:
+        """From a hub journal's hub_meta (SQL only: the export never imports the hub); None for
+        a journal that holds no event change (a station's, or a hub that ran no event)."""
+        found = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                             "name = 'hub_meta'").fetchone()
+        if found is None:
+            return None
+        changes = []
+        for (value,) in conn.execute("SELECT value FROM hub_meta WHERE key LIKE "
+                                     "'event_change:%' ORDER BY key"):
+            try:
+                changes.append(json.loads(value))
+            except (TypeError, ValueError, RecursionError):
+                continue
+        return cls.from_changes(changes) if changes else None
+
+    @property
+    def latest(self) -> Event | None:
+        return self.versions[-1][1] if self.versions else None
+
+    def note(self, event: Event | None, when: datetime) -> bool:
+        """EVENT is in force from WHEN, unless it is already the latest; True when added."""
+        if event is None or event == self.latest:
+            return False
+        self.versions.append((max(when, self.versions[-1][0]) if self.versions else when, event))
+        return True
+
+    def _index(self, when: datetime) -> int:
+        """The version in force at WHEN (the first one just before it: within GRACE)."""
+        return max(0, bisect_right([v[0] for v in self.versions], when) - 1)
+
+    def check(self, table, time_utc, fingerprint, rule, lexicon_name) -> Finding | None:
+        """A Finding when a row (its game_table, time_utc, fingerprint, rule, lexicon_name) was
+        judged with another list or rule than its table's division at every version in force
+        within GRACE of its time; None when it matches one, or nothing says which it should."""
+        if not self.versions:
+            return None
+        when = parse_time(time_utc)
+        if when is None:
+            first = last = len(self.versions) - 1
+        elif when + GRACE < self.versions[0][0]:
+            return None  # judged before the hub had an event: nothing said which list
+        else:
+            first, last = self._index(when - GRACE), self._index(when + GRACE)
+        rule = rule if isinstance(rule, str) and rule else None
+        wrong = None
+        for i in range(first, last + 1):
+            division = table_division(self.versions[i][1], table)
+            if division is None or not division.fingerprint:
+                continue
+            if division.fingerprint == fingerprint and rule in (
+                    None, division.challenge_rule.value):
+                return None
+            wrong = (i, division)
+        if wrong is None:
+            return None
+        i, division = wrong
+        return Finding(str(lexicon_name or str(fingerprint)[:12]), rule,
+                       division.fingerprint != fingerprint, division, self._since(i, division))
+
+    def _since(self, i: int, division: Division) -> datetime:
+        """When DIVISION (as at version I) took its list and rule."""
+        while i > 0:
+            before = self.versions[i - 1][1].division(division.name)
+            if before is None or (before.fingerprint, before.challenge_rule) != (
+                    division.fingerprint, division.challenge_rule):
+                break
+            i -= 1
+        return self.versions[i][0]
+
+
+def table_division(event: Event, table) -> Division | None:
+    """The division of EVENT playing at TABLE (a number, or a division's name and a number:
+    "A3"); for no table, the one list of an event whose divisions all judge alike; else None."""
+    text = "" if table is None else str(table).strip()
+    if not text:
+        kinds = {(d.fingerprint, d.challenge_rule) for d in event.divisions}
+        return event.divisions[0] if len(kinds) == 1 and event.divisions else None
+    if number(text) is not None:
+        found = [d for d in event.divisions if d.has_table(text)]
+        open_ = [d for d in event.divisions if not d.tables]
+        return found[0] if found else open_[0] if len(open_) == 1 else None
+    named = division_table(text) if len(text) <= MAX_TABLE_NAME else None
+    if named is None:
+        return None
+    return event.division(named[0].strip())
+
+
+def parse_time(text) -> datetime | None:
+    """An ISO time as an aware datetime (UTC when it names no zone); None when it is not one."""
+    if isinstance(text, datetime):
+        when = text
+    else:
+        try:
+            when = datetime.fromisoformat(str(text).strip().replace("Z", "+00:00"))
+        except (TypeError, ValueError):
+            return None
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
