@@ -29,14 +29,13 @@ def station_status(station) -> Callable[[], dict]:
 
 
 def lists_by_division(station) -> list[dict]:
-    """What judges each division the station serves (wire.check_lists): its name, its list's
-    name and fingerprint, its rule; one entry with division "" for a station serving none."""
-    served = getattr(getattr(station, "divisions", None), "served", None)
-    if not served:
-        lexicon = station.lexicon
-        return [list_entry("", lexicon.name, lexicon.fingerprint, station.rule or "")]
+    """What judges each division the station serves (wire.check_lists), as its lists by table
+    say (adjudicator/lists.py): its name, its list's name and fingerprint, its rule; one entry
+    with division "" for a station on its own list (its rule "" when none is configured)."""
+    lists = station.lists
     return [list_entry(s.division.name, s.lexicon.name, s.lexicon.fingerprint,
-                       s.division.challenge_rule.value) for s in served[:MAX_LISTS]]
+                       s.division.challenge_rule.value if lists.by_division or station.rule
+                       else "") for s in lists.served[:MAX_LISTS]]
 
 
 def printer_state(ok: bool, message: str) -> str:

@@ -151,17 +151,20 @@ def test_a_heartbeats_lists_are_checked_exactly(bad):
 
 
 def test_a_station_says_its_lists_by_division_or_its_one_list():
+    from adjudicator.lists import Served, TableLists, single
+
     lex = SimpleNamespace(name="ALPHA", fingerprint=ALPHA)
     beta = SimpleNamespace(name="BETA", fingerprint=BETA)
-    served = (SimpleNamespace(division=V1.divisions[0], lexicon=lex),
-              SimpleNamespace(division=V1.divisions[1], lexicon=beta))
-    two = SimpleNamespace(divisions=SimpleNamespace(served=served), lexicon=lex, rule=None)
+    served = (Served(V1.divisions[0], lex), Served(V1.divisions[1], beta))
+    two = SimpleNamespace(lists=TableLists(V1, served), rule=None)
     assert lists_by_division(two) == [
         {"division": "A", "lexicon": "ALPHA", "fingerprint": ALPHA, "rule": "5-per-word"},
         {"division": "B", "lexicon": "BETA", "fingerprint": BETA, "rule": "double"}]
-    one = SimpleNamespace(divisions=None, lexicon=lex, rule="double")
+    one = SimpleNamespace(lists=single(lex, ChallengeRule.DOUBLE), rule="double")
     assert lists_by_division(one) == [
         {"division": "", "lexicon": "ALPHA", "fingerprint": ALPHA, "rule": "double"}]
+    bare = SimpleNamespace(lists=single(lex), rule=None)  # `judge --journal`: no rule given
+    assert lists_by_division(bare)[0]["rule"] == ""
     assert wire.check_lists(lists_by_division(two))
 
 

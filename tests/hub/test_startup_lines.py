@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from adjudicator.cli import main
 from adjudicator.event import parse_event
-from adjudicator.known import by_id
+from adjudicator.lexicon.known import by_id
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "event.md"
 QR = "(the join line as a QR code)"  # what the docs show in place of the code's blocks
@@ -24,7 +24,10 @@ def docs_sample() -> list[str]:
 
 
 def started(tmp_path, monkeypatch) -> list[str]:
-    event = parse_event({"name": "Club Open 2026", "pin_hash": "scrypt$...", "version": 1}, [
+    from adjudicator.pin import hash_event_pin
+
+    pin_hash = hash_event_pin("975310")  # set under the 6-digit rule: no warning line
+    event = parse_event({"name": "Club Open 2026", "pin_hash": pin_hash, "version": 1}, [
         {"name": "A", "lexicon": "CSW19", "fingerprint": by_id("CSW19").fingerprint,
          "tables": "1-20"},
         {"name": "B", "lexicon": "NWL2020", "fingerprint": by_id("NWL2020").fingerprint,
