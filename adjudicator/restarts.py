@@ -98,3 +98,14 @@ def write_err(text: str) -> None:
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
+
+
+def said_at_the_end(log: str, refused: int | str | None, message: str) -> None:
+    """What a supervisor says once the terminal is back: what the kiosk said when it refused to
+    start (its own words, or its log from that offset), then MESSAGE (why it ended)."""
+    if isinstance(refused, str):  # what it said before it knew its log
+        write_err(refused)
+    elif refused is not None:
+        show_log_from(log, refused)
+    if message:
+        say(message)

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 
 from .errors import EXIT_IO, AdjudicatorError
 from .restarts import (CLOSED, EXIT_CRASHED, START_TRIES, describe_exit, failed_to_start,
-                       note_restart, real_error, say, show_log_from, write_err)
+                       note_restart, real_error, said_at_the_end)
 from .supervised import CHILD_ENV, READY, REPORT_FD_ENV, SUPERVISOR_ENV, Reports
 from .winconsole import SavedConsole
 
@@ -87,12 +87,7 @@ class SpawnSupervisor:
                 self.console.restore_mode()
             for sig, handler in handlers.items():
                 signal.signal(sig, handler)
-        if isinstance(refused, str):  # what it said before it knew its log
-            write_err(refused)
-        elif refused is not None:
-            show_log_from(self.log, refused)
-        if message:
-            say(message)
+        said_at_the_end(self.log, refused, message)
         return code
 
     def _supervise(self) -> tuple[int, str, int | str | None]:

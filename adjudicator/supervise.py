@@ -57,13 +57,13 @@ if sys.platform == "win32":
 
 from .errors import EXIT_IO, AdjudicatorError
 from .restarts import (CLOSED, EXIT_CRASHED, START_TRIES, describe_exit, failed_to_start,
-                       note_restart, real_error, say, show_log_from, write_err)
-from .supervised import (CHILD_ENV, READY, REPORT_FD_ENV, SUPERVISOR_ENV, Reports, errors_said,
-                         hold_errors)
+                       note_restart, real_error, said_at_the_end)
+from .supervised import (CHILD_ENV, READY, REPORT_FD_ENV, SUPERVISOR_ENV, Reports, child_code,
+                         errors_said, hold_errors)
 from .tty_restore import SavedTerminal
 
 __all__ = ["CLOSED", "EXIT_CRASHED", "START_TRIES", "Supervisor", "describe_exit", "note_restart",
-           "say", "stop_signal_of", "stopped_by"]
+           "stop_signal_of", "stopped_by"]
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 STOP_GRACE = 3  # seconds a child has to end its app after a stop signal, before SIGKILL
 PREPARE_AFTER = 0.5  # seconds from the first child's first paint to the supervisor's imports
@@ -202,12 +202,7 @@ class Supervisor:
                 self.terminal.restore_mode()
             for sig, handler in handlers.items():
                 signal.signal(sig, handler)
-        if isinstance(refused, str):  # what it said before it knew its log
-            write_err(refused)
-        elif refused is not None:
-            show_log_from(self.log, refused)
-        if message:
-            say(message)
+        said_at_the_end(self.log, refused, message)
         return code
 
     def _supervise(self) -> tuple[int, str, int | str | None]:
@@ -333,12 +328,7 @@ class Supervisor:
             os.environ.update({CHILD_ENV: "1", REPORT_FD_ENV: str(write_end),
                                SUPERVISOR_ENV: str(supervisor)})
             hold_errors()  # to the log (child_started), never to the players' terminal
-            code = self.child_main()
-        except AdjudicatorError as e:  # refused before the first paint: it says why
-            say(str(e))
-            code = e.exit_code
-        except SystemExit as e:
-            code = e.code if isinstance(e.code, int) else (0 if e.code is None else EXIT_IO)
+            code = child_code(self.child_main)
         except BaseException:  # noqa: BLE001 - the traceback to the log, the code to the supervisor
             import traceback
 

@@ -221,24 +221,31 @@ def run_as_child(main: Callable[[], int]) -> int:
     """In a spawned child (adjudicator/spawn.py): MAIN run as a forked child is (its output
     held until it knows its log; a refusal said; a crash's traceback kept off the terminal); its
     exit code."""
-    from .errors import EXIT_IO, AdjudicatorError
-    from .restarts import EXIT_CRASHED, say
-
-    code = EXIT_CRASHED
     if sys.platform == "win32":  # Ctrl-Break held from the start (Ctrl-C: the console's key)
         signal.signal(signal.SIGBREAK, signal.SIG_IGN)
     hold_errors()
     try:
-        code = main()
+        return child_code(main)
+    finally:
+        errors_said()
+
+
+def child_code(main: Callable[[], int]) -> int:
+    """MAIN run in a kiosk child, its exit code as the supervisor reads it: a refusal before
+    the first paint said, with its code; a SystemExit's code; a crash's traceback to the log,
+    EXIT_CRASHED (started again)."""
+    from .errors import EXIT_IO, AdjudicatorError
+    from .restarts import EXIT_CRASHED, say
+
+    try:
+        return main()
     except AdjudicatorError as e:  # refused before the first paint: it says why
         say(str(e))
-        code = e.exit_code
+        return e.exit_code
     except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else (0 if e.code is None else EXIT_IO)
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else EXIT_IO)
     except BaseException:  # noqa: BLE001 - the traceback to the log, the code to the supervisor
         import traceback
 
         traceback.print_exc()
-    finally:
-        errors_said()
-    return code
+        return EXIT_CRASHED

@@ -11,6 +11,8 @@ from adjudicator.tables import TableError
 from .tables import MAX_TEXT, Device, clean_table
 
 
+LOCKED = "NOT RECORDED, no verdict: {problem}. Call the director; ADJUDICATE tries again."
+
 async def act(frame: dict, device: Device, *, timers, clock, judge_in) -> str:
     """Apply FRAME for DEVICE; returns '' or a one-line complaint for the log. JUDGE_IN runs a
     blocking call (the journal's commit) off the event loop: judge_in(fn, *args)."""
@@ -68,6 +70,11 @@ async def act(frame: dict, device: Device, *, timers, clock, judge_in) -> str:
         except BaseException:
             protocol.refused()
             raise
+        if outcome.locked:  # another program held the journal past the wait: as at the station
+            protocol.refused()
+            here.error = LOCKED.format(problem=outcome.problem.rstrip("."))
+            protocol.typed(here.text)  # the words kept: ADJUDICATE tries again
+            return ""
         here.outcome, here.text, here.error = outcome, "", ""
         protocol.judged()
         return ""

@@ -302,9 +302,14 @@ def test_a_verdict_waiting_on_a_locked_journal_says_so_then_shows(server, new_de
         page.tap("#adjudicate")
         page.wait_for_selector("#error:has-text('Still recording the verdict')", timeout=15_000)
         assert page.evaluate("document.body.dataset.view") in ("ready", "entry")
+        # issue 36: bounded, then no verdict (as at the station), the words kept
+        page.wait_for_selector("#error:has-text('NOT RECORDED, no verdict')", timeout=15_000)
+        assert page.evaluate("document.body.dataset.view") in ("ready", "entry")
+        assert page.input_value("#words").upper() == "QI ZA"
     finally:
         lock.execute("COMMIT")
         lock.close()
+    page.tap("#adjudicate")  # the lock gone: tried again, recorded, shown
     assert "Words: QI ZA" in verdict_text(page)
     assert [r.words for r in journal_rows(server)] == [("QI", "ZA")]
 

@@ -179,7 +179,7 @@
     clearTimeout(slow);
     slow = setTimeout(() => {  // the verdict is recorded before it is shown: say why it waits
       $('error').textContent = 'Still recording the verdict… if this stays, call the director.';
-    }, 5000);
+    }, 1500);
   });
   // Nothing is cut silently: an insertion (typing, a paste, a drop) that would make the entry
   // longer than a play forms is refused whole and the player told its real length (entry.py).
