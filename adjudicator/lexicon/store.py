@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import shutil
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -166,6 +165,8 @@ def _stage(source: str, tmp: str, name: str | None, skip_invalid: bool
             raise LexiconError(f"{source} is a compiled lexicon named {named}; to add it under "
                                "another name, add its word list with --name")
         try:
+            import shutil  # only adding a compiled list copies one (a kiosk never does)
+
             shutil.copyfile(source, tmp)
         except OSError as e:
             raise FileAccessError(f"cannot copy {source} to the shelf: {e.strerror or e}") from e
