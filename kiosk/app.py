@@ -166,6 +166,10 @@ class KioskApp(InOrder, App, inherit_bindings=False):
         if self.station.config.mode != "runner":  # the runners' desk shows its own result
             self._verdict_screen()
             self.show_unseen()
+        elif self.look_for_unseen() is not None:  # the desk's own box, with its slip's place
+            show = getattr(self.screen, "show_unseen", None)
+            if show is not None:
+                show(self.unseen, UNSEEN_NOTE)
         from .widgets.bigtext import warm
 
         self.run_worker(warm, thread=True, exclusive=True, group="warm")

@@ -267,3 +267,37 @@ async def test_back_to_table_and_on_to_the_words_keeps_them_and_adds_to_them(run
             await pilot.pause()
         (row,) = list(journal.rows())
         assert (row.table, row.words) == ("8", ("QI", "ZA", "CAT"))
+
+
+@pytest.mark.asyncio
+async def test_a_restarted_desk_shows_the_slip_it_never_showed_and_its_slip_again_is_a_recheck(
+        runner):
+    """Issue 36 item 9 at the runner's desk: a slip's verdict committed and never painted (the
+    desk stopped in between) is shown in the last-slip box at the next start, said so; the same
+    slip brought again from its table is its recheck, never a possible split look-up."""
+    from adjudicator.journal.flags import SPLIT_LOOKUP
+    from adjudicator.station import open_station
+    from adjudicator.station_state import load_state, state_path
+    from adjudicator.unseen import SHOWN
+
+    app, journal = runner()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await slip(pilot, "14", "3", "qi za")
+    config = app.station.config
+    assert load_state(state_path(config.journal))[SHOWN] == 1  # painted: marked shown
+    from adjudicator.journal import Journal
+
+    with Journal.open(config.journal) as reopened:  # the desk's own closed with it
+        station = open_station(config, app.station.lexicon, reopened)
+        assert station.submit("za cat", table="9").recorded  # the desk died before its paint
+    again, _ = runner()
+    async with again.run_test(size=SIZE) as pilot:
+        for _ in range(4):
+            await pilot.pause()
+        assert "RECORDED BUT NEVER SHOWN" in text(again, "#runner-message")
+        assert "Challenge #2 · Table 9 · ZA CAT" in text(again, "#last-record")
+        await slip(pilot, "9", "", "za cat")
+        row = again.station.journal.get(3)
+        assert row.recheck_of == 2 and SPLIT_LOOKUP not in row.flags
+        assert "RECHECK OF #2" in text(again, "#last-record")
