@@ -16,18 +16,34 @@ station's config then names the list it judges with, so it starts again as it ru
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from .config import Config
 from .errors import AdjudicatorError, LexiconError
-from .event import Division, Event
 from .lexicon.compiled import Lexicon
 from .lexicon.library import Fetch, load_lexicon
 from .rules import ChallengeRule
 from .tables import TableError
 
+if TYPE_CHECKING:  # the event's module is read only by a station at an event (its cold start)
+    from .event import Division, Event
+
 NO_TABLE = ("Which table? Type the table number first: each division here judges with its own "
             "list or rule.")
 
+
+
+@dataclass(frozen=True)
+class OwnList:
+    """A station's own list and rule, judging every table (no event divisions): shaped as a
+    division named "" so every surface reads both alike."""
+
+    lexicon: str  # how the config names it (a name, or a file)
+    challenge_rule: ChallengeRule
+    name: str = ""
+    tables: tuple[tuple[int, int], ...] = ()
+    fingerprint: str = ""
+    tables_text: str = ""
 
 
 class DivisionError(TableError):
@@ -39,7 +55,7 @@ class Served:
     """One served division and the list it judges with (loaded, its fingerprint checked). The
     station's own list, without event divisions, is a division named ""."""
 
-    division: Division
+    division: Division | OwnList
     lexicon: Lexicon
     kept: str = ""  # why this division judges with another list than the event's latest
 
@@ -56,15 +72,16 @@ class Choice:
 class TableLists:
     """A station's lists; choose(table) says which list and rule judge a challenge there."""
 
-    def __init__(self, event: Event, served: tuple[Served, ...], secondary: Lexicon | None = None):
-        self.event = event  # the whole event: a table of a division not served here is named
+    def __init__(self, event: Event | None, served: tuple[Served, ...],
+                 secondary: Lexicon | None = None):
+        self.event = event  # the whole event (a table of a division not served here is named)
         self.served = served
         self.secondary = secondary  # the recheck's second list (WESPA 3.10.9), if any
 
     @property
     def by_division(self) -> bool:
         """True at an event with divisions (the table decides), False on a station's own list."""
-        return bool(self.event.divisions)
+        return self.event is not None and bool(self.event.divisions)
 
     @property
     def one_list(self) -> bool:
@@ -110,7 +127,7 @@ class TableLists:
 
         DivisionError when TABLE is in a division not served here, or when the served divisions
         judge with different lists and TABLE (or its absence) says none of them: never a guess."""
-        if not self.by_division:
+        if self.event is None or not self.by_division:
             own = self.served[0]
             return Choice(own.lexicon, own.division.challenge_rule)
         division = self.event.division_for_table(table) if table else None
@@ -132,7 +149,7 @@ class TableLists:
         """The event's divisions as this station judges them, for its config: a division that
         kept its list names that list, so the config never names one it could not start with."""
         mine = {s.division.name: s.division for s in self.served if s.division.name}
-        return tuple(mine.get(d.name, d) for d in self.event.divisions)
+        return tuple(mine.get(d.name, d) for d in (self.event.divisions if self.event else ()))
 
     def check_words(self) -> None:
         """Every list's words checked against its fingerprint now (LexiconError if one is not
@@ -145,8 +162,7 @@ def single(lexicon: Lexicon, rule: ChallengeRule = ChallengeRule.WORD5,
            secondary: Lexicon | None = None, setting: str = "") -> TableLists:
     """LEXICON judging every table (a station's own list, one given on the command line); SETTING:
     how its config names it (a name or a file; default its name)."""
-    own = Division("", setting or lexicon.name, rule)
-    return TableLists(Event(), (Served(own, lexicon),), secondary)
+    return TableLists(None, (Served(OwnList(setting or lexicon.name, rule), lexicon),), secondary)
 
 
 def lists_for(config: Config, *, lexicon: Lexicon | None = None,
@@ -161,8 +177,8 @@ def lists_for(config: Config, *, lexicon: Lexicon | None = None,
     keeps its list from there, and says why. Without BEFORE, LexiconError (exit 3) names the
     division and the list. LEXICON (and SECONDARY): a list given for every table instead
     (`judge --lexicon`, a test's)."""
-    event = config.event_setup
-    divisions = event.served_by(config.divisions) if lexicon is None else ()
+    event = config.event_setup if config.event_divisions else None  # no event: none imported
+    divisions = event.served_by(config.divisions) if event and lexicon is None else ()
     dirs = list(config.lexicon_dirs)
     if secondary is None and config.secondary_lexicon:
         secondary = load_lexicon(config.secondary_lexicon, dirs=dirs, check_words=check_words)
