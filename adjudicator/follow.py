@@ -2,11 +2,12 @@
 
 The hub's answers carry the event (wire.event_of checks it); the sender hands it here on its own
 thread (Station.follow), where its lists by table are made (lists.lists_for: found on the shelf
-or fetched from the hub, loaded, checked), so taking it later costs nothing. A surface takes a prepared change only when its station is at Ready
-(Station.at_ready), never during a challenge (protocol.py): the config file is written (comments
-kept, config_save.save_config) so a restart keeps it, the journal notes what changed, and the station
-says it on Ready for a while (NOTE_FOR). A station that cannot reach the hub keeps its last
-settings and says since when (offline_text).
+or fetched from the hub, loaded, checked), so taking it later costs nothing. A surface takes a
+prepared change only when its station is at Ready (Station.at_ready), never during a challenge
+(protocol.py): the config file is written (comments kept, config_save.save_config) so a restart
+keeps it, the journal notes what changed, and the station says it on Ready for a while
+(NOTE_FOR). A station that cannot reach the hub keeps its last settings and says since when
+(offline_text).
 """
 
 from __future__ import annotations

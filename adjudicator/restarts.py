@@ -6,6 +6,8 @@ from __future__ import annotations
 import signal
 import sys
 
+from .errors import EXIT_IO
+
 EXIT_CRASHED = 70  # the child's code when the app stopped on an error (EX_SOFTWARE)
 START_TRIES = 5  # children in a row that die before their first paint: a fault, not a crash
 CLOSED = "the kiosk was closed from director mode"
@@ -71,6 +73,20 @@ def real_error(log: str, said: int | str) -> str:
 
     errors = [line for line in lines if re.match(EXCEPTION_LINE, line)]  # not "see above"
     return (errors or lines or ["it said nothing"])[-1][:300]
+
+
+def ended_unpainted(code: int, said: int | str, failed_starts: int, restarts: int,
+                    log: str) -> tuple[int, str, int | str | None] | None:
+    """A child ended before its first paint: (exit code, what to say, what it said) when the
+    supervisor ends with it (a refusal, which said why; START_TRIES failures in a row), None
+    when it starts another."""
+    if 2 <= code < EXIT_CRASHED:  # refused (config, lexicon, journal): it said why
+        return code, "", said
+    error = real_error(log, said)  # issue 27: kept in the log, named in the line
+    if failed_starts >= START_TRIES:
+        return (EXIT_IO, failed_to_start(code, failed_starts, restarts, error, log),
+                None if log else said)
+    return None
 
 
 def failed_to_start(code: int, failed_starts: int, restarts: int, error: str, log: str) -> str:

@@ -33,8 +33,7 @@ import time
 from collections.abc import Sequence
 
 from .errors import EXIT_IO, AdjudicatorError
-from .restarts import (CLOSED, EXIT_CRASHED, START_TRIES, describe_exit, failed_to_start,
-                       note_restart, real_error, said_at_the_end)
+from .restarts import CLOSED, describe_exit, ended_unpainted, note_restart, said_at_the_end
 from .supervised import CHILD_ENV, READY, REPORT_FD_ENV, SUPERVISOR_ENV, Reports
 from .winconsole import SavedConsole
 
@@ -104,12 +103,9 @@ class SpawnSupervisor:
                 return 0, CLOSED, None
             if not ready:
                 failed_starts += 1
-                if 2 <= code < EXIT_CRASHED:  # refused (config, lexicon, journal): it said why
-                    return code, "", said
-                error = real_error(self.log, said)
-                if failed_starts >= START_TRIES:
-                    return EXIT_IO, failed_to_start(code, failed_starts, self.restarts, error,
-                                                    self.log), (None if self.log else said)
+                ended = ended_unpainted(code, said, failed_starts, self.restarts, self.log)
+                if ended is not None:
+                    return ended
                 time.sleep(0.2)
             else:
                 failed_starts = 0

@@ -138,11 +138,6 @@ class Station:
         return self.lists.secondary
 
     @property
-    def divisions(self) -> TableLists | None:
-        """The lists by division at an event (the table decides), None on a station's own list."""
-        return self.lists if self.lists.by_division else None
-
-    @property
     def journal(self):
         """The open journal (opened now if that was deferred), or None with journal_problem."""
         if self._opener is not None:

@@ -54,7 +54,7 @@ def find_unseen(station: Station, state_file: str | None) -> Outcome | None:
 
 def outcome_of(station: Station, row) -> Outcome:
     """ROW (a JournalRow) as the Outcome its verdict screen showed, or would have shown."""
-    identity = next((lex.identity for lex in _lexicons(station)
+    identity = next((lex.identity for lex in station.lists.lexicons  # the secondary too
                      if lex.identity.fingerprint == row.fingerprint),
                     LexiconIdentity(row.lexicon_name, row.fingerprint, 0, None))
     try:
@@ -87,11 +87,3 @@ def rechallenge_of(unseen: Outcome | None, words: tuple[str, ...], now: dt.datet
     except TypeError:  # one of the times has no zone
         return None
     return unseen if gap <= window else None
-
-
-def _lexicons(station: Station):
-    yield station.lexicon
-    if station.secondary is not None:
-        yield station.secondary
-    if station.divisions is not None:
-        yield from station.divisions.lexicons

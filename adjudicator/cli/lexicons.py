@@ -6,8 +6,8 @@ import os
 
 import click
 
+from ..config import load_config
 from ..lexicon.known import LexiconIdentity, identify
-from ..lexicon.compile import compile_sources
 from ..lexicon.library import DEFAULT_NAMES, load_lexicon
 from ..lists import TableLists, lists_for, single
 
@@ -25,15 +25,14 @@ def warn_unrecognised(lex, config_path: str = "") -> None:
     click.echo(f"adjudicator: warning: {warning}{where}", err=True)
 
 
-def load_configured(spec: str | None = None):
+def load_configured(spec: str | None = None, check_words: bool = True):
     """load_lexicon for the command line: a name is also looked up in the configuration file's
-    lexicon_dirs, as the kiosk does. The configuration is read only when SPEC is such a name."""
+    lexicon_dirs, as the kiosk does. The configuration is read only when SPEC is such a name.
+    CHECK_WORDS False: its words checked before its first verdict (`info` says DAMAGED)."""
     dirs = None
     if spec and spec.lower() not in DEFAULT_NAMES and not os.path.exists(spec):
-        from ..config import load_config
-
         dirs = list(load_config().lexicon_dirs)  # ConfigError (exit 6) names the bad key
-    return load_lexicon(spec, dirs=dirs)
+    return load_lexicon(spec, dirs=dirs, check_words=check_words)
 
 
 def station_lists(spec: str | None, check_words: bool = True) -> tuple[TableLists, str]:
@@ -42,19 +41,9 @@ def station_lists(spec: str | None, check_words: bool = True) -> tuple[TableList
     from the same config: the user config file, or $ADJUDICATOR_CONFIG), so `judge` and `info`
     never disagree with the kiosk. The config path is "" when SPEC named the list."""
     if spec:
-        return single(load_configured(spec) if check_words else _unchecked(spec)), ""
-    from ..config import load_config
-
+        return single(load_configured(spec, check_words)), ""
     cfg = load_config()  # ConfigError (exit 6) names the bad key, as the kiosk would
     return lists_for(cfg, check_words=check_words), cfg.path
-
-
-def _unchecked(spec: str):
-    from ..config import load_config
-
-    dirs = None if spec.lower() in DEFAULT_NAMES or os.path.exists(spec) else list(
-        load_config().lexicon_dirs)
-    return load_lexicon(spec, dirs=dirs, check_words=False)
 
 
 def chosen(lists: TableLists, table: str):
@@ -83,6 +72,8 @@ def compile_cmd(sources: tuple[str, ...], out: str, name: str | None, skip_inval
       adjudicator compile CSW19.txt -o csw19.lex
       adjudicator compile OWL2.txt LONGLIST.txt -o twl06.lex   # NASPA III.A.1
     """
+    from ..lexicon.compile import compile_sources  # its readers: only a command that compiles
+
     report = compile_sources(list(sources), out, name=name, skip_invalid=skip_invalid)
     _describe_compile(report)
     click.echo(f"written: {out}")

@@ -1,4 +1,4 @@
-"""Compiling: one or more word lists read, checked against the names they claim, written as a .lex."""
+"""Compiling: word lists read, checked against the names they claim, written as one .lex."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The compiled lexicon file: written atomically, loaded by mmap with its checksum verified, looked up."""
+"""The compiled lexicon file: written atomically, mmapped with its checksum verified, looked up."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The official lists known by content fingerprint (lexicons/known.toml) and how one is described."""
+"""The official lists known by content fingerprint (lexicons/known.toml), and how one is said."""
 
 from __future__ import annotations
 

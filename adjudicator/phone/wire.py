@@ -55,7 +55,7 @@ def hello(device: Device) -> dict:
     described, warning = lexicon_lines(station.lexicon.identity)
     divisions = ""
     if station.lists.needs_table:
-        divisions = "Divisions: " + station.divisions.describe()  # the table decides the list
+        divisions = "Divisions: " + station.lists.describe()  # the table decides the list
         described, warning = "The list depends on the table", ""
     return {"t": "hello", "event": station.config.event, "device": device.label,
             "divisions": divisions,
@@ -68,7 +68,7 @@ def hello(device: Device) -> dict:
 def table_list(station, table: str) -> dict:
     """The list that judges at TABLE, shown before the first challenge: {"division", "judges",
     "lexicon", "warning"}; with no divisions served, division and judges are ''."""
-    if station.divisions is None:
+    if not station.lists.by_division:
         return {"division": "", "judges": ""}
     try:
         choice = station.lists.choose(table)

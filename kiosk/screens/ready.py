@@ -156,8 +156,8 @@ class ReadyScreen(LockedScreen):
         box.value = ""
         lexicon = self.query_one("#lexicon", Static)
         lexicon.update(self._lists_text())
-        lexicon.set_class(any(not lex.identity.recognised
-                              for lex in self.app.station.divisions.lexicons), "unrecognised")
+        lexicon.set_class(any(not s.lexicon.identity.recognised
+                              for s in self.app.station.lists.served), "unrecognised")
         self.query_one("#rule", Static).update(self._rule_text())
         self.set_focus(box)
 
@@ -167,7 +167,7 @@ class ReadyScreen(LockedScreen):
         return f"Challenge rule: {self.app.station.lists.choose().rule.label}"  # what judges
 
     def _lists_text(self) -> str:
-        return f"Lexicon: by table · {self.app.station.divisions.describe()}"
+        return f"Lexicon: by table · {self.app.station.lists.describe()}"
 
     def on_number_input_next(self, event) -> None:
         """ENTER in the table box: the table's division and list said, then the words."""
