@@ -23,6 +23,8 @@ from adjudicator.tables import check_table
 from adjudicator.verdict import Verdict, adjudicate
 
 NOT_RECORDED = "NOT RECORDED: call the director"
+# A journal held locked past the wait: nothing recorded, so no verdict shown (the players retry)
+NO_VERDICT = "NOT RECORDED, no verdict: {problem}. Call the director; {again} tries again."
 # Seconds a station's verdict waits for a journal another program holds locked, then NOT
 # RECORDED; with SQLite's own wait (journal/db.py BUSY_TIMEOUT) about 5 s at most in all
 # (docs/station.md). The kiosk says "recording..." meanwhile (issue 36: it froze up to 120 s).

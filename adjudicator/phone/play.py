@@ -7,11 +7,10 @@ import asyncio
 
 from adjudicator.errors import EntryError
 from adjudicator.protocol import Action, State
+from adjudicator.station import NO_VERDICT
 from adjudicator.tables import TableError
 from .tables import MAX_TEXT, Device, clean_table
 
-
-LOCKED = "NOT RECORDED, no verdict: {problem}. Call the director; ADJUDICATE tries again."
 
 async def act(frame: dict, device: Device, *, timers, clock, judge_in) -> str:
     """Apply FRAME for DEVICE; returns '' or a one-line complaint for the log. JUDGE_IN runs a
@@ -72,7 +71,7 @@ async def act(frame: dict, device: Device, *, timers, clock, judge_in) -> str:
             raise
         if outcome.locked:  # another program held the journal past the wait: as at the station
             protocol.refused()
-            here.error = LOCKED.format(problem=outcome.problem.rstrip("."))
+            here.error = NO_VERDICT.format(problem=outcome.problem.rstrip("."), again="ADJUDICATE")
             protocol.typed(here.text)  # the words kept: ADJUDICATE tries again
             return ""
         here.outcome, here.text, here.error = outcome, "", ""

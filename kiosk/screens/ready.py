@@ -20,6 +20,7 @@ from adjudicator.unseen import rechallenge_of
 from adjudicator.errors import EntryError
 from adjudicator.pin import is_set
 from adjudicator.protocol import KEYBOARD, State, steps_text
+from adjudicator.station import NO_VERDICT
 
 from ..widgets.bigtext import BigText
 from ..widgets.entry_input import EntryInput
@@ -29,7 +30,6 @@ from .base import LockedScreen, timer_delay
 STEP_1, STEP_2 = KEYBOARD.step_1, KEYBOARD.step_2
 SHORT = 22  # rows: a shorter screen keeps the try-out row for the ADJUDICATE button
 RECORDING = "recording..."
-LOCKED = "NOT RECORDED, no verdict: {problem}. Call the director; TAB tries again."
 TRY_OUT = "not locked: no director PIN (F12 opens director mode, where one is set)"
 
 
@@ -311,7 +311,7 @@ class ReadyScreen(LockedScreen):
             return
         if outcome.locked:  # nothing recorded, so nothing shown: the players may try again
             protocol.refused()
-            self._say(LOCKED.format(problem=outcome.problem), error=True)
+            self._say(NO_VERDICT.format(problem=outcome.problem, again="TAB"), error=True)
             return
         self.app.unseen = None
         self._judged = True  # the entry is cleared on the way back, not on the verdict's path
