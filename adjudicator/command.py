@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 
 from .errors import EXIT_INTERRUPTED, AdjudicatorError, fail
-from .launch import plain_kiosk_args, run_kiosk
+from .kiosk_command import plain_kiosk_args
+from .launch import run_kiosk
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,55 +1,8 @@
-"""`adjudicator kiosk` without click: read a plain kiosk command line, start the locked kiosk."""
+"""`adjudicator kiosk` started: supervised (children forked or spawned), or as the kiosk child."""
 
 from __future__ import annotations
 
 import sys
-
-
-# `adjudicator kiosk`'s options: (option, parameter name). The click command in cli/kiosk.py is
-# built from this table, and a test proves both parsers read every command line the same way.
-KIOSK_OPTIONS = (("--config", "config_path"), ("--mode", "mode"), ("--session", "session"))
-
-
-def plain_kiosk_args(args: list[str]) -> dict[str, str | None] | None:
-    """The kiosk's parameters when ARGS is `kiosk` with plain, valid options; else None.
-
-    Plain: each option once, as `--name value` or `--name=value`, with a value that is not empty
-    and does not start with '-', and a mode click would accept. Nothing else is guessed at.
-    """
-    from .modes import MODES  # not the config module: the first child is forked before it
-
-    if not args or args[0] != "kiosk":
-        return None
-    names = dict(KIOSK_OPTIONS)
-    found: dict[str, str] = {}
-    rest = args[1:]
-    i = 0
-    while i < len(rest):
-        option, equals, value = rest[i].partition("=")
-        if option not in names or names[option] in found:
-            return None
-        if not equals:
-            if i + 1 == len(rest):
-                return None
-            i += 1
-            value = rest[i]
-        if not value or value.startswith("-"):
-            return None
-        found[names[option]] = value
-        i += 1
-    if found.get("mode", MODES[0]) not in MODES:
-        return None
-    return {"config_path": found.get("config_path"), "mode": found.get("mode"),
-            "session": found.get("session", "")}
-
-
-def kiosk_args(config_path: str | None, mode: str | None, session: str) -> list[str]:
-    """The plain `kiosk ...` command line for these parameters (the supervised child's)."""
-    args = ["kiosk"]
-    for (option, _), value in zip(KIOSK_OPTIONS, (config_path, mode, session or None)):
-        if value:
-            args.append(f"{option}={value}")
-    return args
 
 
 # Imported by a kiosk child on its way to the first paint besides kiosk.app's own imports
@@ -70,23 +23,21 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     """
     import os
 
-    from .supervised import CHILD_ENV, SPAWN_ENV
+    from .supervised import CHILD_ENV, SPAWN_ENV, ChildRun
 
-    if sys.platform == "win32" or os.environ.get(SPAWN_ENV):  # (a test spawns on Linux too)
-        from .spawn import SpawnSupervisor, child_command
-        from .supervised import run_as_child
+    spawns = sys.platform == "win32" or bool(os.environ.get(SPAWN_ENV))  # (tests spawn on Linux)
+    if os.environ.get(CHILD_ENV):  # the app itself, in this process (a spawned child's too)
+        with ChildRun(held=spawns) as child:  # spawned: its output held, its end a code
+            child.code = run_app(config_path, mode, session)
+        return child.code
+    if not spawns:
+        from .supervise import Supervisor
 
-        if os.environ.get(CHILD_ENV):  # the spawned child: the app, its output held
-            return run_as_child(lambda: run_app(config_path, mode, session))
-        return SpawnSupervisor(child_command(kiosk_args(config_path, mode, session))).run()
+        return Supervisor(lambda: run_app(config_path, mode, session),
+                          lambda: _checked_config(config_path, mode), prepare=preload_kiosk).run()
+    from .spawn import SpawnSupervisor, child_command
 
-    from .supervise import Supervisor
-
-    if os.environ.get(CHILD_ENV):  # the app itself, in this process, unsupervised
-        return run_app(config_path, mode, session)
-
-    return Supervisor(lambda: run_app(config_path, mode, session),
-                      lambda: _checked_config(config_path, mode), prepare=preload_kiosk).run()
+    return SpawnSupervisor(child_command(config_path, mode, session)).run()
 
 
 def _checked_config(config_path: str | None, mode: str | None):
@@ -144,6 +95,7 @@ def run_app(config_path: str | None, mode: str | None, session: str) -> int:
     import gc
 
     from .restarts import EXIT_CRASHED
+    from .station import open_station
     from .supervised import child_ready_callback, child_started
 
     # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector
@@ -152,9 +104,11 @@ def run_app(config_path: str | None, mode: str | None, session: str) -> int:
     try:
         config = _checked_config(config_path, mode)  # refused: said before anything is shown
         child_started(config.journal)  # the supervisor learns it; error output to the kiosk log
-        from kiosk.app import build_app  # Textual only here: the core never imports it
+        station = open_station(config, session=session, defer_journal=True,
+                               check_words=False)  # LexiconError: exit 3
+        from kiosk.app import KioskApp  # Textual only here: the core never imports it
 
-        app = build_app(config, session=session, defer_journal=True)  # LexiconError: exit 3
+        app = KioskApp(station)
         app.on_first_paint = child_ready_callback()
         stopped_by = app.run_until_signalled()
     finally:

@@ -6,7 +6,7 @@ What the forked supervisor (adjudicator/supervise.py) does, without fork: each c
 with `python -m adjudicator kiosk ...` and the supervised child's environment
 (adjudicator/supervised.py: CHILD_ENV, the report pipe's write end, the supervisor's pid); it
 reads the config, tells the supervisor its journal and its first paint over the pipe, and keeps
-its error output off the players' screen (supervised.run_as_child). A child that ends after its
+its error output off the players' screen (supervised.ChildRun). A child that ends after its
 first paint on anything but the director's Quit (exit 0) is started again on Ready and the
 restart journaled; one that never painted is not restarted when it refused (a config, a
 lexicon, a journal: its words are shown, its exit code passed on), and is tried START_TRIES times
@@ -33,6 +33,7 @@ import time
 from collections.abc import Sequence
 
 from .errors import EXIT_IO, AdjudicatorError
+from .kiosk_command import KIOSK_OPTIONS
 from .restarts import CLOSED, describe_exit, ended_unpainted, note_restart, said_at_the_end
 from .supervised import CHILD_ENV, READY, REPORT_FD_ENV, SUPERVISOR_ENV, Reports
 from .winconsole import SavedConsole
@@ -46,10 +47,14 @@ STOPPED: dict[int, str] = {signal.SIGINT: "interrupted (SIGINT): the kiosk is cl
            signal.SIGTERM: "stopped by SIGTERM: the kiosk is closed"}
 
 
-def child_command(args: Sequence[str]) -> list[str]:
-    """The command line of a kiosk child: this interpreter, the adjudicator module, ARGS (the
-    plain `kiosk ...` line, launch.kiosk_args)."""
-    return [sys.executable, "-m", "adjudicator", *args]
+def child_command(config_path: str | None, mode: str | None, session: str) -> list[str]:
+    """A kiosk child's command line: this interpreter, the adjudicator module and the plain
+    `kiosk ...` line for these parameters (kiosk_command.plain_kiosk_args reads it back)."""
+    command = [sys.executable, "-m", "adjudicator", "kiosk"]
+    for (option, _), value in zip(KIOSK_OPTIONS, (config_path, mode, session or None)):
+        if value:
+            command.append(f"{option}={value}")
+    return command
 
 
 class SpawnSupervisor:

@@ -217,35 +217,57 @@ def watch_parent(supervisor: int, gone: Callable[[], bool] | None = None,
     return thread
 
 
-def run_as_child(main: Callable[[], int]) -> int:
-    """In a spawned child (adjudicator/spawn.py): MAIN run as a forked child is (its output
-    held until it knows its log; a refusal said; a crash's traceback kept off the terminal); its
-    exit code."""
-    if sys.platform == "win32":  # Ctrl-Break held from the start (Ctrl-C: the console's key)
-        signal.signal(signal.SIGBREAK, signal.SIG_IGN)
-    hold_errors()
-    try:
-        return child_code(main)
-    finally:
-        errors_said()
+class ChildRun:
+    """`with ChildRun(held) as child: child.code = main()`: MAIN run in this process as the kiosk
+    child. HELD (a spawned child, adjudicator/spawn.py): run as a forked child is (its output
+    held until it knows its log; a refusal said; a crash's traceback kept off the terminal), and
+    child.code is its exit code whatever ended it. Not held (the app run unsupervised): nothing is
+    done; what ends it goes on to its caller."""
+
+    def __init__(self, held: bool) -> None:
+        self.held = held
+        self.code = 0
+
+    def __enter__(self) -> ChildRun:
+        if self.held:
+            if sys.platform == "win32":  # Ctrl-Break held from the start (Ctrl-C: the console's)
+                signal.signal(signal.SIGBREAK, signal.SIG_IGN)
+            hold_errors()
+        return self
+
+    def __exit__(self, _kind, error, _traceback) -> bool:
+        if not self.held:
+            return False
+        try:
+            if error is not None:
+                self.code = exit_code_of(error)
+        finally:
+            errors_said()
+        return True  # its end is its code, for its supervisor: nothing is raised past it
 
 
 def child_code(main: Callable[[], int]) -> int:
-    """MAIN run in a kiosk child, its exit code as the supervisor reads it: a refusal before
-    the first paint said, with its code; a SystemExit's code; a crash's traceback to the log,
-    EXIT_CRASHED (started again)."""
+    """MAIN run in a kiosk child, its exit code as the supervisor reads it (exit_code_of)."""
+    try:
+        return main()
+    except BaseException as e:  # noqa: BLE001 - every end of a child is a code for its supervisor
+        return exit_code_of(e)
+
+
+def exit_code_of(error: BaseException) -> int:
+    """The exit code of a kiosk child that ERROR ended: a refusal before the first paint said,
+    with its code; a SystemExit's code; a crash's traceback to the log, EXIT_CRASHED (started
+    again)."""
     from .errors import EXIT_IO, AdjudicatorError
     from .restarts import EXIT_CRASHED, say
 
-    try:
-        return main()
-    except AdjudicatorError as e:  # refused before the first paint: it says why
-        say(str(e))
-        return e.exit_code
-    except SystemExit as e:
-        return e.code if isinstance(e.code, int) else (0 if e.code is None else EXIT_IO)
-    except BaseException:  # noqa: BLE001 - the traceback to the log, the code to the supervisor
-        import traceback
+    if isinstance(error, AdjudicatorError):  # refused before the first paint: it says why
+        say(str(error))
+        return error.exit_code
+    if isinstance(error, SystemExit):
+        code = error.code
+        return code if isinstance(code, int) else (0 if code is None else EXIT_IO)
+    import traceback
 
-        traceback.print_exc()
-        return EXIT_CRASHED
+    traceback.print_exception(type(error), error, error.__traceback__)
+    return EXIT_CRASHED

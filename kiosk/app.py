@@ -72,12 +72,12 @@ class KioskApp(InOrder, App, inherit_bindings=False):
             self.CSS = f"{type(self).CSS}\n{CONSOLE_CSS}"  # after the full style: it wins
         self._console_filter = ConsoleFilter() if self.console_style else None
         self.station = station
-        self.protocol = Protocol(station.config.timers)  # where the players are (adjudicator/)
         journal = station.config.journal
         self.state_file = state_path(journal) if journal else None  # survives a restart
         self.pin_gate = PinGate(lambda: self.station.config.pin_hash,
                                 **({"clock": pin_clock} if pin_clock else {}),
                                 state_file=self.state_file)
+        self.protocol = Protocol(station.config.timers)  # where the players are (adjudicator/)
         self._director_open = False
         self.on_first_paint = None  # set by a supervised start: tells the supervisor
         self.refused: AdjudicatorError | None = None  # why it stopped before it could judge

@@ -12,8 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudicator.cli.kiosk import kiosk_cmd
-from adjudicator.errors import EXIT_CONFIG, EXIT_ENTRY
-from adjudicator.launch import KIOSK_OPTIONS, plain_kiosk_args
+from adjudicator.errors import EXIT_CONFIG, EXIT_ENTRY, EXIT_IO, ConfigError
+from adjudicator.kiosk_command import KIOSK_OPTIONS, plain_kiosk_args
+from adjudicator.restarts import EXIT_CRASHED
+from adjudicator.supervised import ChildRun
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OPTIONS = [option for option, _ in KIOSK_OPTIONS]
@@ -195,3 +197,30 @@ def test_a_child_that_dies_says_why_in_the_log_and_never_on_the_terminal(tmp_pat
     assert rest.rstrip().endswith("5 times in a row): ImportError: test: broken before the "
                                   "config; its last words are above")
     assert out.stdout.split() == ["4", "4"]
+
+
+def test_an_unheld_child_run_lets_a_refusal_reach_its_caller():
+    """The app run unsupervised (CHILD_ENV, no supervisor): its refusal reaches the entry, which
+    says it with its exit code (command.py)."""
+
+    with pytest.raises(ConfigError):
+        with ChildRun(held=False):
+            raise ConfigError("station.toml: key mode: bogus")
+
+
+@pytest.mark.parametrize("error, code, said", [
+    (ConfigError("station.toml: key mode: bogus"), EXIT_CONFIG,
+     "adjudicator: station.toml: key mode: bogus"),
+    (SystemExit(None), 0, ""),
+    (SystemExit("odd"), EXIT_IO, ""),
+    (RuntimeError("test: the kiosk died"), EXIT_CRASHED, "RuntimeError: test: the kiosk died"),
+])
+def test_a_held_child_run_ends_in_a_code_for_its_supervisor(monkeypatch, error, code, said):
+    """A spawned child (as a forked one): whatever ends it is an exit code, and what it said is
+    held for its supervisor (here: kept, as no supervisor listens), never on the terminal."""
+
+    monkeypatch.setattr(sys, "stderr", sys.stderr)  # put back after the test
+    with ChildRun(held=True) as child:
+        raise error
+    assert child.code == code
+    assert said in sys.stderr.getvalue()

@@ -10,10 +10,11 @@ import click
 from ..config import MODES, load_config
 from ..config_save import save_config
 from ..errors import ConfigError
-from ..launch import KIOSK_OPTIONS, run_kiosk
+from ..kiosk_command import KIOSK_OPTIONS
+from ..launch import run_kiosk
 
 
-# Settings of the options named in launch.KIOSK_OPTIONS (the table the click-free start reads).
+# Settings of the options named in kiosk_command.KIOSK_OPTIONS (the table the click-free start reads).
 KIOSK_OPTION_SETTINGS = {
     "config_path": dict(
         metavar="PATH",

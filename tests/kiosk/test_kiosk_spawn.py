@@ -20,6 +20,7 @@ from pty_driver import PtyApp, hooked_env, kiosk_argv, kiosk_child, station_conf
 from adjudicator.errors import EXIT_CONFIG, EXIT_IO
 from adjudicator.journal import Journal
 from adjudicator.restarts import CLOSED
+from adjudicator.kiosk_command import plain_kiosk_args
 from adjudicator.spawn import SpawnSupervisor, child_command
 from adjudicator.supervised import SPAWN_ENV
 from adjudicator.tty_restore import RESTORE
@@ -30,7 +31,7 @@ from adjudicator.winconsole import LOCKED_INPUT, ConsoleOps, SavedConsole
 CHILD = textwrap.dedent("""
     import os, signal, sys
     from adjudicator.errors import ConfigError
-    from adjudicator.supervised import child_ready_callback, child_started, run_as_child
+    from adjudicator.supervised import ChildRun, child_ready_callback, child_started
     LOG, JOURNAL, PLAN = sys.argv[1:4]
 
     def main():
@@ -54,7 +55,9 @@ CHILD = textwrap.dedent("""
             return 130
         return 0
 
-    sys.exit(run_as_child(main))
+    with ChildRun(held=True) as child:
+        child.code = main()
+    sys.exit(child.code)
 """)
 
 
@@ -155,8 +158,11 @@ def test_ctrl_c_is_held_and_the_console_locked_then_put_back(spawned):
 
 
 def test_the_command_line_of_a_child_is_the_kiosks_own():
-    assert child_command(["kiosk", "--config=s.toml"]) == [
+    assert child_command("s.toml", None, "") == [
         sys.executable, "-m", "adjudicator", "kiosk", "--config=s.toml"]
+    line = child_command("a b.toml", "runner", "table 12")
+    assert plain_kiosk_args(line[3:]) == {"config_path": "a b.toml", "mode": "runner",
+                                          "session": "table 12"}  # read back as it was given
 
 
 def test_the_real_kiosk_spawned_is_back_on_ready_after_a_kill(tmp_path):
