@@ -15,8 +15,8 @@ station's config then names the list it judges with, so it starts again as it ru
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, NamedTuple
 
 from .config import Config
 from .errors import AdjudicatorError, LexiconError
@@ -33,8 +33,7 @@ NO_TABLE = ("Which table? Type the table number first: each division here judges
 
 
 
-@dataclass(frozen=True)
-class OwnList:
+class OwnList(NamedTuple):
     """A station's own list and rule, judging every table (no event divisions): shaped as a
     division named "" so every surface reads both alike."""
 
@@ -50,8 +49,7 @@ class DivisionError(TableError):
     """A table no served division plays at (exit 2, like a bad table: nothing judged)."""
 
 
-@dataclass(frozen=True)
-class Served:
+class Served(NamedTuple):
     """One served division and the list it judges with (loaded, its fingerprint checked). The
     station's own list, without event divisions, is a division named ""."""
 
@@ -60,8 +58,7 @@ class Served:
     kept: str = ""  # why this division judges with another list than the event's latest
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(NamedTuple):
     """What judges a challenge: the list, the rule, and the division ('' when none was needed)."""
 
     lexicon: Lexicon

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import base64
-import hashlib
-import hmac
 import os
 
 from .errors import ConfigError
@@ -74,7 +72,9 @@ def verify_pin(pin: str, stored: str) -> bool:
         actual = _derive(pin, base64.b64decode(salt, validate=True), int(n), int(r), int(p))
     except (ValueError, TypeError):
         return False
-    return hmac.compare_digest(actual, expected)
+    from hmac import compare_digest  # (at first use: hashlib loads OpenSSL, not wanted at start)
+
+    return compare_digest(actual, expected)
 
 
 def is_set(stored: str) -> bool:
@@ -83,7 +83,9 @@ def is_set(stored: str) -> bool:
 
 
 def _derive(pin: str, salt: bytes, n: int, r: int, p: int) -> bytes:
-    return hashlib.scrypt(
+    from hashlib import scrypt  # at first use: it loads OpenSSL (about 3 ms of a kiosk's start)
+
+    return scrypt(
         pin.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=64 * 1024 * 1024, dklen=_KEY_BYTES
     )
 

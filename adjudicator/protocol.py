@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 class State(enum.Enum):
@@ -33,8 +33,7 @@ class Action(enum.Enum):
     NEXT = "next"
 
 
-@dataclass(frozen=True)
-class Words:
+class Words(NamedTuple):
     """What a surface says at each step; keyboard and touch surfaces name their own key."""
 
     step_1: str

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import threading
 from collections import Counter
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from adjudicator.config import Config
 from adjudicator.entry import check_entry_length, parse_entry
@@ -33,8 +33,7 @@ _MAKING = threading.Lock()
 JOURNAL_MODES = {"station": "station", "smart-device": "smart device", "runner": "runner"}
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What a surface shows: the collective verdict and its record, never a single word."""
 
     verdict: Verdict

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .entry import Words, validate_words
 from .lexicon.compiled import Lexicon
 from .lexicon.known import LexiconIdentity
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(NamedTuple):
     """The play as a whole (WESPA 3.11.2(a)(vii)-(viii); NASPA IV.K.3.d): no field says which word."""
 
     words: tuple[str, ...]

@@ -135,9 +135,9 @@ def test_a_terminal_station_records_no_rule_it_was_not_given(config, make_lexico
 
 def test_outcomes_never_name_a_word_that_failed(station):
     outcome = station.submit("qi zzz cat")
-    exposed = {k: v for k, v in vars(outcome).items() if k != "verdict"}
+    exposed = {k: v for k, v in outcome._asdict().items() if k != "verdict"}
     assert "ZZZ" not in repr(exposed)
-    assert set(vars(outcome.verdict)) == {"words", "acceptable", "lexicon"}
+    assert set(outcome.verdict._fields) == {"words", "acceptable", "lexicon"}
 
 
 # -- the print desk ----------------------------------------------------------------------------

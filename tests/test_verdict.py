@@ -1,6 +1,5 @@
 """One collective verdict, equal to a plain set's answer, with every word always looked up."""
 
-import dataclasses
 
 import pytest
 from hypothesis import given, settings
@@ -42,7 +41,7 @@ def test_verdict_word(make_lexicon):
 def test_verdict_carries_no_per_word_result(make_lexicon):
     # WESPA 3.11.2(a)(viii), NASPA IV.K.3.d: the play as a whole, never which word failed.
     verdict = adjudicate(make_lexicon(["QI"]), ["QI", "QZ"])
-    assert [f.name for f in dataclasses.fields(Verdict)] == ["words", "acceptable", "lexicon"]
+    assert list(Verdict._fields) == ["words", "acceptable", "lexicon"]
     assert isinstance(verdict.acceptable, bool)
     assert verdict.lexicon.name == "TINY"
 

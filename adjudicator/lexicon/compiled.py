@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import stat
@@ -28,10 +27,18 @@ _CHUNK = 1 << 16
 MAX_LEX_BYTES = 32 << 20
 
 
+def _sha256(data: bytes = b""):
+    """hashlib's SHA-256. Imported at its first use: hashlib loads OpenSSL (about 3 ms), which a
+    kiosk's first paint does without (its list is checked just after it)."""
+    from hashlib import sha256
+
+    return sha256(data)
+
+
 def fingerprint_words(words: Iterable[str]) -> str:
     """SHA-256 of the canonical content: sorted uppercase words, one per line, each ending in LF."""
     ordered = sorted(words)
-    return hashlib.sha256(("\n".join(ordered) + "\n").encode("ascii")).hexdigest()
+    return _sha256(("\n".join(ordered) + "\n").encode("ascii")).hexdigest()
 
 
 def is_compiled(path: str) -> bool:
@@ -53,7 +60,7 @@ def write_compiled(out: str, trie_bytes: bytes, header: dict) -> None:
     """Write the file atomically (temp file then rename): a crash never leaves half a lexicon.
     OUT a symlink: its target is written; a device, pipe, socket or folder: refused (exit 4)."""
     header_bytes = json.dumps(header, sort_keys=True, separators=(",", ":")).encode("utf-8")
-    digest = hashlib.sha256(trie_bytes + header_bytes).digest()
+    digest = _sha256(trie_bytes + header_bytes).digest()
     with replacing(out, "lexicon", prefix=".lexicon-") as f:
         f.write(trie_bytes)
         f.write(header_bytes)
@@ -70,6 +77,8 @@ class Lexicon:
         self.contains = trie.__contains__  # `word in lexicon` without a Python frame between
         self.words_match: bool | None = None  # the words' fingerprint is the header's
         self._checking = threading.Lock()
+        self._checksum: _Checksum | None = None  # the file's, when load left it to check_words
+        self._damage = ""  # why that checksum refused it
         self.identity = LexiconIdentity(
             name=header["name"],
             fingerprint=header["fingerprint"],
@@ -78,19 +87,27 @@ class Lexicon:
         )
 
     @classmethod
-    def load(cls, path: str) -> Lexicon:
+    def load(cls, path: str, *, checksum_now: bool = True) -> Lexicon:
         """Load and verify a compiled file; refuse a truncated, altered or foreign one. The name
         it gives itself and its file's name are checked by whoever uses it: the loader, the
-        shelf (names.check_named)."""
-        header, trie_len = _read_checked(path)
-        trie = marisa_trie.Trie()
+        shelf (names.check_named). CHECKSUM_NOW False: the file's checksum is verified with its
+        words (check_words, before its first verdict), on the file as it was opened here."""
+        header, trie_len, checksum = _read_checked(path, checksum_now)
         try:
-            trie.mmap(path)
-        except Exception as e:  # marisa raises bare RuntimeError/ValueError on bad data
-            raise LexiconError(f"{path}: not a usable lexicon ({e})") from e
-        if len(trie) != header["word_count"]:
-            raise LexiconError(f"{path}: word count does not match its header; refused")
-        return cls(path, header, trie)  # its names are checked by who uses it (names.check_named)
+            trie = marisa_trie.Trie()
+            try:
+                trie.mmap(path)
+            except Exception as e:  # marisa raises bare RuntimeError/ValueError on bad data
+                raise LexiconError(f"{path}: not a usable lexicon ({e})") from e
+            if len(trie) != header["word_count"]:
+                raise LexiconError(f"{path}: word count does not match its header; refused")
+        except BaseException:
+            if checksum is not None:
+                checksum.close()
+            raise
+        lexicon = cls(path, header, trie)  # its names are checked by who uses it (check_named)
+        lexicon._checksum = checksum
+        return lexicon
 
     @property
     def name(self) -> str:
@@ -111,8 +128,16 @@ class Lexicon:
 
     def verify_fingerprint(self) -> bool:
         """True when the fingerprint computed from every word is the header's (once per
-        Lexicon: about 0.1 s for CSW, then remembered)."""
+        Lexicon: about 0.1 s for CSW, then remembered). LexiconError when the file's checksum,
+        left by load to this check, is not its bytes'."""
         with self._checking:
+            if self._checksum is not None:  # its bytes first: a damaged trie is never walked
+                checksum, self._checksum = self._checksum, None
+                try:
+                    checksum.verify()
+                except LexiconError as e:  # damaged or altered: refused now and every time after
+                    self.words_match, self._damage = False, str(e)
+                    raise
             if self.words_match is None:
                 self.words_match = fingerprint_words(self._trie.keys()) == self.fingerprint
             return self.words_match
@@ -123,15 +148,54 @@ class Lexicon:
         first verdict on every path (verdict.adjudicate), or earlier by the loader."""
         if self.words_match or self.verify_fingerprint():
             return
+        if self._damage:
+            raise LexiconError(self._damage)
         raise LexiconError(
             f"{self.path}: its words are not the list its header names ({self.name}, "
             f"fingerprint {self.fingerprint[:12]}): altered after it was compiled; refused: "
             "compile or add the list again")
 
 
-def _read_checked(path: str) -> tuple[dict, int]:
+class _Checksum:
+    """A compiled file's checksum, verified later on the file as it was opened (a list replaced
+    on disk meanwhile is not the one read)."""
+
+    def __init__(self, path: str, f, length: int, digest: bytes):
+        self.path, self.file, self.length, self.digest = path, f, length, digest
+
+    def verify(self) -> None:
+        """LexiconError when the first LENGTH bytes are not the DIGEST's; the file closed."""
+        try:
+            self.file.seek(0)
+            sha = _sha256()
+            remaining = self.length
+            while remaining:
+                chunk = self.file.read(min(_CHUNK, remaining))
+                if not chunk:
+                    break
+                sha.update(chunk)
+                remaining -= len(chunk)
+        except OSError as e:
+            raise FileAccessError(f"cannot read lexicon {self.path}: {e.strerror or e}") from e
+        finally:
+            self.close()
+        if remaining or sha.digest() != self.digest:
+            raise LexiconError(f"{self.path}: checksum mismatch, the file is damaged or altered; "
+                               "refused")
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def _read_checked(path: str, checksum_now: bool = True) -> tuple[dict, int, _Checksum | None]:
+    """(header, trie length, the checksum left to verify unless CHECKSUM_NOW)."""
     try:
-        with open(path, "rb") as f:
+        f = open(path, "rb")
+    except OSError as e:
+        raise FileAccessError(f"cannot read lexicon {path}: {e.strerror or e}") from e
+    checksum = None
+    try:
+        try:
             size = os.fstat(f.fileno()).st_size
             if size < _FOOTER.size:
                 raise LexiconError(f"{path}: not a compiled lexicon, or one damaged or truncated "
@@ -153,27 +217,22 @@ def _read_checked(path: str) -> tuple[dict, int]:
             if size > MAX_LEX_BYTES:  # before hashing it: an 8 GB file is refused at once
                 raise LexiconError(f"{path}: {size / (1 << 20):,.0f} MB is too large for a "
                                    f"compiled lexicon (at most {MAX_LEX_BYTES >> 20} MB); refused")
-            f.seek(0)
-            sha = hashlib.sha256()
-            remaining = trie_len + header_len
-            while remaining:
-                chunk = f.read(min(_CHUNK, remaining))
-                if not chunk:
-                    break
-                sha.update(chunk)
-                remaining -= len(chunk)
             f.seek(trie_len)
             header_bytes = f.read(header_len)
-    except OSError as e:
-        raise FileAccessError(f"cannot read lexicon {path}: {e.strerror or e}") from e
-    if remaining or sha.digest() != digest:
-        raise LexiconError(f"{path}: checksum mismatch, the file is damaged or altered; refused")
-    try:
-        header = json.loads(header_bytes)
-    except ValueError as e:
-        raise LexiconError(f"{path}: damaged lexicon header; refused") from e
-    if header.get("format") != FORMAT_VERSION:
-        raise LexiconError(
-            f"{path}: lexicon format {header.get('format')} is not {FORMAT_VERSION}; recompile it"
-        )
-    return header, trie_len
+        except OSError as e:
+            raise FileAccessError(f"cannot read lexicon {path}: {e.strerror or e}") from e
+        checksum = _Checksum(path, f, trie_len + header_len, digest)
+        if checksum_now:
+            checksum, now = None, checksum
+            now.verify()  # closes the file
+        try:
+            header = json.loads(header_bytes)
+        except ValueError as e:
+            raise LexiconError(f"{path}: damaged lexicon header; refused") from e
+        if header.get("format") != FORMAT_VERSION:
+            raise LexiconError(f"{path}: lexicon format {header.get('format')} is not "
+                               f"{FORMAT_VERSION}; recompile it")
+    except BaseException:
+        f.close()
+        raise
+    return header, trie_len, checksum

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass
+from typing import NamedTuple
 from functools import lru_cache
 
 # The shipped data (known.toml, the embedded ENABLE list): the top-level lexicons/ folder, which the
@@ -16,8 +16,7 @@ SHIPPED = next((p for p in (os.path.join(_HERE, "lexicons"), os.path.join(_HERE,
 NOT_FOR_TOURNAMENTS = "not a tournament word list"
 
 
-@dataclass(frozen=True)
-class KnownLexicon:
+class KnownLexicon(NamedTuple):
     """One official (or shipped) word list as published: its identity and its fingerprint."""
 
     id: str
@@ -50,8 +49,7 @@ def by_id(lexicon_id: str) -> KnownLexicon | None:
     return next((k for k in known_lexicons().values() if k.id.upper() == wanted), None)
 
 
-@dataclass(frozen=True)
-class LexiconIdentity:
+class LexiconIdentity(NamedTuple):
     """What a verdict, a screen or a slip says about the list that judged."""
 
     name: str

@@ -6,7 +6,7 @@ import errno
 import os
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..destination import kind_of, why_unreadable
 from ..errors import AdjudicatorError, FileAccessError, LexiconError
@@ -40,7 +40,7 @@ def load_lexicon(spec: str | None = None, *, dirs: list[str] | None = None, pin:
     pinned one onto the shelf."""
     try:
         path = locate(spec, dirs)
-        lexicon = _remember(path)
+        lexicon = _remember(path, check_words)
         if pin and lexicon.fingerprint != pin:
             raise LexiconError(
                 f"the list {spec!r} found here is {lexicon.name} {lexicon.fingerprint[:12]}, not "
@@ -99,7 +99,7 @@ def _refuse_broken_link(spec: str) -> None:
             raise FileAccessError(f"cannot read lexicon {spec}: {why_unreadable(e, spec)}") from e
 
 
-def _remember(path: str) -> Lexicon:
+def _remember(path: str, checksum_now: bool = True) -> Lexicon:
     try:
         st = os.stat(path)
     except OSError as e:
@@ -108,16 +108,18 @@ def _remember(path: str) -> Lexicon:
     with _remembering:
         lexicon = _remembered.get(key)
     if lexicon is None:
-        lexicon = _load_path(path)
+        lexicon = _load_path(path, checksum_now)
         with _remembering:
             lexicon = _remembered.setdefault(key, lexicon)
     check_named(path, lexicon.identity)  # the name it is found by must not claim another list
     return lexicon
 
 
-def _load_path(path: str) -> Lexicon:
+def _load_path(path: str, checksum_now: bool) -> Lexicon:
+    """A compiled file, its checksum verified now or with its words (CHECKSUM_NOW); a source
+    list through its compiled cache, checked now (a damaged cache entry is made again)."""
     if is_compiled(path):
-        return Lexicon.load(path)
+        return Lexicon.load(path, checksum_now=checksum_now)
     cached = compiled_cache_for(path)
     try:
         return Lexicon.load(cached)
@@ -158,8 +160,7 @@ def available(dirs: list[str] | None = None) -> list[str]:
     return found
 
 
-@dataclass(frozen=True)
-class ListChoice:
+class ListChoice(NamedTuple):
     """One list a director may choose: the NAME written to the config (never a path, which
     fails on the next machine) and what it is (name, edition, fingerprint) for the label."""
 

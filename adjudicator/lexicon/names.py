@@ -7,7 +7,7 @@ import functools
 import os
 import re
 import unicodedata
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import LexiconError
 from .known import KnownLexicon, LexiconIdentity, by_id
@@ -65,8 +65,7 @@ ZYZZYVA_CHECKSUMS = {(64294, 37642): "CSW19"}
 _SEPARATORS = re.compile(r"[\s\-_.+]+")
 
 
-@dataclass(frozen=True)
-class Claim:
+class Claim(NamedTuple):
     """An official name a list gives itself, and how: its file name, its header, a checksum."""
 
     official: str  # the list named, e.g. NWL2023 for "nwl23"

@@ -3,11 +3,9 @@ the cache of word lists compiled on the fly."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import platformdirs
 
@@ -34,8 +32,7 @@ def shelf_dir() -> str:
     return path
 
 
-@dataclass
-class ShelfEntry:
+class ShelfEntry(NamedTuple):
     """One file on the shelf: its identity, or why it cannot be used."""
 
     path: str
@@ -43,8 +40,7 @@ class ShelfEntry:
     problem: str = ""
 
 
-@dataclass
-class Added:
+class Added(NamedTuple):
     """What `lexicon add` did: the lexicon now on the shelf, and the compile's report if any."""
 
     path: str
@@ -69,12 +65,14 @@ def cache_dir() -> str:
 def compiled_cache_for(source: str, *, again: bool = False) -> str:
     """Compile a source list once; later uses load the cached file (keyed by the source's bytes).
     AGAIN: compile it anew (the cached file was found damaged)."""
+    from hashlib import file_digest  # (at first use: it loads OpenSSL)
+
     from .readers import check_open  # only a word list not yet compiled: its readers' bounds
 
     try:
         with open_regular(source) as f:  # a pipe or a device refused, never waited on
             check_open(source, f, os.fstat(f.fileno()).st_size)  # 8 GB: refused, not hashed
-            digest = hashlib.file_digest(f, "sha256").hexdigest()
+            digest = file_digest(f, "sha256").hexdigest()
     except OSError as e:
         raise FileAccessError(f"cannot read word list {source}: {e.strerror or e}") from e
     folder = cache_dir()
