@@ -6,7 +6,7 @@ import math
 import os
 import tomllib
 from dataclasses import asdict, dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .entry import describe_char
 from .errors import ConfigError
@@ -61,8 +61,7 @@ class Timers:
                                   f"{MAX_SECONDS:g}, not {value!r}")
 
 
-@dataclass(frozen=True)
-class PrinterSettings:
+class PrinterSettings(NamedTuple):
     """How to reach the docket printer; an empty url means no printer."""
 
     url: str = ""

@@ -127,7 +127,7 @@ def to_toml_dict(cfg: Config) -> dict[str, Any]:
         **({"style": cfg.style} if cfg.style != "auto" else {}),
         "divisions": list(cfg.divisions),
         "timers": asdict(cfg.timers),
-        "printer": asdict(cfg.printer),
+        "printer": cfg.printer._asdict(),
         "division": _divisions_dict(cfg.event_divisions),
     }
 

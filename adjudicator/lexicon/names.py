@@ -52,11 +52,10 @@ OFFICIAL_NAMES: dict[str, tuple[str, tuple[str, ...]]] = {
 # Titles in a list's own header line, e.g. CSW19.txt's "Collins Scrabble Words (2019). ...",
 # or "NASPA Word List 2023 Edition": the family and the year name the list.
 _TITLES = (
-    (re.compile(r"(?i)\bcollins\s+scrabble\s+words\D{0,3}(\d{4})"), "CSW"),
-    (re.compile(r"(?i)\b(?:naspa\s+word\s+list|NWL)\D{0,3}(\d{4})"), "NWL"),
-    (re.compile(r"(?i)\bofficial\s+tournament\s+and\s+club\s+word\s+list\D{0,3}(\d{4})"),
-     "OTCWL"),
-)
+    (r"(?i)\bcollins\s+scrabble\s+words\D{0,3}(\d{4})", "CSW"),
+    (r"(?i)\b(?:naspa\s+word\s+list|NWL)\D{0,3}(\d{4})", "NWL"),
+    (r"(?i)\bofficial\s+tournament\s+and\s+club\s+word\s+list\D{0,3}(\d{4})", "OTCWL"),
+)  # compiled at their first use (re keeps them): a kiosk's start reads no title
 # Hashes that official lists carry inside their own files: the first bytes of a Quackle v1
 # header's word hash (Quackle's data/lexica/copyrights.txt keys), and the two CRC-16 values of
 # Zyzzyva's LEX-Checksums.txt. A file carrying one claims that list whatever its name.
@@ -135,7 +134,7 @@ def official_id(name: str) -> str | None:
 
 def _title_entry(text: str) -> tuple[str, tuple[str, ...]] | None:
     for pattern, family in _TITLES:
-        found = pattern.search(text)
+        found = re.search(pattern, text)
         if found:
             year = found.group(1)
             return (OFFICIAL_NAMES.get(f"{family}{year}")
