@@ -25,6 +25,7 @@ from adjudicator.net.token import TokenStore
 from adjudicator.phone.build import build_phone_app
 from adjudicator.station import open_station
 from adjudicator.verdict import adjudicate
+from kiosk_refusal import refused_after_first_paint
 
 WORDS = ["QI", "ZA", "CAT", "XU"]
 ALTERED = ["ZZZZZQ", "ZA", "CAT", "XU"]  # QI out, a non-word in: the same count
@@ -120,27 +121,12 @@ def test_the_station_the_phone_server_and_the_hub_refuse_it(altered, tmp_path):
 def test_the_kiosk_refuses_it_after_its_first_paint_with_exit_3(altered, tmp_path):
     """The kiosk's own path: loaded unchecked for its first paint, refused just after it, before
     the supervisor is told it started (so it is not restarted), with the one line exit 3 gives."""
-    import asyncio
-
-    from kiosk.app import build_app
-
     _, bad = altered
     config = tmp_path / "desk.toml"
     config.write_text(f'lexicon = "{bad}"\njournal = "desk.db"\n')
-    app = build_app(load_config(str(config)))
-    told = []
-    app.on_first_paint = lambda: told.append("started")
-
-    async def run():
-        async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(100):
-                await pilot.pause(0.02)
-                if app.refused is not None:
-                    break
-
-    asyncio.run(run())
-    assert isinstance(app.refused, LexiconError) and app.refused.exit_code == 3
-    assert "its words are not the list its header names" in str(app.refused)
+    refused, told = refused_after_first_paint(str(config))
+    assert isinstance(refused, LexiconError) and refused.exit_code == 3
+    assert "its words are not the list its header names" in str(refused)
     assert told == []
 
 

@@ -4,17 +4,16 @@ of a cold start): on the file as it was opened, before any verdict; everywhere e
 
 from __future__ import annotations
 
-import asyncio
 import os
 
 import pytest
 
-from adjudicator.config import load_config
 from adjudicator.errors import LexiconError
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.lexicon.library import load_lexicon
 from adjudicator.verdict import adjudicate
+from kiosk_refusal import refused_after_first_paint
 
 MISMATCH = "checksum mismatch, the file is damaged or altered"
 
@@ -55,24 +54,11 @@ def test_loaded_for_a_first_paint_it_gives_no_verdict(damaged):
 
 
 def test_the_kiosk_refuses_it_after_its_first_paint_with_exit_3(damaged, tmp_path):
-    from kiosk.app import build_app
-
     config = tmp_path / "desk.toml"
     config.write_text(f'lexicon = "{damaged}"\njournal = "desk.db"\n')
-    app = build_app(load_config(str(config)))
-    told = []
-    app.on_first_paint = lambda: told.append("started")
-
-    async def run():
-        async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(100):
-                await pilot.pause(0.02)
-                if app.refused is not None:
-                    break
-
-    asyncio.run(run())
-    assert isinstance(app.refused, LexiconError) and app.refused.exit_code == 3
-    assert MISMATCH in str(app.refused)
+    refused, told = refused_after_first_paint(str(config))
+    assert isinstance(refused, LexiconError) and refused.exit_code == 3
+    assert MISMATCH in str(refused)
     assert told == []  # its supervisor never hears it started: it is not started again
 
 
