@@ -60,8 +60,10 @@ def test_trouble_is_first_on_every_screen(browser, trouble):
             assert sum("split look-up" in t for t in texts) == 1  # counted, one line
             assert len(set(texts)) == len(texts)
         names = page.locator("#stations tr").all_inner_texts()
-        assert names[0].startswith("⚠") and "Desk 7" in names[0]
-        assert not any(n.startswith("⚠") for n in names[4:])  # Desk 1 and Phones: fine
+        assert names[0].startswith("!") and "Desk 7" in names[0]
+        assert not any(n.startswith("!") for n in names[4:])  # Desk 1 and Phones: fine
+        mark = page.locator("#stations tr.trouble .mark").first
+        assert mark.get_attribute("aria-label") == "in trouble"  # said, not only drawn
         # 768 px: nothing wider than the screen, no value broken inside
         page.set_viewport_size({"width": 768, "height": 1024})
         page.wait_for_timeout(300)
