@@ -97,3 +97,50 @@ def test_trouble_is_first_on_every_screen(browser, trouble):
                                 .overflow""") == "hidden"
     finally:
         page.close()
+
+
+def test_the_director_renames_a_station_from_its_row(browser, trouble):
+    """Rename beside an accepted station: its new name shown live and kept by the hub; a name
+    another station holds is refused in words, the station keeping its own; Cancel does nothing."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    answers: list[str | None] = []
+    said: list[str] = []
+
+    def dialog(d):
+        if d.type == "prompt":
+            answer = answers.pop(0)
+            d.dismiss() if answer is None else d.accept(answer)
+        else:
+            said.append(d.message)
+            d.accept()
+
+    page.on("dialog", dialog)
+    try:
+        page.goto(f"{trouble.url}/?key={trouble.hub.director_token}")
+        rename = page.get_by_role("button", name="Rename Desk 1", exact=True)
+        rename.wait_for(timeout=WAIT)
+        assert page.get_by_role("button", name="Rename Spare laptop").count() == 0  # waiting
+
+        answers.append(None)  # Cancel
+        rename.click()
+        page.wait_for_timeout(300)
+        assert rename.count() == 1 and not said
+
+        answers.append("  Desk 10  ")
+        rename.click()
+        page.get_by_role("button", name="Rename Desk 10", exact=True).wait_for(timeout=WAIT)
+        page.reload()  # kept by the hub, not only drawn
+        page.get_by_role("button", name="Rename Desk 10", exact=True).wait_for(timeout=WAIT)
+        assert page.get_by_role("button", name="Rename Desk 1", exact=True).count() == 0
+
+        answers.append("Desk 2")  # held by another accepted station
+        page.get_by_role("button", name="Rename Desk 10", exact=True).click()
+        for _ in range(50):
+            if said:
+                break
+            page.wait_for_timeout(100)
+        assert said and said[0].startswith("Not renamed: ") and "Desk 2" in said[0]
+        assert page.get_by_role("button", name="Rename Desk 10", exact=True).count() == 1
+        assert page.get_by_role("button", name="Rename Desk 2", exact=True).count() == 1
+    finally:
+        page.close()
