@@ -80,7 +80,8 @@ class Hub:
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="hub-journal")
         self.feed = Feed(self.board.snapshot)
         self._tasks: list[asyncio.Task] = []
-        self._accepting: set[str] = set()  # keys whose rows accept_station adds to the board
+        # keys whose rows accept_station adds to the board: with the batches stored meanwhile
+        self._accepting: dict[str, list[tuple[str, list[dict]]]] = {}
         self._restore()
 
     def _restore(self) -> None:
@@ -215,8 +216,11 @@ class Hub:
             return web.json_response({"error": str(e)}, status=503)
         if added:
             self.identities.stored(key, body["journal_id"], {r["station"] for r in added})
-        if key.key_id not in self._accepting:  # else in the rows accept_station reads
+        meanwhile = self._accepting.get(key.key_id)
+        if meanwhile is None:
             self.board.add_rows(body["journal_id"], added, acked, key=key)
+        else:  # the director is accepting it: added with the rows accept_station reads
+            meanwhile.append((body["journal_id"], added))
         self._notify()
         return self._answer({"acked": acked, "known": True, **self._event(key)})
 
@@ -250,17 +254,25 @@ class Hub:
         known.stored = True  # the director vouched for it: kept, even before its first row
         takes, known.takes = known.takes, ""
         loop = asyncio.get_running_loop()
-        self._accepting.add(known.key_id)
+        meanwhile = self._accepting[known.key_id] = []
         try:
             await loop.run_in_executor(self._writer, self.ledger.keep_key, known,
                                        self.identities.name_of(known.key_id) or takes)
             rows = await loop.run_in_executor(self._writer, self.ledger.rows_of,
                                               known.journal_id)
             self.board.accepted(known.key_id, known)
-            if known.journal_id:
-                self.board.add_rows(known.journal_id, rows, key=known, live=False)
+            # Rows stored while it was being accepted: its first ones bind its journal, which
+            # rows_of may have been asked for before they did (a station heard first by its
+            # heartbeat). Each row once.
+            journal_id, held = known.journal_id, {r["origin_seq"] for r in rows}
+            for sent_to, batch in meanwhile:
+                if sent_to == journal_id:
+                    rows += [r for r in batch if r["origin_seq"] not in held]
+                    held.update(r["origin_seq"] for r in batch)
+            if journal_id:
+                self.board.add_rows(journal_id, rows, key=known, live=False)
         finally:
-            self._accepting.discard(known.key_id)
+            self._accepting.pop(known.key_id, None)
         self._notify()
         return web.json_response({"accepted": known.key_id}, headers=HEADERS)
 

@@ -404,3 +404,33 @@ def test_a_stored_station_that_made_room_stays_out_after_a_restart(tmp_path, mak
     back.url, back.address, back.stamp = again.url, "127.0.0.6", ""
     back.beat(again.hub.identities.dropped[wire.key_id(back.key)].journal_id, first)
     assert wire.key_id(back.key) in {w["key"] for w in state(again)["waiting"]}
+
+
+def test_first_rows_stored_while_the_director_accepts_are_on_the_board(start_hub, monkeypatch):
+    """A station heard first by its heartbeat (its journal not bound yet) sends its first row
+    while the director's Accept is being written: the row is on the board at once, not only in
+    the hub's journal (the page's first row never showed, a race seen in CI)."""
+    from odd_station import OddStation
+
+    hub = start_hub(accept_new=False)
+    desk = OddStation(hub.url, hub.hub.station_token, "Desk 1")
+    assert desk.beat()[0] == 200  # waiting, its journal not yet bound to its key
+    ledger = hub.hub.ledger
+    keep_key, sent = ledger.keep_key, {}
+
+    def slow_keep_key(*args):  # the rows' POST reaches the writer meanwhile, queued behind
+        thread = threading.Thread(target=lambda: sent.update(answer=desk.send(game_table="7")))
+        thread.start()
+        thread.join(0.5)
+        return keep_key(*args)
+
+    monkeypatch.setattr(ledger, "keep_key", slow_keep_key)
+    assert director(hub.url, hub.hub.director_token, "accept", wire.key_id(desk.key)) == 200
+    for _ in range(100):
+        if "answer" in sent:
+            break
+        threading.Event().wait(0.05)
+    assert sent["answer"][0] == 200
+    tables = {t["table"]: t for t in state(hub)["tables"]}
+    assert tables["7"]["challenges"] == 1  # counted once, not lost and not twice
+    assert [c["table"] for c in state(hub)["latest"]] == ["7"]
