@@ -7,9 +7,11 @@ import sys
 
 # Imported by a kiosk child on its way to the first paint besides kiosk.app's own imports
 # (lexicon look-up by name, the child's set-up, what Textual imports as it runs): preloaded too.
-PRELOADED = ("adjudicator.lexicon.library", "adjudicator.lexicon.store", "ctypes", "faulthandler", "hashlib",
-             "textual.layouts.factory", "textual.layouts.horizontal", "textual.layouts.stream",
-             "textual.scrollbar", "textual.pilot", "textual.drivers.headless_driver")
+# (hashlib: a child checks its lists' checksums and words just after its first paint.)
+PRELOADED = ("adjudicator.lexicon.library", "adjudicator.lexicon.store", "ctypes", "faulthandler",
+             "hashlib", "textual.layouts.factory", "textual.layouts.horizontal",
+             "textual.layouts.stream", "textual.scrollbar", "textual.pilot",
+             "textual.drivers.headless_driver")
 
 
 def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:

@@ -1,10 +1,12 @@
 """What a kiosk supervisor (forked, supervise.py; spawned, spawn.py) says of its child and notes
-of a restart: exit codes in words, the real error of a child that could not start, one line."""
+of a restart: exit codes in words, the real error of a child that could not start, one line;
+and the restart loop both run (Restarting)."""
 
 from __future__ import annotations
 
 import signal
 import sys
+import time
 
 from .errors import EXIT_IO
 
@@ -12,6 +14,23 @@ EXIT_CRASHED = 70  # the child's code when the app stopped on an error (EX_SOFTW
 START_TRIES = 5  # children in a row that die before their first paint: a fault, not a crash
 CLOSED = "the kiosk was closed from director mode"
 EXCEPTION_LINE = r"[A-Za-z_][\w.]*(Error|Exception)\b"  # a traceback's last line
+STOPPED = {  # why the kiosk ended, as said on stderr
+    signal.SIGINT: "interrupted (SIGINT): the kiosk is closed",
+    signal.SIGTERM: "stopped by SIGTERM: the kiosk is closed",
+}
+if sys.platform != "win32":  # (Windows has no SIGHUP)
+    STOPPED[signal.SIGHUP] = "the terminal hung up (SIGHUP): the kiosk is closed"
+
+
+def stopped_by(sig: int) -> str:
+    """Why the kiosk ended, when it was signal SIG that ended it."""
+    if sig in STOPPED:
+        return STOPPED[sig]
+    try:
+        name = signal.Signals(sig).name
+    except ValueError:
+        name = f"signal {sig}"
+    return f"stopped by {name}: the kiosk is closed"
 
 
 def describe_exit(code: int) -> str:
@@ -125,3 +144,52 @@ def said_at_the_end(log: str, refused: int | str | None, message: str) -> None:
         show_log_from(log, refused)
     if message:
         say(message)
+
+
+class Restarting:
+    """The loop of either kiosk supervisor: a child that dies is started again (_run_child
+    journals the restart); the director's Quit, a stop signal, or a child that refused or
+    failed START_TRIES times before its first paint ends the kiosk. Each supervisor says how it
+    runs one child, which exit codes are stop signals, and what it does before each child."""
+
+    restarts = 0  # children started again
+    log = ""  # the kiosk log, known once a child has read the config
+    stop_signal = 0  # a stop signal the supervisor itself was sent (the forked one)
+
+    def _run_child(self, restart_reason: str) -> tuple[int, bool, int | str]:
+        """One child, to its end: (exit code, whether it painted, what it said: the log offset
+        it began at, or its words when it ended before it knew its log)."""
+        raise NotImplementedError
+
+    def _signal_of(self, code: int) -> int:
+        """The stop signal a child's exit CODE says it ended on, else 0."""
+        raise NotImplementedError
+
+    def _before_child(self, failed_starts: int) -> None:
+        """Before each child (the forked supervisor's imports, once)."""
+
+    def _supervise(self) -> tuple[int, str, int | str | None]:
+        """(exit code, what to say, what the kiosk said when it refused to start: the log offset
+        to show from, or its own words when it ended before it knew its log; then it never
+        took the screen)."""
+        failed_starts = 0
+        why = ""
+        while not self.stop_signal:
+            self._before_child(failed_starts)
+            code, ready, said = self._run_child(restart_reason=why)
+            stop = self.stop_signal or self._signal_of(code)
+            if stop:
+                return 128 + stop, stopped_by(stop), None
+            if code == 0:
+                return 0, CLOSED, None
+            if not ready:
+                failed_starts += 1
+                ended = ended_unpainted(code, said, failed_starts, self.restarts, self.log)
+                if ended is not None:
+                    return ended
+                time.sleep(0.2)
+            else:
+                failed_starts = 0
+            why = describe_exit(code)
+            self.restarts += 1
+        return 128 + self.stop_signal, stopped_by(self.stop_signal), None

@@ -29,12 +29,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Sequence
 
 from .errors import EXIT_IO, AdjudicatorError
 from .kiosk_command import KIOSK_OPTIONS
-from .restarts import CLOSED, describe_exit, ended_unpainted, note_restart, said_at_the_end
+from .restarts import Restarting, note_restart, said_at_the_end
 from .supervised import CHILD_ENV, READY, REPORT_FD_ENV, SUPERVISOR_ENV, Reports
 from .winconsole import SavedConsole
 
@@ -43,8 +42,8 @@ if sys.platform == "win32":
     HELD = (signal.SIGINT, signal.SIGBREAK)  # Ctrl-C (should processed input come back), Break
 else:
     HELD = (signal.SIGINT,)  # what a test can send on Linux
-STOPPED: dict[int, str] = {signal.SIGINT: "interrupted (SIGINT): the kiosk is closed",
-           signal.SIGTERM: "stopped by SIGTERM: the kiosk is closed"}
+# A child that ends with 128 + one of these (raised by another program) ends the kiosk with it.
+ENDING = (signal.SIGINT, signal.SIGTERM)
 
 
 def child_command(config_path: str | None, mode: str | None, session: str) -> list[str]:
@@ -57,7 +56,7 @@ def child_command(config_path: str | None, mode: str | None, session: str) -> li
     return command
 
 
-class SpawnSupervisor:
+class SpawnSupervisor(Restarting):
     """Starts the child COMMAND again and again until it ends normally (or cannot start).
 
     CONSOLE: the console's saved modes (winconsole.SavedConsole; a test gives a fake one).
@@ -94,28 +93,8 @@ class SpawnSupervisor:
         said_at_the_end(self.log, refused, message)
         return code
 
-    def _supervise(self) -> tuple[int, str, int | str | None]:
-        """(exit code, what to say, what the kiosk said when it refused to start), as the
-        forked supervisor's own _supervise."""
-        failed_starts = 0
-        why = ""
-        while True:
-            code, ready, said = self._run_child(restart_reason=why)
-            stop = next((sig for sig in STOPPED if code == 128 + sig), 0)
-            if stop:
-                return code, STOPPED[stop], None
-            if code == 0:
-                return 0, CLOSED, None
-            if not ready:
-                failed_starts += 1
-                ended = ended_unpainted(code, said, failed_starts, self.restarts, self.log)
-                if ended is not None:
-                    return ended
-                time.sleep(0.2)
-            else:
-                failed_starts = 0
-            why = describe_exit(code)
-            self.restarts += 1
+    def _signal_of(self, code: int) -> int:
+        return next((sig for sig in ENDING if code == 128 + sig), 0)
 
     def _run_child(self, restart_reason: str) -> tuple[int, bool, int | str]:
         """One child, to its end: (exit code, whether it painted, the log offset it began at or,

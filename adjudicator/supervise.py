@@ -56,8 +56,8 @@ if sys.platform == "win32":
     raise ImportError("adjudicator.supervise forks its kiosk child: on Windows, adjudicator.spawn")
 
 from .errors import EXIT_IO, AdjudicatorError
-from .restarts import (CLOSED, EXIT_CRASHED, START_TRIES, describe_exit, ended_unpainted,
-                       note_restart, said_at_the_end)
+from .restarts import (CLOSED, EXIT_CRASHED, START_TRIES, Restarting, describe_exit,
+                       note_restart, said_at_the_end, stopped_by)
 from .supervised import (CHILD_ENV, READY, REPORT_FD_ENV, SUPERVISOR_ENV, Reports, child_code,
                          errors_said, hold_errors)
 from .tty_restore import SavedTerminal
@@ -77,24 +77,6 @@ ENDING_SIGNALS = STOP_SIGNALS + tuple(
 if sys.platform == "linux":  # the real-time signals (macOS has none)
     ENDING_SIGNALS += tuple(range(signal.SIGRTMIN, signal.SIGRTMAX + 1))
 JOB_SIGNALS = (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU)  # would stop a process
-STOPPED = {  # why the kiosk ended, as said on stderr
-    signal.SIGINT: "interrupted (SIGINT): the kiosk is closed",
-    signal.SIGTERM: "stopped by SIGTERM: the kiosk is closed",
-    signal.SIGHUP: "the terminal hung up (SIGHUP): the kiosk is closed",
-}
-
-
-def stopped_by(sig: int) -> str:
-    """Why the kiosk ended, when it was signal SIG that ended it."""
-    if sig in STOPPED:
-        return STOPPED[sig]
-    try:
-        name = signal.Signals(sig).name
-    except ValueError:
-        name = f"signal {sig}"
-    return f"stopped by {name}: the kiosk is closed"
-
-
 def stop_signal_of(code: int) -> int:
     """The stop signal a child's exit code says it ended on (killed by, or its app ended on,
     128 + the signal), else 0."""
@@ -104,7 +86,7 @@ def stop_signal_of(code: int) -> int:
     return 0
 
 
-class Supervisor:
+class Supervisor(Restarting):
     """Forks the kiosk child again and again until it ends normally (or cannot start).
 
     CHILD_MAIN runs the kiosk in a forked child and returns its exit code; the child reads the
@@ -205,32 +187,12 @@ class Supervisor:
         said_at_the_end(self.log, refused, message)
         return code
 
-    def _supervise(self) -> tuple[int, str, int | str | None]:
-        """(exit code, what to say, what the kiosk said when it refused to start: the log offset
-        to show from, or its own words when it ended before it knew its log; then it never
-        took the screen)."""
-        failed_starts = 0
-        why = ""
-        while not self.stop_signal:
-            if self.restarts or failed_starts:
-                self._prepare()  # not done yet if the first child never painted
-            code, ready, said = self._run_child(restart_reason=why)
-            stop = self.stop_signal or stop_signal_of(code)
-            if stop:
-                return 128 + stop, stopped_by(stop), None
-            if code == 0:
-                return 0, CLOSED, None
-            if not ready:
-                failed_starts += 1
-                ended = ended_unpainted(code, said, failed_starts, self.restarts, self.log)
-                if ended is not None:
-                    return ended
-                time.sleep(0.2)
-            else:
-                failed_starts = 0
-            why = describe_exit(code)
-            self.restarts += 1
-        return 128 + self.stop_signal, stopped_by(self.stop_signal), None
+    def _before_child(self, failed_starts: int) -> None:
+        if self.restarts or failed_starts:
+            self._prepare()  # not done yet if the first child never painted
+
+    def _signal_of(self, code: int) -> int:
+        return stop_signal_of(code)
 
     def _run_child(self, restart_reason: str) -> tuple[int, bool, int | str]:
         """One child, to its end: (exit code, whether it painted, the log offset it began at or,

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import statistics
 import subprocess
-import sys
 import time
 from datetime import datetime, timedelta, timezone
 
@@ -21,25 +20,12 @@ import pytest
 from adjudicator.journal import Journal
 from adjudicator.lexicon.known import LexiconIdentity
 from adjudicator.verdict import Verdict
-from benchutil import report
+from benchutil import ADJUDICATOR, report
 
 ROWS = int(os.environ.get("ADJUDICATOR_BENCH_JOURNAL_ROWS", "50000"))
 PIPE_LINES = int(os.environ.get("ADJUDICATOR_BENCH_PIPE_LINES", "20000"))
-# The command runs in a fresh interpreter that notes its own peak resident memory (VmHWM of
-# its own address space) at exit: ru_maxrss of a forked child would count the pytest process
-# it was forked from before exec.
-PEAK_WRAPPER = """
-import atexit, os, runpy, sys
-def note():
-    with open("/proc/self/status") as f:
-        peak = next(line.split()[1] for line in f if line.startswith("VmHWM:"))
-    with open(os.environ["ADJUDICATOR_BENCH_PEAK"], "w") as out:
-        out.write(peak)
-atexit.register(note)
-sys.argv = ["adjudicator"] + sys.argv[1:]
-runpy.run_module("adjudicator", run_name="__main__", alter_sys=True)
-"""
-ADJUDICATOR = [sys.executable, "-c", PEAK_WRAPPER]
+# The command runs in a fresh interpreter that notes its own peak resident memory
+# (benchutil.ADJUDICATOR).
 WORDS = [("CAT", "XU"), ("QI",), ("ZA", "QI", "CAT"), ("QZX",), ("XU", "ZA")]
 
 

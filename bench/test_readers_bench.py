@@ -14,7 +14,7 @@ import time
 import pytest
 
 from adjudicator.lexicon.compile import compile_sources
-from benchutil import csw19_path, report
+from benchutil import ADJUDICATOR, csw19_path, report
 
 SAMPLES = {  # file in formats/ -> the same list as text
     "CSW19.dwg": "CSW19.txt",  # with -R.dwg and -Checksums.txt: both verified, as added
@@ -62,21 +62,8 @@ def test_read_and_compile_against_text(benchmark, tmp_path, name):
 
 # -- whole process (issue 34): `adjudicator compile FILE -o OUT`, start-up included ------------
 
-# The command runs in a fresh interpreter that notes its own peak resident memory (VmHWM) at
-# exit: ru_maxrss of a forked child would count this process's own peak (as in
-# test_journal_scale_bench.py).
-PEAK_WRAPPER = """
-import atexit, os, runpy, sys
-def note():
-    with open("/proc/self/status") as f:
-        peak = next(line.split()[1] for line in f if line.startswith("VmHWM:"))
-    with open(os.environ["ADJUDICATOR_BENCH_PEAK"], "w") as out:
-        out.write(peak)
-atexit.register(note)
-sys.argv = ["adjudicator"] + sys.argv[1:]
-runpy.run_module("adjudicator", run_name="__main__", alter_sys=True)
-"""
-ADJUDICATOR = [sys.executable, "-c", PEAK_WRAPPER]
+# The command runs in a fresh interpreter that notes its own peak resident memory
+# (benchutil.ADJUDICATOR).
 
 
 def _whole(args, env=None) -> tuple[float, float, float, int, str]:

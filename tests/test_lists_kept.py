@@ -8,25 +8,15 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from tiny_shelf import shelve
 
 from adjudicator import follow
 from adjudicator.config import load_config
 from adjudicator.errors import FileAccessError
 from adjudicator.event import Division, Event
-from adjudicator.lexicon.compile import compile_sources
-from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.lists import lists_for
 from adjudicator.rules import ChallengeRule
 from adjudicator.station import open_station
-
-
-def shelve(folder, name, words) -> Lexicon:
-    folder.mkdir(exist_ok=True)
-    src = folder / f"{name}.src"
-    src.write_text("\n".join(words) + "\n")
-    compile_sources([str(src)], str(folder / f"{name}.lex"), name=name)
-    src.unlink()
-    return Lexicon.load(str(folder / f"{name}.lex"))
 
 
 @pytest.fixture

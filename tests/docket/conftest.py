@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from fake_lp import FakeLpDevice
 from fake_printer import FakePrinter
 
-from adjudicator.docket import Connection
+from adjudicator.docket import Connection, lpdev
 
 
 @pytest.fixture
@@ -28,3 +29,19 @@ def connect():
         values.update(over)
         return Connection(**values)
     return make
+
+
+@pytest.fixture
+def device(monkeypatch):
+    """device(state, **script): fake_lp's USB printer-class device, put in for lpdev's OS calls
+    (each shut after the test)."""
+    made = []
+
+    def make(state="ok", **script) -> FakeLpDevice:
+        fake = FakeLpDevice(state, **script)
+        made.append(fake)
+        monkeypatch.setattr(lpdev, "OPS", fake)
+        return fake
+    yield make
+    for fake in made:
+        fake.shut()

@@ -12,20 +12,6 @@ from adjudicator.docket import Connection, lpdev, open_printer, print_job
 from adjudicator.errors import EXIT_PRINTER, PrinterError
 
 
-@pytest.fixture
-def device(monkeypatch):
-    made = []
-
-    def make(state="ok", **script) -> FakeLpDevice:
-        fake = FakeLpDevice(state, **script)
-        made.append(fake)
-        monkeypatch.setattr(lpdev, "OPS", fake)
-        return fake
-    yield make
-    for fake in made:
-        fake.shut()
-
-
 MAC_PATH = "/dev/cu.printer"  # where a device that is no tty would be on a Mac
 
 

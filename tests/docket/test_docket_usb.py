@@ -19,20 +19,6 @@ from adjudicator.docket import status as st
 from adjudicator.errors import PrinterError
 
 
-@pytest.fixture
-def device(monkeypatch):
-    made = []
-
-    def make(state="ok", **script) -> FakeLpDevice:
-        fake = FakeLpDevice(state, **script)
-        made.append(fake)
-        monkeypatch.setattr(lpdev, "OPS", fake)
-        return fake
-    yield make
-    for fake in made:
-        fake.shut()
-
-
 def quick(**over) -> Connection:
     values = dict(url=PATH, write_timeout=0.5, columns=32, status_timeout=0.8)
     values.update(over)

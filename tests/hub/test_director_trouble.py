@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 
-from conftest import RunningHub  # noqa: E402
+from running_hub import RunningHub  # noqa: E402
 from trouble_screenshot import hall, tsh_file  # noqa: E402
 from web_helpers import browser  # noqa: E402,F401 (the fixture)
 

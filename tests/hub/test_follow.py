@@ -7,30 +7,19 @@ import dataclasses
 
 import pytest
 from hub_process import wait_for
+from tiny_shelf import shelve
 
 from adjudicator import follow, wire
 from adjudicator.config import Config, load_config
 from adjudicator.event import Division, Event
 from adjudicator.hub.board import Board
 from adjudicator.hub.eventalarms import BEHIND_AFTER
-from adjudicator.lexicon.compile import compile_sources
-from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.link.forward import Forwarder, HubUnreachable
 from adjudicator.pin import hash_pin, verify_pin
 from adjudicator.rules import ChallengeRule
 from adjudicator.station import open_station
 
 OLD_PIN, NEW_PIN = "4711", "8642"
-
-
-def shelve(folder, name: str, words) -> Lexicon:
-    """A tiny list compiled onto a shelf FOLDER as NAME.lex (a station finds it by name)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    src = folder / f"{name}.txt.src"
-    src.write_text("\n".join(words) + "\n")
-    compile_sources([str(src)], str(folder / f"{name}.lex"), name=name)
-    src.unlink()
-    return Lexicon.load(str(folder / f"{name}.lex"))
 
 
 @pytest.fixture

@@ -168,17 +168,17 @@ def test_a_station_says_its_lists_by_division_or_its_one_list():
     assert wire.check_lists(lists_by_division(two))
 
 
-def test_the_hub_journals_exports_carry_the_finding(tmp_path, make_lexicon):
-    lex = make_lexicon(["QI", "ZA"])
+def journaled(tmp_path, lex, tables: tuple[str, ...]) -> HubJournal:
+    """A hub journal holding an event (division A on LEX's list, tables 1-2; B on OTHER, table
+    3) and Desk 1's accepted rows, each judged with LEX at one of TABLES."""
     event = Event("Club", (
         Division("A", "ALPHA", ChallengeRule.WORD5, ((1, 2),), lex.fingerprint),
         Division("B", "OTHER", ChallengeRule.WORD5, ((3, 3),), BETA)), version=1)
-    path = str(tmp_path / "hub.db")
-    hub = HubJournal(path)
+    hub = HubJournal(str(tmp_path / "hub.db"))
     hub.record_event(to_dict(event), "director", "event set")
     with Journal.open(tmp_path / "s.db") as journal:
         journal.forward()
-        for table in ("1", "3"):
+        for table in tables:
             journal.record(adjudicate(lex, ("QI",)), station="Desk 1", mode="station",
                            table=table, rule="5-per-word")
         jid, rows = journal.journal_id(), outbox.pending(journal.conn, 0, 100)
@@ -186,6 +186,13 @@ def test_the_hub_journals_exports_carry_the_finding(tmp_path, make_lexicon):
                      accepted=True, journal_id=jid)
     hub.accept(jid, rows, station="Desk 1", key=key)
     hub.keep_key(key)
+    return hub
+
+
+def test_the_hub_journals_exports_carry_the_finding(tmp_path, make_lexicon):
+    lex = make_lexicon(["QI", "ZA"])
+    path = str(tmp_path / "hub.db")
+    hub = journaled(tmp_path, lex, ("1", "3"))
     when = hub.event_changes()[0]["when"].replace("+00:00", "Z")
     hub.close()
     said = f"judged with {lex.name}; division B uses OTHER since {when}"
@@ -201,23 +208,8 @@ def test_a_restarted_hub_flags_the_rows_again_from_its_journal(tmp_path, make_le
     from adjudicator.hub.server import Hub
 
     lex = make_lexicon(["QI", "ZA"])
-    event = Event("Club", (
-        Division("A", "ALPHA", ChallengeRule.WORD5, ((1, 2),), lex.fingerprint),
-        Division("B", "OTHER", ChallengeRule.WORD5, ((3, 3),), BETA)), version=1)
-    path = str(tmp_path / "hub.db")
-    ledger = HubJournal(path)
-    ledger.record_event(to_dict(event), "director", "event set")
-    with Journal.open(tmp_path / "s.db") as journal:
-        journal.forward()
-        journal.record(adjudicate(lex, ("QI",)), station="Desk 1", mode="station", table="3",
-                       rule="5-per-word")
-        jid, rows = journal.journal_id(), outbox.pending(journal.conn, 0, 100)
-    key = StationKey("k1", b"s" * 32, "Desk 1", "127.0.0.1", "2026-11-22T14:00:00Z",
-                     accepted=True, journal_id=jid)
-    ledger.accept(jid, rows, station="Desk 1", key=key)
-    ledger.keep_key(key)
-    ledger.close()
-    hub = Hub(path)
+    journaled(tmp_path, lex, ("3",)).close()
+    hub = Hub(str(tmp_path / "hub.db"))
     try:
         [alarm] = [a for a in hub.board.snapshot()["alarms"] if a["level"] == 0]
         assert (alarm["station"], alarm["table"]) == ("Desk 1", "3")

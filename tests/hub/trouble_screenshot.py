@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from conftest import RunningHub  # noqa: E402
+from running_hub import RunningHub  # noqa: E402
 from odd_station import OddStation  # noqa: E402
 
 from adjudicator.event import Division, Event  # noqa: E402
