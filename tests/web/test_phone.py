@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from web_helpers import PHONE, box, centre, inside_viewport
+from web_helpers import PHONE, box, centre, inside_viewport, resize
 
 from adjudicator.journal import Journal
 from adjudicator.journal.flags import SPLIT_LOOKUP
@@ -200,13 +200,13 @@ def test_every_line_of_the_verdict_fits_at_every_phone_and_tablet_size(enable_co
         for viewport in (SMALL, {"width": 360, "height": 640}, {"width": 390, "height": 844},
                          {"width": 412, "height": 915}, {"width": 768, "height": 1024},
                          {"width": 1024, "height": 1366}, {"width": 320, "height": 460}):
-            page.set_viewport_size(viewport)  # the same verdict, laid out again at this size
+            resize(page, viewport)  # the same verdict, laid out again at this size
             shown = lines + (["#plain"] if viewport["height"] > 540 else [])
             for selector in shown:
                 assert inside_viewport(box(page, selector), viewport), (viewport, words, selector)
             assert page.evaluate("document.getElementById('verdict').scrollHeight") \
                 <= viewport["height"], (viewport, words)
-        page.set_viewport_size(SMALL)
+        resize(page, SMALL)
         page.tap("#next")
 
 

@@ -121,6 +121,18 @@ def box(page, selector: str) -> dict:
         "return {x: r.left, y: r.top, width: r.width, height: r.height}; }")
 
 
+def resize(page, viewport: dict) -> None:
+    """Give PAGE the size VIEWPORT, then wait until the page has measured it: the phone page sizes
+    its verdict from --vw and --vh, set by its resize handler, which a browser runs before it next
+    paints but after set_viewport_size returns (a box read at once was laid out for the old size)."""
+    page.set_viewport_size(viewport)
+    page.wait_for_function(
+        "([w, h]) => innerWidth === w && innerHeight === h && new Promise(done =>"
+        " requestAnimationFrame(() => done(getComputedStyle(document.documentElement)"
+        ".getPropertyValue('--vw').trim() === w / 100 + 'px')))",
+        arg=[viewport["width"], viewport["height"]], timeout=WAIT * 1000)
+
+
 def inside_viewport(box: dict, viewport: dict) -> bool:
     """The whole box lies inside the viewport (nothing to zoom or scroll to)."""
     return (box["width"] > 0 and box["height"] > 0 and box["x"] >= 0 and box["y"] >= 0
