@@ -294,12 +294,16 @@ class Identities:
         if known is None or not known.accepted:
             return None
         name = base_name(name)
-        try:
-            if not name:
-                raise Refusal(400, "a station's name is not empty")
-            self._check_claims(key_id, known.journal_id or "", name)
-        except Refusal as e:
-            return e
+        if not name:
+            return Refusal(400, "a station's name is not empty")
+        holder = self.names.get(name) or self.claims.get(("name", name))
+        if holder is not None and holder != key_id:
+            return Refusal(409, f"{name!r} is another station's name: choose one that no "
+                           "other station holds")
+        other = self._look_alike(name)  # its own name in other letters is still its own
+        if other and self.names.get(other) != key_id:
+            return Refusal(409, f"{name!r} looks like {other!r}, another station's name: "
+                           "choose one that reads differently")
         self._unname(key_id)
         self._release(known)
         self.names[name] = key_id

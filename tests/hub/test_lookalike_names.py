@@ -85,8 +85,28 @@ def test_an_accepted_station_cannot_rename_itself_only_the_director_can(start_hu
     names = [s["name"] for s in hub.call(lambda: hub.hub.board.snapshot()["stations"])]
     assert names == ["Desk 3"] and hub.hub.board.stations[desk.journal_id].challenges == 2
     other = _accepted(hub, "Desk 1")  # the old name is free
-    assert _post(hub, "/api/rename", {"station": wire.key_id(other.key), "name": "Desk 3"}
-                 )[0] == 409  # another station's
+    status, answer = _post(hub, "/api/rename", {"station": wire.key_id(other.key),
+                                                "name": "Desk 3"})
+    assert (status, answer["error"]) == (  # said to the director, who chooses the name
+        409, "'Desk 3' is another station's name: choose one that no other station holds")
+    status, answer = _post(hub, "/api/rename", {"station": wire.key_id(other.key),
+                                                "name": "DESK  3"})
+    assert (status, answer["error"]) == (
+        409, "'DESK  3' looks like 'Desk 3', another station's name: choose one that reads "
+        "differently")
+
+
+def test_the_director_may_change_only_how_a_name_is_written(start_hub, tmp_path):
+    """Its own name in capitals is still its own: not refused as looking like another's."""
+    hub = start_hub(accept_new=False)
+    desk = _accepted(hub, "desk 1")
+    assert desk.send()[0] == 200
+    status, answer = _post(hub, "/api/rename", {"station": wire.key_id(desk.key), "name": "DESK 1"})
+    assert (status, answer.get("name")) == (200, "DESK 1"), answer
+    desk.name = "DESK 1"
+    assert desk.beat()[0] == 200 and desk.send()[0] == 200
+    names = [s["name"] for s in hub.call(lambda: hub.hub.board.snapshot()["stations"])]
+    assert names == ["DESK 1"] and hub.hub.board.stations[desk.journal_id].challenges == 2
 
 
 def test_a_restart_keeps_whose_name_is_whose(start_hub, tmp_path):
