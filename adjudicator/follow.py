@@ -7,7 +7,8 @@ prepared change only when its station is at Ready (Station.at_ready), never duri
 (protocol.py): the config file is written (comments kept, config_save.save_config) so a restart
 keeps it, the journal notes what changed, and the station says it on Ready for a while
 (NOTE_FOR). A station that cannot reach the hub keeps its last settings and says since when
-(offline_text).
+(offline_text). The name the director gives the station on the hub's page comes the same way
+(offer_name) and is taken at the same Ready: its screen, slips and rows say it from then on.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .config import Config
+from .config import Config, station_name_problem
 from .config_save import save_config
 from .errors import AdjudicatorError
 from .event import Event
@@ -55,6 +56,7 @@ class Following:
     note_until: float = 0.0
     retry_at: float = 0.0  # a change taken only in part is prepared again from then on
     said: tuple[int, str] = (0, "")  # the version and words of the last change said
+    name: str = ""  # the name the director gave this station, waiting for Ready ("" none)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -133,38 +135,67 @@ def offer(station, event: Event, now: float | None = None) -> None:
         following.retry_at = 0.0
 
 
+def offer_name(station, name: str) -> None:
+    """The name the director gave this station on the hub's page (the hub's answers carry it),
+    on the sender's thread: taken at the next Ready. ValueError for a name no config may hold
+    (the hub refuses those when the director types them)."""
+    problem = station_name_problem(name)
+    if problem:
+        raise ValueError(f"the station name the hub gives {problem}")
+    with station.following.lock:
+        station.following.name = name
+
+
+def waiting(following: Following) -> bool:
+    """A change or a name is waiting for the next Ready."""
+    return following.pending is not None or bool(following.name)
+
+
 def take(station, now: float | None = None) -> str:
     """The change waiting, taken now (the surface is at Ready): the station's settings and lists,
-    its config file, its journal's note; what changed in words ("" when nothing did)."""
+    its name, its config file, its journal's note; what changed in words ("" when nothing did)."""
     following = station.following
-    if following.pending is None:
+    if not waiting(following):
         return ""
     with following.lock:
         change, following.pending = following.pending, None
-    if change is None:
-        return ""
+        name, following.name = following.name, ""
     now = time.monotonic() if now is None else now
-    station.config = config = station.config.with_changes(**change.changes)
-    if change.lists is not None:
-        station.lists = change.lists
-    following.version = change.version
-    following.retry_at = now + RETRY_AFTER if change.problem else 0.0
-    said = "; ".join(change.said)
-    if not change.said or (change.version, said) == following.said:
-        return ""  # a retry that changed nothing is not said or journaled again
-    following.said = (change.version, said)
+    notes = []  # (the journal's note, its detail, what Ready says)
+    old_name, save = station.config.station, False
+    if name and name != old_name:
+        station.config = station.config.with_changes(station=name)
+        notes.append(("renamed by the director", f"{old_name} -> {name}",
+                      f"The director renamed this station: {name}"))
+        save = True
+    if change is not None:
+        station.config = station.config.with_changes(**change.changes)
+        if change.lists is not None:
+            station.lists = change.lists
+        following.version = change.version
+        following.retry_at = now + RETRY_AFTER if change.problem else 0.0
+        said = "; ".join(change.said)
+        if change.said and (change.version, said) != following.said:
+            following.said = (change.version, said)  # a retry that changed nothing is not
+            notes.append(("event changed by the director",  # said or journaled again
+                          f"version {change.version}: {said}",
+                          f"The director changed the event: {said}"))
+            save = save or bool(change.changes)
+    if not notes:
+        return ""
     try:
-        if change.changes:
-            save_config(config)
+        if save:
+            save_config(station.config)
     except AdjudicatorError as e:
-        said += f" (not saved: {e})"
+        notes = [(what, f"{detail} (not saved: {e})", f"{shown} (not saved: {e})")
+                 for what, detail, shown in notes]
     if station.journal is not None:
         try:
-            station.journal.note_event("event changed by the director",
-                                       f"version {change.version}: {said}")
+            for what, detail, _ in notes:
+                station.journal.note_event(what, detail)
         except Exception:  # noqa: BLE001 - a note never stops the station
             pass
-    following.note = f"The director changed the event: {said}."
+    following.note = "  ".join(f"{shown}." for _, _, shown in notes)
     following.note_until = now + NOTE_FOR
     return following.note
 

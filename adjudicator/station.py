@@ -335,6 +335,15 @@ class Station:
         if self.takes_at_once:
             take(self)
 
+    def renamed(self, name: str) -> None:
+        """The name the director gave this station on the hub's page (on the sender's thread):
+        taken at the next Ready, as an event's change is."""
+        from adjudicator.follow import offer_name, take
+
+        offer_name(self, name)
+        if self.takes_at_once:
+            take(self)
+
     def at_ready(self) -> str:
         """A surface at Ready (never during a challenge) takes the hub's change waiting, if
         any; what changed in words ("" when nothing did)."""
@@ -342,7 +351,7 @@ class Station:
             said = self.leader.at_ready()
             self.config, self.lists = self.leader.config, self.leader.lists
             return said
-        if self._following is None or self._following.pending is None:
+        if self._following is None or not (self._following.pending or self._following.name):
             return ""
         from adjudicator.follow import take
 

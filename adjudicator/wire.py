@@ -68,6 +68,8 @@ BEAT_TEXT = ("station", "clock", "mode", "lexicon", "fingerprint", "printer", "s
 # exactly these four texts ("" division: a station serving none, its one list); older stations
 # send only lexicon and fingerprint, which the hub still reads.
 LISTS = "lists"
+GIVEN_NAME = "name"  # in the hub's answer: the name the director gave the station
+MAX_NAME = 60  # characters of a name the director gives a station
 LIST_FIELDS = {"division": 40, "lexicon": 60, "fingerprint": 64, "rule": 40}  # characters
 MAX_LISTS = 16  # entries (an event has at most 26 divisions; a station serves a few)
 
@@ -268,6 +270,13 @@ def event_of(answer):
     if not event.divisions:
         raise WireError("the hub's answer: an event has at least one division")
     return event
+
+
+def name_given(answer) -> str:
+    """The name the director gave the station, as the hub's answer carries it ("" when it does
+    not: a station not accepted, an older hub). WireError when it is not one line of text."""
+    said = answer.get(GIVEN_NAME) if isinstance(answer, dict) else None
+    return "" if said is None else check_text(said, "the hub's answer: name", MAX_NAME)
 
 
 def refusal(answer) -> str:

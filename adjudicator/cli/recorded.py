@@ -189,6 +189,7 @@ def send_to_hub(service: Station, follow: bool = True) -> None:
         service.takes_at_once = True
         fetch = hub_fetch(cfg)
         forwarder.on_event = lambda event: _follow(service, event, fetch)
+        forwarder.on_name = service.renamed  # taken at once (takes_at_once)
     try:
         forwarder.push(limit=HUB_WAIT)
     except Exception as e:  # noqa: BLE001 - the verdict is given: the hub costs it nothing

@@ -54,6 +54,12 @@ class FlagCounts:
             seen[1] += 1
             seen[2] = max(seen[2], str(time))
 
+    def renamed(self, old: str, rename) -> None:
+        """A station renamed: its names (OLD, a phone's "OLD / device") as RENAME makes them."""
+        for seen in self.lines.values():
+            seen[0] = list(dict.fromkeys(rename(x) if x.partition(" / ")[0] == old else x
+                                         for x in seen[0]))
+
     def alarms(self) -> list[dict]:
         said = []
         for (kind, table), (names, n, time, flag) in self.lines.items():

@@ -61,6 +61,8 @@ class Board:
         self.refusals = Refusals(clock)  # refused requests as alarms (refusals.py)
         self.waiting = Waiting(wall)  # stations the director has not accepted (waiting.py)
         self.event_of = lambda: None  # the hub's event (Hub.event): its alarms replace the vote
+        self.bound_name: Callable[[str], str] = lambda key_id: ""  # Identities.name_of: the
+        # name the director accepted (or renamed) a station under, whatever it sends under
         self.history = EventHistory()  # its versions and since when (Hub: the journal's)
         self.wrong_lists: dict[tuple, list] = {}  # rows judged with another list: WrongList
         self.version = 0
@@ -159,10 +161,33 @@ class Board:
         self.version += 1
 
     def renamed(self, key_id: str, name: str) -> None:
-        """The director renamed the station with this key: shown under NAME."""
-        for view in self.stations.values():
-            if view.key_id == key_id:
-                view.name = name
+        """The director renamed the station with this key: shown under NAME, the challenges
+        and alarms already on the page too (a phone's device label kept)."""
+        def rename(old: str) -> str:
+            _, between, device = old.partition(" / ")
+            return name + between + device
+
+        def rename_shown(old: str) -> str:
+            _, between, device = old.partition(" / ")
+            return visible(name) + between + device
+
+        for view in [v for v in self.stations.values() if v.key_id == key_id]:
+            self.flagged.renamed(view.name, rename)
+            view.name, journal_id = name, view.journal_id
+            self.tables.renamed(journal_id, rename)
+            for entry in self.latest:  # a table's latest are these same entries, or older
+                if entry[FROM] == journal_id:
+                    entry["station"] = rename_shown(entry["station"])
+            for group in self.tables.groups.values():
+                for entry in group.recent:
+                    if entry[FROM] == journal_id:
+                        entry["station"] = rename_shown(entry["station"])
+            for table, (journal, old, when) in list(self._last_at_table.items()):
+                if journal == journal_id:
+                    self._last_at_table[table] = (journal, rename(old), when)
+            for where, seen in self.wrong_lists.items():
+                if where[0] == journal_id:
+                    seen[0] = rename(seen[0])
         self.refusals.settled(key_id)
         self.version += 1
 
@@ -181,7 +206,7 @@ class Board:
         if key is not None:
             view.key_id, view.new = key.key_id, not key.accepted
             view.address, view.joined = key.address, key.joined
-            view.name = view.name or key.name
+            view.name = self.bound_name(key.key_id) or view.name or key.name
 
     def refuse(self, journal_id: str, station: str, why: str, key=None) -> None:
         """The hub would not take this station's rows (a chain that does not hold): said."""
@@ -197,8 +222,16 @@ class Board:
         view.refused = why
         self.version += 1
 
+    def _shown_name(self, view: StationView, name: str) -> str:
+        """A row's station as the page names it: under the name the director gave the station
+        (a row judged before it heard its new name too), a phone's device label kept."""
+        bound = self.bound_name(view.key_id) if view.key_id else ""
+        _, between, device = name.partition(" / ")
+        return bound + between + device if bound else name
+
     def _add(self, view: StationView, row: Mapping) -> None:
-        name, table = str(row["station"]), group_key(row.get("game_table"))
+        name = self._shown_name(view, str(row["station"]))
+        table = group_key(row.get("game_table"))
         view.name = view.name or name
         view.mode = view.mode or str(row.get("mode") or "")
         when = _parse(row["time_utc"])
@@ -260,10 +293,10 @@ class Board:
         if journal_id not in self.stations:
             self._forget_empty(str(beat.get("station") or ""), journal_id, key)
         view = self.station(journal_id)
+        view.name = str(beat.get("station") or view.name)
         self._keyed(view, key)
         view.sender = str(beat.get("sender") or "")
         view.last_beat, view.heard = self.clock(), self.wall()
-        view.name = str(beat.get("station") or view.name)
         view.mode = str(beat.get("mode") or view.mode)
         view.last_seq = int(beat.get("last_seq") or 0)
         if beat.get("fingerprint") or beat.get("lexicon"):  # a one-shot push says less

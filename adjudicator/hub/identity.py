@@ -10,7 +10,9 @@ turns that into an alarm), and so is a name that looks like an accepted station'
 Unicode TR39's confusable skeleton, invisible characters, width and case aside: "Desk 1" +
 U+034F, "Ꭰesk 1" with a Cherokee letter, "Desk З" beside "Desk 3"). Once the director accepts a
 key, its name is bound to it (kept in the hub journal, so a restart keeps it) and fixed: the
-station cannot rename itself, by heartbeat or by rows; only the director renames.
+station cannot rename itself, by heartbeat or by rows; only the director renames. A renamed
+station keeps the names it held (FORMER): it may still send under them (its journal's own name,
+rows judged before it heard its new name, which the hub's answers give it: link/forward.py).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class StationKey:
     claimed: tuple[str, str] = ("", "")  # (journal id, name) held in memory since first contact
     takes: str = ""  # a name another key holds that this one came with (the director decides)
     state: int = WAITING  # ACCEPTED, WAITING, REJECTED or DROPPED (as hub_keys keeps it)
+    former: frozenset[str] = frozenset()  # names it held before the director renamed it
 
 
 class Refusal(Exception):
@@ -116,6 +119,8 @@ class Identities:
             known = self._back(known, address)
         name = str(body.get("station") or "")
         own = self.name_of(known.key_id) if known is not None and known.accepted else ""
+        if known is not None and own and base_name(name) in known.former:
+            name = own  # a name it held before the director renamed it: still its own
         if own and base_name(name) and base_name(name) != own:
             refusal = Refusal(409, f"this station's name is {own!r}: only the director renames "
                               "a station (its config's name must stay that one)",
@@ -248,8 +253,8 @@ class Identities:
     def check_rows(self, known: StationKey, journal_id: str, rows: list[dict]) -> None:
         """Rows may be sent only for the key's own journal, under the key's one name, which no
         other key holds."""
-        names = {base_name(str(r["station"])) for r in rows}
         own = self.name_of(known.key_id)
+        names = {base_name(str(r["station"])) for r in rows} - (known.former if own else set())
         if len(names) > 1 or (own and names and names != {own}):
             said = own or min(names)
             raise Refusal(409, f"a station sends under one name: this station's is {said!r}",
@@ -266,7 +271,7 @@ class Identities:
         known.stored, known.journal_id = True, journal_id
         self.journals[journal_id] = known.key_id
         for name in names:
-            if base_name(name):
+            if base_name(name) and base_name(name) not in known.former:
                 self.names.setdefault(base_name(name), known.key_id)
         self._folds = None
 
@@ -304,11 +309,13 @@ class Identities:
         if other and self.names.get(other) != key_id:
             return Refusal(409, f"{name!r} looks like {other!r}, another station's name: "
                            "choose one that reads differently")
+        old = self.name_of(key_id)
         self._unname(key_id)
         self._release(known)
         self.names[name] = key_id
         self.claims[("name", name)] = key_id
         known.claimed = (known.claimed[0], name)
+        known.former = (known.former | {old, base_name(known.name)}) - {name, ""}
         return known
 
     def reject(self, key_id: str) -> StationKey | None:

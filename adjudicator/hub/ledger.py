@@ -36,6 +36,9 @@ HUB_SCHEMA = (
     "station TEXT NOT NULL, address TEXT NOT NULL, joined TEXT NOT NULL, "
     "accepted INTEGER NOT NULL, journal_id TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS hub_names (name TEXT PRIMARY KEY, key_id TEXT NOT NULL)",
+    # names a station held before the director renamed it (it may still send under them)
+    ("CREATE TABLE IF NOT EXISTS hub_former_names (key_id TEXT NOT NULL, name TEXT NOT NULL, "
+     "PRIMARY KEY (key_id, name))"),
     # row 1's hash -> the journal id it came under: a journal's rows are not taken under another
     "CREATE TABLE IF NOT EXISTS hub_firsts (hash TEXT PRIMARY KEY, journal_id TEXT NOT NULL)",
 )
@@ -129,8 +132,12 @@ class HubJournal:
     def keys(self) -> tuple[list[StationKey], dict[str, str]]:
         """The station keys kept (every one that sent a valid row, or was accepted) and the
         station names bound to them."""
+        former: dict[str, set[str]] = {}
+        for key_id, name in self.journal._query("SELECT key_id, name FROM hub_former_names"):
+            former.setdefault(key_id, set()).add(name)
         keys = [StationKey(k, bytes.fromhex(secret), name, address, joined, accepted == 1,
-                           journal_id, True, state=accepted)
+                           journal_id, True, state=accepted,
+                           former=frozenset(former.get(k, ())))
                 for k, secret, name, address, joined, accepted, journal_id in self.journal._query(
                     "SELECT key_id, secret, station, address, joined, accepted, journal_id "
                     "FROM hub_keys")]
@@ -148,11 +155,15 @@ class HubJournal:
         self.journal._write(keep)
 
     def rename_key(self, key: StationKey, name: str) -> None:
-        """The director renamed KEY: NAME is its one name from now on (its old one is free)."""
+        """The director renamed KEY: NAME is its one name from now on (its old one is free for
+        another station, and one KEY may still send under: key.former)."""
         def keep(conn) -> None:
             conn.execute("DELETE FROM hub_names WHERE key_id = ?", (key.key_id,))
             conn.execute("INSERT OR REPLACE INTO hub_names (name, key_id) VALUES (?, ?)",
                          (name, key.key_id))
+            conn.execute("DELETE FROM hub_former_names WHERE key_id = ?", (key.key_id,))
+            conn.executemany("INSERT INTO hub_former_names (key_id, name) VALUES (?, ?)",
+                             [(key.key_id, n) for n in sorted(key.former)])
         self.journal._write(keep)
 
     def set_state(self, key: StationKey) -> None:
@@ -249,7 +260,7 @@ def _keep(conn, key: StationKey, journal_id: str, names) -> None:
                  (key.key_id, key.secret.hex(), key.name, key.address, key.joined,
                   1 if key.accepted else min(key.state, 0), journal_id))
     for name in names:
-        if base_name(name):
+        if base_name(name) and base_name(name) not in key.former:
             conn.execute("INSERT OR IGNORE INTO hub_names (name, key_id) VALUES (?, ?)",
                          (base_name(name), key.key_id))
 
@@ -265,6 +276,7 @@ def _owned(conn, key: StationKey, journal_id: str, names) -> None:
                        ).fetchone()
     if own is not None and own[0] and own[0] != journal_id:
         raise Claimed("this station's key already sends another station journal")
+    names = {n for n in names if base_name(n) not in key.former}  # its own, whoever holds it
     for name in names:
         held = conn.execute("SELECT key_id FROM hub_names WHERE name = ? AND key_id != ?",
                             (base_name(name), key.key_id)).fetchone()

@@ -76,6 +76,7 @@ class Hub:
         self.board.history = EventHistory.from_changes(self.ledger.event_changes())
         self.identities = Identities(*self.ledger.keys())
         self.board.waiting.accepted_names = self.identities.accepted_names
+        self.board.bound_name = self.identities.name_of
         self.stamps = Stamps(self.director_token)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="hub-journal")
         self.feed = Feed(self.board.snapshot)
@@ -105,9 +106,14 @@ class Hub:
         return web.json_response({**body, "stamp": self.stamps.issue()}, status=status)
 
     def _event(self, key) -> dict:
-        """The event for an accepted station's answer (a station not accepted takes no part)."""
+        """For an accepted station's answer (a station not accepted takes no part): the event,
+        and the name the director gave it (it takes a new one at its next Ready: follow.py)."""
+        if not key.accepted:
+            return {}
+        name = self.identities.name_of(key.key_id)
         event = self.event
-        return {"event": to_dict(event)} if event is not None and key.accepted else {}
+        return {**({"event": to_dict(event)} if event is not None else {}),
+                **({wire.GIVEN_NAME: name} if name else {})}
 
     def _refused(self, request: web.Request, status: int, why: str, alarm: str = "",
                  name: str = "", key: str = "", kind: str = "", **extra) -> web.Response:
@@ -290,7 +296,7 @@ class Hub:
             return web.json_response({"error": "say the station's key and its new name"},
                                      status=400, headers=HEADERS)
         try:
-            name = wire.check_text(name, "the new name", 60)
+            name = wire.check_text(name, "the new name", wire.MAX_NAME)
         except wire.WireError as e:
             return web.json_response({"error": str(e)}, status=400, headers=HEADERS)
         known = self.identities.rename(key_id, name)

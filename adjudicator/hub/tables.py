@@ -19,6 +19,7 @@ from datetime import datetime
 
 from .. import tables
 from ..visible import visible as _visible
+from .stationview import Newest
 
 # each table's and station's whole text pictured once, not at every snapshot (one a second for
 # the live feed: 1,000 odd 900-character tables cost 0.27 s a snapshot uncached, issue 33)
@@ -33,7 +34,7 @@ NAME_SHOWN = 60  # characters of a station's name listed in a table's row (the w
 class TableGroup:
     """One game table: challenges, the two verdict counts, who judged there."""
 
-    recent: object  # board.Newest: the table's latest challenges, newest first
+    recent: Newest  # the table's latest challenges, newest first
     challenges: int = 0
     acceptable: int = 0
     unacceptable: int = 0
@@ -46,7 +47,7 @@ class TableGroup:
 class TableBook:
     """Every table challenged at, grouped by table (tables.group_key)."""
 
-    def __init__(self, recent: Callable[[], object]):
+    def __init__(self, recent: Callable[[], Newest]):
         """RECENT() -> an empty list of a table's latest challenges (board.Newest)."""
         self.recent = recent
         self.groups: dict[str, TableGroup] = {}
@@ -70,6 +71,15 @@ class TableBook:
         device = (journal_id, name)
         group.devices[device] = group.devices.get(device, 0) + 1
         group.recent.add(order, entry)
+
+    def renamed(self, journal_id: str, rename: Callable[[str], str]) -> None:
+        """The station journal JOURNAL_ID's station renamed: RENAME(old name) -> its new one."""
+        for group in self.groups.values():
+            devices: dict = {}
+            for (j, n), count in group.devices.items():
+                device = (j, rename(n) if j == journal_id else n)
+                devices[device] = devices.get(device, 0) + count
+            group.devices = devices
 
     def snapshot(self, shown: Callable[[Iterable], list], players: Callable[[str, str], str],
                  is_new: Callable[[str], bool]) -> list[dict]:

@@ -176,6 +176,8 @@ class Forwarder:
         self._until: Deadline | None = None  # when a one-shot push(limit) must be over
         self.on_event = None  # (Event) -> None: the station follows the hub's event (issue 27)
         self.event_version = -1  # the latest event version handed to on_event
+        self.on_name: Callable[[str], None] | None = None  # the name the director gave it
+        self.name_given = ""  # the latest name handed to on_name
         self.last_answer: datetime | None = None  # when the hub last answered (UTC)
 
     # -- one pass (also `adjudicator journal push`) ---------------------------------------
@@ -268,6 +270,7 @@ class Forwarder:
         try:
             self.acked, known = wire.check_ack(answer)
             event = wire.event_of(answer)
+            name = wire.name_given(answer)
         except wire.WireError as e:
             raise HubUnreachable(f"the hub {self.hub} answered with something that is not the "
                                  f"hub's answer ({e})") from None
@@ -280,6 +283,13 @@ class Forwarder:
             except Exception as e:  # noqa: BLE001 - the sender never dies (issue 20)
                 self.problem = f"the hub's event could not be taken ({type(e).__name__}: " \
                                f"{_printable(e)})"
+        if name and name != self.name_given and self.on_name:
+            try:  # taken at the station's next Ready too
+                self.on_name(name)
+                self.name_given = name
+            except Exception as e:  # noqa: BLE001 - the sender never dies (issue 20)
+                self.problem = f"the hub's name for this station could not be taken " \
+                               f"({type(e).__name__}: {_printable(e)})"
         if self._refused_at == path:
             self.refused = self._refused_at = ""
 
