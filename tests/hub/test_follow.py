@@ -54,6 +54,15 @@ def open_desk(tmp_path, name, division, lexicon, hub):
     return station
 
 
+def desk_at_ready(tmp_path, event, hub, name: str):
+    """A division-A station of the hub's EVENT, past its first Ready (the event taken)."""
+    hub.hub.event = event
+    desk = open_desk(tmp_path, name, "A", "ALPHA", hub)
+    wait_for(lambda: desk.following.pending)
+    desk.at_ready()
+    return desk
+
+
 def station_row(snapshot: dict, name: str) -> dict:
     return next(s for s in snapshot["stations"] if s["name"] == name)
 
@@ -138,11 +147,8 @@ def test_a_station_offline_during_the_change_takes_it_when_it_is_back(tmp_path, 
                                                                       start_hub):
     lists, event = hall
     hub = start_hub()
-    hub.hub.event = event
-    desk = open_desk(tmp_path, "Desk 2", "A", "ALPHA", hub)
+    desk = desk_at_ready(tmp_path, event, hub, "Desk 2")
     try:
-        wait_for(lambda: desk.following.pending)
-        desk.at_ready()
         assert "Hub not reached" not in follow.ready_text(desk)
         link = desk.hub_link
         url, link.hub = link.hub, "http://127.0.0.1:9"  # the hall's cable pulled out

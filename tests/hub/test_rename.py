@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 from hub_process import HubProcess, accept_waiting, wait_for
-from test_follow import hall, open_desk  # noqa: F401 - hall is a fixture
+from test_follow import desk_at_ready, hall  # noqa: F401 - hall is a fixture
 from test_forwarding import run_judge
 from test_lookalike_names import _accepted, _post
 
@@ -78,11 +78,8 @@ def test_a_station_takes_the_name_the_director_gives_it_at_its_next_ready(
         tmp_path, hall, start_hub):  # noqa: F811 - the fixture imported above
     _, event = hall
     hub = start_hub()
-    hub.hub.event = event
-    desk = open_desk(tmp_path, "Desk 1", "A", "ALPHA", hub)
+    desk = desk_at_ready(tmp_path, event, hub, "Desk 1")
     try:
-        wait_for(lambda: desk.following.pending)
-        desk.at_ready()
         desk.submit("qi", table="3")
         desk.at_ready()
         snap = wait_for(lambda: (s := hub.call(hub.hub.board.snapshot)) and s["stations"]
