@@ -25,10 +25,10 @@ def lexicon(tmp_path, name, words) -> Lexicon:
     return Lexicon.load(str(tmp_path / "shelf" / f"{name}.lex"))
 
 
-def test_each_phone_takes_the_change_at_its_next_ready(tmp_path):
-    (tmp_path / "shelf").mkdir()
-    old, new = lexicon(tmp_path, "OLDLIST", ["QI"]), lexicon(tmp_path, "NEWLIST", ["QI", "ZO"])
-    config = Config(mode="smart-device", lexicon="OLDLIST", journal=str(tmp_path / "j.db"),
+def phone_server(tmp_path, old: Lexicon):
+    """The phone server's sender's station (as build_phone_app makes it), two phones, and
+    SAY(phone, **frame): what a phone sends."""
+    config = Config(mode="smart-device", lexicon=old.name, journal=str(tmp_path / "j.db"),
                     path=str(tmp_path / "phones.toml"), timers=Timers(verdict_hold=0))
     journal = Journal.open(config.journal)
     leader = Station(config, single(old), journal)
@@ -43,6 +43,15 @@ def test_each_phone_takes_the_change_at_its_next_ready(tmp_path):
     async def say(device, **frame):
         return await act(frame, device, timers=config.timers, clock=lambda: 0.0,
                          judge_in=judge_in)
+
+    return leader, phones, say
+
+
+def test_each_phone_takes_the_change_at_its_next_ready(tmp_path):
+    (tmp_path / "shelf").mkdir()
+    old, new = lexicon(tmp_path, "OLDLIST", ["QI"]), lexicon(tmp_path, "NEWLIST", ["QI", "ZO"])
+    leader, phones, say = phone_server(tmp_path, old)
+    journal = leader.journal
 
     async def play():
         for phone, table in zip(phones, ("3", "4")):
@@ -69,3 +78,34 @@ def test_each_phone_takes_the_change_at_its_next_ready(tmp_path):
         assert 'lexicon = "NEWLIST"' in (tmp_path / "phones.toml").read_text()
     finally:
         journal.close()
+
+
+def test_each_phone_takes_the_name_the_director_gives_at_its_next_ready(tmp_path):
+    """Renamed on the hub's page: the sender's station takes it at once (its config written),
+    each phone at its next Ready; a phone's rows say "<station> / <phone>" as before."""
+    (tmp_path / "shelf").mkdir()
+    leader, phones, say = phone_server(tmp_path, lexicon(tmp_path, "ONELIST", ["QI"]))
+
+    async def judge(phone, words):
+        await say(phone, t="typed", text=words)  # a challenge starts at Ready
+        await say(phone, t="judge", text=words)
+
+    async def play():
+        await say(phones[0], t="table", table="3")
+        await judge(phones[0], "QI")
+        leader.renamed("Hall phones")  # the sender hands on the hub's answer (its thread)
+        assert leader.config.station == "Hall phones"
+        await say(phones[0], t="recheck")  # on its verdict: nothing changes
+        await say(phones[0], t="next")
+        await judge(phones[0], "QI")
+        await say(phones[1], t="table", table="4")
+        await judge(phones[1], "QI")
+
+    try:
+        asyncio.run(play())
+        assert [r.station for r in leader.journal.rows()] == [
+            "Station 1 / phone a", "Station 1 / phone a", "Hall phones / phone a",
+            "Hall phones / phone b"]
+        assert 'station = "Hall phones"' in (tmp_path / "phones.toml").read_text()
+    finally:
+        leader.journal.close()
