@@ -10,11 +10,11 @@ from adjudicator.event import Division, Event
 from adjudicator.journal import Journal
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import Lexicon
+from adjudicator.lists import single
 from adjudicator.phone.build import stations_for
 from adjudicator.phone.play import act
 from adjudicator.phone.tables import Device
 from adjudicator.rules import ChallengeRule
-from adjudicator.lists import single
 from adjudicator.station import Station
 
 
