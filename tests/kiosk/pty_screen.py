@@ -29,12 +29,13 @@ class Shown:
     def has(self, text: str) -> bool:
         return any(text in line for line in self.lines())
 
-    def wait(self, text: str, timeout: float = 30.0, absent: str = "") -> list[str]:
-        """Read until TEXT is on the screen (and ABSENT is not); the screen's lines."""
+    def wait(self, text: str, *more: str, timeout: float = 30.0, absent: str = "") -> list[str]:
+        """Read until TEXT and MORE are on the screen (and ABSENT is not); the screen's lines.
+        (Textual paints a screen in parts: one line may show before the next is drawn.)"""
         deadline = time.monotonic() + timeout
         while True:
             lines = self.lines()
-            if any(text in line for line in lines) and not (
+            if all(any(t in line for line in lines) for t in (text, *more)) and not (
                     absent and any(absent in line for line in lines)):
                 return lines
             if time.monotonic() > deadline or self.app.proc.poll() is not None:
