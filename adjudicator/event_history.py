@@ -5,7 +5,7 @@ row's list (its fingerprint) and its challenge rule against its table's division
 version in force when the row was judged. "When it was judged" is the row's own time_utc (the
 station's clock, as the row recorded it) read against the hub's change times (the hub's clock,
 as its journal recorded each change): a station takes a change at its next Ready and its clock
-may be off by up to a minute before the hub names it (board.CLOCK_SKEW), so a row is right when
+may be off by up to a minute before the hub names it (alarmlist.CLOCK_SKEW), so a row is right when
 it matches the division at any version in force within GRACE of its time. A row at a table in
 no division is not checked; nor is a row without a table, unless every division of the version
 judges with one list and one rule (there is then no doubt which). A row without a rule (a

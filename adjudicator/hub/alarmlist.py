@@ -10,12 +10,73 @@ goes when its cause ends: the board builds the list again from what holds now.
 
 from __future__ import annotations
 
+import json
+
+from ..event import Event
 from ..tables import shown
 from ..visible import visible
+from .eventalarms import event_alarms
+from .stationview import StationView
 
 WRONG_ROWS, WRONG_LIST, SILENT, UNLOCKED, WAITING, OTHER = range(6)
 MAX_FLAG_LINES = 100  # tables and kinds of flag counted (the oldest goes)
 NAMES_KEPT = 4  # stations named in one counted line
+CLOCK_SKEW = 60.0  # seconds a station's clock may differ from the hub's before it is named
+PRINTER_WORDS = {"paper out": "out of paper"}  # docket/status.py's phrase -> the page's
+PRINTER_FINE = ("", "ready", "ok", "none", "no printer")
+WORDS_SHOWN = 200  # characters of a challenge's words shown (8 words of 15 letters fit)
+FLAGS_SHOWN = 8  # flags shown per challenge (more are counted), each cut at WORDS_SHOWN
+RECHECK_FLAGS = ("rechecks differ: director to decide",)
+
+
+def station_alarms(view: StationView, now: float, silent_after: float, event: Event | None,
+                   majority: str | None) -> list[str]:
+    """One station's alarms, in words: silent after SILENT_AFTER s (monotonic NOW), the
+    event's alarms for it (else a list other than the MAJORITY's), its printer, its rows, its
+    sender, its backlog, its clock."""
+    said = []
+    if view.last_beat is None or now - view.last_beat > silent_after:
+        said.append("silent")
+    if event is not None:
+        said += event_alarms(view, event, now)
+    elif majority and view.fingerprint and view.fingerprint != majority:
+        said.append("lexicon mismatch")
+    state = view.printer.strip().lower()
+    if state not in PRINTER_FINE:
+        state = state.removeprefix("printer ").strip()
+        said.append(f"printer: {PRINTER_WORDS.get(state, state)}")
+    if view.refused:
+        said.append(f"rows refused: {view.refused}")
+    if view.sender:
+        said.append(f"sender: {view.sender}")
+    backlog = view.last_seq - view.acked
+    if backlog > 0:
+        said.append(f"backlog {backlog}")
+    if abs(view.skew) > CLOCK_SKEW:
+        said.append(f"clock {'ahead' if view.skew > 0 else 'behind'} by {abs(view.skew):.0f} s")
+    return said
+
+
+def flags_of(value) -> list[str]:
+    """A row's flags (the journal's JSON text, or a list) as texts; unreadable ones said so."""
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value]
+    try:
+        return [str(v) for v in json.loads(value or "[]")]
+    except (TypeError, ValueError, RecursionError):
+        return ["flags unreadable"]
+
+
+def shown_flags(flags: list[str]) -> list[str]:
+    """A challenge's flags as the page lists them: at most FLAGS_SHOWN, each cut, made visible."""
+    said = [shown(_flag_words(f), WORDS_SHOWN) for f in flags[:FLAGS_SHOWN]]
+    if len(flags) > FLAGS_SHOWN:
+        said.append(f"{len(flags) - FLAGS_SHOWN} more flags")
+    return said
+
+
+def _flag_words(flag: str) -> str:
+    return "recheck differs" if flag in RECHECK_FLAGS else flag
 
 
 def station_level(text: str) -> int:

@@ -16,9 +16,21 @@ from datetime import datetime, timedelta, timezone
 from ..event_history import EventHistory, local_time
 from ..tables import group_key, shown
 from ..visible import visible
-from .alarmlist import WAITING, WRONG_ROWS, FlagCounts, ordered, station_level, wrong_rows
+from .alarmlist import (
+    PRINTER_WORDS,
+    WAITING,
+    WORDS_SHOWN,
+    WRONG_ROWS,
+    FlagCounts,
+    flags_of,
+    ordered,
+    shown_flags,
+    station_alarms,
+    station_level,
+    wrong_rows,
+)
 from .eventalarms import beat as event_beat
-from .eventalarms import event_alarms, station_lists
+from .eventalarms import station_lists
 from .refusals import Refusals
 from .stationview import Newest, StationView, divisions_of
 from .tables import TableBook
@@ -26,19 +38,13 @@ from .waiting import Waiting
 
 SILENT_AFTER = 15.0  # seconds without a heartbeat before a station is "silent"
 SPLIT_WINDOW = 90.0  # seconds: the same table at two stations this close is a possible split
-CLOCK_SKEW = 60.0  # seconds a station's clock may differ from the hub's before it is named
 CLOCK_AHEAD = timedelta(minutes=5)  # a row dated further ahead of the hub's clock is flagged
 CLOCK_AHEAD_FLAG = "clock ahead"
 LATEST = 25  # challenges listed on the page
 TABLE_LATEST = 5  # challenges kept for each table
-WORDS_SHOWN = 200  # characters of a challenge's words shown (8 words of 15 letters fit)
-FLAGS_SHOWN = 8  # flags shown per challenge (more are counted), each cut at WORDS_SHOWN
 MAX_WRONG = 200  # alarms kept for rows judged with another list (the oldest goes)
 FROM = "_from"  # a kept challenge's station (journal id): not shown, read by Board._shown
 SPLIT_FLAG = "possible split look-up"
-RECHECK_FLAGS = ("rechecks differ: director to decide",)
-PRINTER_WORDS = {"paper out": "out of paper"}  # docket/status.py's phrase -> the page's
-PRINTER_FINE = ("", "ready", "ok", "none", "no printer")
 
 
 class Board:
@@ -242,7 +248,7 @@ class Board:
         view.challenges += 1
         view.acked = max(view.acked, int(row.get("origin_seq") or 0))
         order = int(row.get("seq") or 0)  # when the hub received it (its journal's order)
-        flags = list(_flags(row.get("flags")))
+        flags = list(flags_of(row.get("flags")))
         if when and when > self.wall() + CLOCK_AHEAD:
             flags.append(CLOCK_AHEAD_FLAG)  # its station's clock: shown, never first in line
         if table and row.get("recheck_of") is None and SPLIT_FLAG not in flags:
@@ -258,7 +264,7 @@ class Board:
                                      row.get("fingerprint"), row.get("rule"),
                                      visible(str(row.get("lexicon_name") or "")[:60]))
         if flags:
-            self.flagged.add(_shown_flags(flags), table, name, str(row["time_utc"]))
+            self.flagged.add(shown_flags(flags), table, name, str(row["time_utc"]))
         if finding is not None:
             said = finding.text(local_time)
             flags.insert(0, said)
@@ -266,7 +272,7 @@ class Board:
         entry = {"time": row["time_utc"], "station": visible(name), "table": shown(table),
                  "words": shown(row["words"], WORDS_SHOWN), "verdict": "ACCEPTABLE"
                  if row["acceptable"] else "UNACCEPTABLE",
-                 "recheck": row.get("recheck_of") is not None, "flags": _shown_flags(flags),
+                 "recheck": row.get("recheck_of") is not None, "flags": shown_flags(flags),
                  "seq": row.get("seq"), FROM: view.journal_id}
         self.latest.add(order, entry)
         self.tables.add(view.journal_id, name, row, when, entry, order)
@@ -331,32 +337,6 @@ class Board:
                               "event_version", "behind_since", "lists"):
                     setattr(new, heard, getattr(view, heard))
 
-    def alarms(self, view: StationView, majority: str | None) -> list[str]:
-        """The station's alarms, in words."""
-        said = []
-        now = self.clock()
-        if view.last_beat is None or now - view.last_beat > self.silent_after:
-            said.append("silent")
-        event = self.event_of()
-        if event is not None:
-            said += event_alarms(view, event, now)
-        elif majority and view.fingerprint and view.fingerprint != majority:
-            said.append("lexicon mismatch")
-        state = view.printer.strip().lower()
-        if state not in PRINTER_FINE:
-            state = state.removeprefix("printer ").strip()
-            said.append(f"printer: {PRINTER_WORDS.get(state, state)}")
-        if view.refused:
-            said.append(f"rows refused: {view.refused}")
-        if view.sender:
-            said.append(f"sender: {view.sender}")
-        backlog = view.last_seq - view.acked
-        if backlog > 0:
-            said.append(f"backlog {backlog}")
-        if abs(view.skew) > CLOCK_SKEW:
-            said.append(f"clock {'ahead' if view.skew > 0 else 'behind'} by {abs(view.skew):.0f} s")
-        return said
-
     def _players(self, table: str, round_: str) -> str:
         if self.names is None or not table:
             return ""
@@ -397,7 +377,7 @@ class Board:
         wrong_at = {k[0] for k in self.wrong_lists}
         stations = []
         for view in self.stations.values():
-            said = self.alarms(view, majority)
+            said = station_alarms(view, self.clock(), self.silent_after, event, majority)
             levels = [station_level(a) for a in said]
             if view.journal_id in wrong_at:
                 levels.append(WRONG_ROWS)
@@ -450,29 +430,6 @@ def _event_summary(event, history: EventHistory) -> dict | None:
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
-
-
-def _flags(value) -> list[str]:
-    import json
-
-    if isinstance(value, (list, tuple)):
-        return [str(v) for v in value]
-    try:
-        return [str(v) for v in json.loads(value or "[]")]
-    except (TypeError, ValueError, RecursionError):
-        return ["flags unreadable"]
-
-
-def _shown_flags(flags: list[str]) -> list[str]:
-    """A challenge's flags as the page lists them: at most FLAGS_SHOWN, each cut, made visible."""
-    said = [shown(_flag_words(f), WORDS_SHOWN) for f in flags[:FLAGS_SHOWN]]
-    if len(flags) > FLAGS_SHOWN:
-        said.append(f"{len(flags) - FLAGS_SHOWN} more flags")
-    return said
-
-
-def _flag_words(flag: str) -> str:
-    return "recheck differs" if flag in RECHECK_FLAGS else flag
 
 
 def _parse(text) -> datetime | None:
