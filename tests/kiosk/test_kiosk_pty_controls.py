@@ -82,11 +82,30 @@ def wait_for(app: PtyApp, text: str, timeout: float = 30.0) -> pyte.Screen:
         app.drain(0.2)
 
 
-def pasted(app: PtyApp, text: str, settle_for: float = 0.6) -> pyte.Screen:
-    """The screen once TEXT is pasted into an emptied box."""
+def settled(app: PtyApp, shows, settle_for: float = 0.3, timeout: float = 30.0) -> pyte.Screen:
+    """The screen once SHOWS(screen) holds and nothing changed for SETTLE_FOR s; after TIMEOUT,
+    the screen as it is (the test's own assertions say what is wrong). A fixed wait read a busy
+    kiosk's screen from before a paste: the Ready layout, its header not yet hidden for the entry."""
+    deadline = time.monotonic() + timeout
+    screen = settle(app, settle_for)
+    while time.monotonic() < deadline:
+        again = settle(app, settle_for)
+        if again.display == screen.display and shows(again):
+            return again
+        screen = again
+    return screen
+
+
+def in_box(text: str):
+    """SHOWS for settled(): the entry box shows TEXT."""
+    return lambda screen: any(LEFT in line and text in line for line in screen.display)
+
+
+def pasted(app: PtyApp, text: str) -> pyte.Screen:
+    """The screen once TEXT is pasted into an emptied box (and shown there, as pictures)."""
     app.write(END + BS * 60)
     app.write(PASTE_START + text.encode() + PASTE_END)
-    return settle(app, settle_for)
+    return settled(app, in_box(visible(text).strip()))
 
 
 @pytest.fixture
@@ -124,8 +143,8 @@ def test_every_control_class_pasted_is_shown_as_a_picture_and_refused_by_its_cod
     border = box_row(before)[1].rindex(RIGHT)
     for name in names:
         ch = CONTROLS[name]
-        shown = pasted(app, f"cat{visible(ch)}xu", 0.4).display
-        screen = pasted(app, f"cat{ch}xu", 0.4)
+        shown = pasted(app, f"cat{visible(ch)}xu").display
+        screen = pasted(app, f"cat{ch}xu")
         assert screen.display == shown, f"{name}: drawn as something else"
         y, line = box_row(screen)
         assert box_text(line) == f"cat{visible(ch)}xu", f"{name}: the box shows {line!r}"
@@ -150,7 +169,7 @@ def test_typed_controls_type_nothing_and_unknown_sequences_and_alt_chords_are_sw
     app.write(b"\x1bq")  # Alt+Q
     app.drain(0.2)
     app.write(b"a\x1b]11;rgb:0000/0000/0000\x1b\\")  # an OSC colour answer
-    screen = settle(app, 0.6)
+    screen = settled(app, in_box("qi za"))
     assert box_text(box_row(screen)[1]) == "qi za"
     mark = len(app.screen)
     app.write(b"\t")
@@ -177,7 +196,7 @@ def test_the_runners_desk_draws_no_pasted_notice_and_takes_no_alt_chord(runner_d
     app.write(b"\x1bp\x1b[8;0;0t7\r\x1bl3\r")  # Alt+P, a size report, 7; Alt+L, 3: no command
     payload = "\x1b[1;1H\x1b[41m\x1b[1m FAKE NOTICE \x1b[2;1H\u202eqi"
     app.write(PASTE_START + payload.encode() + PASTE_END)
-    screen = settle(app)
+    screen = settled(app, lambda screen: any("FAKE NOTICE" in line for line in screen.display))
     assert screen.display[0] == before.display[0]  # the header, untouched
     assert "red" not in colours(screen) or "red" in colours(before)
     for line in screen.display:
