@@ -59,6 +59,10 @@ class Following:
     name: str = ""  # the name the director gave this station, waiting for Ready ("" none)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def waiting(self) -> bool:
+        """A change or a name waits for the next Ready."""
+        return self.pending is not None or bool(self.name)
+
 
 def prepare(station, event: Event, fetch: Fetch | None = None) -> Change:
     """EVENT as a change to STATION's settings: its lists by table made now, off Ready, by the
@@ -146,16 +150,11 @@ def offer_name(station, name: str) -> None:
         station.following.name = name
 
 
-def waiting(following: Following) -> bool:
-    """A change or a name is waiting for the next Ready."""
-    return following.pending is not None or bool(following.name)
-
-
 def take(station, now: float | None = None) -> str:
     """The change waiting, taken now (the surface is at Ready): the station's settings and lists,
     its name, its config file, its journal's note; what changed in words ("" when nothing did)."""
     following = station.following
-    if not waiting(following):
+    if not following.waiting():
         return ""
     with following.lock:
         change, following.pending = following.pending, None

@@ -351,7 +351,7 @@ class Station:
             said = self.leader.at_ready()
             self.config, self.lists = self.leader.config, self.leader.lists
             return said
-        if self._following is None or not (self._following.pending or self._following.name):
+        if self._following is None or not self._following.waiting():
             return ""
         from adjudicator.follow import take
 

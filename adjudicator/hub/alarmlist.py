@@ -16,6 +16,7 @@ from ..event import Event
 from ..tables import shown
 from ..visible import visible
 from .eventalarms import event_alarms
+from .identity import base_name
 from .stationview import StationView
 
 WRONG_ROWS, WRONG_LIST, SILENT, UNLOCKED, WAITING, OTHER = range(6)
@@ -118,7 +119,7 @@ class FlagCounts:
     def renamed(self, old: str, rename) -> None:
         """A station renamed: its names (OLD, a phone's "OLD / device") as RENAME makes them."""
         for seen in self.lines.values():
-            seen[0] = list(dict.fromkeys(rename(x) if x.partition(" / ")[0] == old else x
+            seen[0] = list(dict.fromkeys(rename(x) if base_name(x) == old else x
                                          for x in seen[0]))
 
     def alarms(self) -> list[dict]:

@@ -31,6 +31,7 @@ from .alarmlist import (
 )
 from .eventalarms import beat as event_beat
 from .eventalarms import station_lists
+from .identity import with_base
 from .refusals import Refusals
 from .stationview import Newest, StationView, divisions_of
 from .tables import TableBook
@@ -170,24 +171,16 @@ class Board:
         """The director renamed the station with this key: shown under NAME, the challenges
         and alarms already on the page too (a phone's device label kept)."""
         def rename(old: str) -> str:
-            _, between, device = old.partition(" / ")
-            return name + between + device
-
-        def rename_shown(old: str) -> str:
-            _, between, device = old.partition(" / ")
-            return visible(name) + between + device
+            return with_base(old, name)
 
         for view in [v for v in self.stations.values() if v.key_id == key_id]:
             self.flagged.renamed(view.name, rename)
             view.name, journal_id = name, view.journal_id
             self.tables.renamed(journal_id, rename)
-            for entry in self.latest:  # a table's latest are these same entries, or older
+            kept = [*self.latest, *(e for g in self.tables.groups.values() for e in g.recent)]
+            for entry in kept:  # a table's latest are the page's own entries, or older ones
                 if entry[FROM] == journal_id:
-                    entry["station"] = rename_shown(entry["station"])
-            for group in self.tables.groups.values():
-                for entry in group.recent:
-                    if entry[FROM] == journal_id:
-                        entry["station"] = rename_shown(entry["station"])
+                    entry["station"] = with_base(entry["station"], visible(name))
             for table, (journal, old, when) in list(self._last_at_table.items()):
                 if journal == journal_id:
                     self._last_at_table[table] = (journal, rename(old), when)
@@ -232,8 +225,7 @@ class Board:
         """A row's station as the page names it: under the name the director gave the station
         (a row judged before it heard its new name too), a phone's device label kept."""
         bound = self.bound_name(view.key_id) if view.key_id else ""
-        _, between, device = name.partition(" / ")
-        return bound + between + device if bound else name
+        return with_base(name, bound) if bound else name
 
     def _add(self, view: StationView, row: Mapping) -> None:
         name = self._shown_name(view, str(row["station"]))

@@ -346,3 +346,9 @@ class Identities:
 def base_name(station: str) -> str:
     """The station a row's name belongs to: a phone's row is "<station> / <device>"."""
     return station.split(" / ", 1)[0].strip()
+
+
+def with_base(station: str, base: str) -> str:
+    """A row's name STATION with BASE for its station's name (a phone's device label kept)."""
+    _, between, device = station.partition(" / ")
+    return base + between + device

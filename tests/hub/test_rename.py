@@ -146,9 +146,9 @@ def test_the_sender_checks_the_name_the_hub_gives(tmp_path):
     for odd in ("", "x" * 101):  # what no config may hold is never waiting for Ready
         with pytest.raises(ValueError, match="the station name the hub gives is"):
             follow.offer_name(Station, odd)
-    assert not follow.waiting(Station.following)
+    assert not Station.following.waiting()
     follow.offer_name(Station, "Desk 4")
-    assert Station.following.name == "Desk 4" and follow.waiting(Station.following)
+    assert Station.following.name == "Desk 4" and Station.following.waiting()
 
 
 
