@@ -26,10 +26,11 @@ from typing import Any
 
 from .errors import ConfigError
 from .rules import ChallengeRule
-from .tables import number
+from .tables import division_table, number
 
 MAX_DIVISIONS = 26
 MAX_NAME = 40  # characters of an event's or a division's name
+MAX_TABLE_NAME = 20  # characters of a table read for its division's name ("A3", "B 12")
 HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 DIVISION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._-]{0,15}\Z")
 RANGE = re.compile(r"\s*([0-9]{1,4})\s*(?:-\s*([0-9]{1,4})\s*)?\Z", re.ASCII)
@@ -76,12 +77,29 @@ class Event:
         named = tuple(d for d in (self.division(n) for n in names) if d is not None)
         return named or self.divisions
 
-    def division_for_table(self, table: str) -> Division | None:
-        """The division playing at TABLE: the one whose ranges hold it, else the only one with
-        no ranges, else the only division; None when nothing says (the station asks)."""
-        for d in self.divisions:
-            if d.has_table(table):
-                return d
+    def division_for_table(self, table) -> Division | None:
+        """THE rule for a table's division, asked by every station (lists.py) and by the hub's
+        audit (event_history.py), so both ends give one answer (issue 40 item 5).
+
+        TABLE as typed (spaces around ignored): a number (ASCII digits, tables.number) is the
+        division whose ranges hold it; a division's name and a number ("A3", "B 12") is that
+        division; anything else (a number outside every range, "Top table") is the only
+        division with no ranges, else the only division. No table: the only division, or the
+        first when every division judges alike (one list, one rule). None when nothing says
+        which (a station asks for the table; the hub says it cannot tell)."""
+        text = "" if table is None else str(table).strip()
+        if not text:
+            alike = {(d.fingerprint or d.lexicon, d.challenge_rule) for d in self.divisions}
+            return self.divisions[0] if len(alike) == 1 else None
+        if number(text) is not None:
+            held = next((d for d in self.divisions if d.has_table(text)), None)
+            if held is not None:
+                return held
+        elif len(text) <= MAX_TABLE_NAME:
+            named = division_table(text)
+            found = self.division(named[0]) if named is not None else None
+            if found is not None:
+                return found
         open_ = [d for d in self.divisions if not d.tables]
         if len(open_) == 1:
             return open_[0]

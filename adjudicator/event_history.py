@@ -22,13 +22,12 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from typing import NamedTuple
 
 from .errors import ConfigError
 from .event import Division, Event, parse_event
-from .tables import division_table, number
 
 GRACE = timedelta(seconds=120)  # a challenge under way at a change, and a clock a minute off
-MAX_TABLE_NAME = 20  # characters of a table read for its division's name ("A3", "B 12")
 
 
 @dataclass(frozen=True)
@@ -53,6 +52,38 @@ class Finding:
                     f"{d.name} uses {d.lexicon} with rule {rule} since {at(self.since)}")
         return f"judged with {self.judged_list}; division {d.name} uses {d.lexicon} since " \
                f"{at(self.since)}"
+
+
+AGREES, DISAGREES, OTHER_LIST, UNCHECKED = "agrees", "disagrees", "other list", "unchecked"
+SERIOUS = {DISAGREES: 0, OTHER_LIST: 1, UNCHECKED: 2, AGREES: 3}  # the lower, the worse
+
+
+class Check(NamedTuple):
+    """The hub's judgement of one row, kept with it in the hub journal (hub_audit)."""
+
+    state: str  # AGREES, DISAGREES, OTHER_LIST or UNCHECKED
+    why: str = ""  # in words, without the station's name (the board puts it first)
+    division: str = ""
+    list_name: str = ""  # the list the division had when the row was judged
+    version: int = 0  # the event version the hub judged it under
+    since: str = ""  # since when that division had its list and rule (UTC, the hub's clock)
+    claimed: int = 0  # the version the row said it was judged under (0: none said)
+
+    def to_json(self) -> str:
+        return json.dumps(self._asdict(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text) -> Check | None:
+        try:
+            said = json.loads(text)
+            return cls(**{f: said[f] for f in cls._fields if f in said})
+        except (TypeError, ValueError, KeyError, RecursionError):
+            return None
+
+    def text(self, at: Callable[[datetime], str]) -> str:
+        """The flag a page shows: the WHY, its 'since' in the hub's local time."""
+        when = parse_time(self.since) if self.since else None
+        return self.why.replace("{since}", at(when) if when else "?")
 
 
 def local_time(when: datetime) -> str:
@@ -147,6 +178,19 @@ class EventHistory:
         return Finding(str(lexicon_name or str(fingerprint)[:12]), rule,
                        division.fingerprint != fingerprint, division, self._since(i, division))
 
+    def in_force(self, start: datetime | None, end: datetime) -> list[int]:
+        """The versions (indexes) in force at some moment from START (None: the first) to END,
+        oldest first: the one in force at START, and each taken up to END."""
+        if not self.versions or end < self.versions[0][0]:
+            return []
+        first = 0 if start is None else self._index(start)
+        last = max(first, bisect_right([v[0] for v in self.versions], end) - 1)
+        return list(range(first, last + 1))
+
+    def since(self, i: int, division: Division) -> datetime:
+        """When DIVISION (as at version I) took its list and rule (the hub's clock)."""
+        return self._since(i, division)
+
     def _since(self, i: int, division: Division) -> datetime:
         """When DIVISION (as at version I) took its list and rule."""
         while i > 0:
@@ -159,20 +203,9 @@ class EventHistory:
 
 
 def table_division(event: Event, table) -> Division | None:
-    """The division of EVENT playing at TABLE (a number, or a division's name and a number:
-    "A3"); for no table, the one list of an event whose divisions all judge alike; else None."""
-    text = "" if table is None else str(table).strip()
-    if not text:
-        kinds = {(d.fingerprint, d.challenge_rule) for d in event.divisions}
-        return event.divisions[0] if len(kinds) == 1 and event.divisions else None
-    if number(text) is not None:
-        found = [d for d in event.divisions if d.has_table(text)]
-        open_ = [d for d in event.divisions if not d.tables]
-        return found[0] if found else open_[0] if len(open_) == 1 else None
-    named = division_table(text) if len(text) <= MAX_TABLE_NAME else None
-    if named is None:
-        return None
-    return event.division(named[0].strip())
+    """The division of EVENT playing at TABLE: the event's one rule (Event.division_for_table),
+    the one every station asks too."""
+    return event.division_for_table(table)
 
 
 def parse_time(text) -> datetime | None:

@@ -281,9 +281,11 @@ class Station:
         )
 
     def _fields(self, recheck_of, agrees, table: str, round: str, rule: str | None) -> dict:
+        following = self._following  # the event version judged under (0: none taken yet)
         return dict(station=self.station_name, mode=self.journal_mode,
                     rule=rule, table=table or None,
-                    round=round or None, recheck_of=recheck_of, secondary_agrees=agrees)
+                    round=round or None, recheck_of=recheck_of, secondary_agrees=agrees,
+                    event_version=following.version if following is not None else None)
 
     def _record(self, verdict: Verdict, recheck_of, agrees, table: str,
                 round: str, rule: str | None) -> tuple[int | None, str, bool]:

@@ -62,6 +62,11 @@ ROW_TYPES = {
     "origin_seq": OPT_INT, "prev_hash": HASH, "hash": HASH,
 }
 assert set(ROW_TYPES) == set(CHAIN_COLUMNS)
+# Beside a row's chained columns (never hashed): the event version it was judged under (issue
+# 40), absent from a station older than that or one that had taken no version yet. The hub
+# reads it as a claim and decides itself what was in force (hub/audit.py).
+ROW_EVENT_VERSION = "event_version"
+MAX_EVENT_VERSION = 10**12 - 1
 BEAT_TEXT = ("station", "clock", "mode", "lexicon", "fingerprint", "printer", "status_problem",
              "sender", "divisions", "locked", "event_version")  # the last three: issue 27
 # A heartbeat's lists by division (issue 32): one entry per division the station serves, each
@@ -125,7 +130,7 @@ def check_row(row, where: str = "row") -> dict:
     missing = [c for c in ROW_TYPES if c not in row]
     if missing:
         raise WireError(f"{where} has no {missing[0]}")
-    extra = sorted(set(row) - set(ROW_TYPES))
+    extra = sorted(set(row) - set(ROW_TYPES) - {ROW_EVENT_VERSION})
     if extra:
         raise WireError(f"{where}: {extra[0][:40]!r} is not a row field")
     for column, kind in ROW_TYPES.items():
@@ -142,6 +147,9 @@ def check_row(row, where: str = "row") -> dict:
             long = column in ("words", "flags")
             _text(value, at, MAX_LONG if long else MAX_TEXT,
                   empty=column not in ("words", "time_utc"))
+    if row.get(ROW_EVENT_VERSION) is not None:
+        _int(row[ROW_EVENT_VERSION], f"{where}: {ROW_EVENT_VERSION}", low=1,
+             high=MAX_EVENT_VERSION)
     if row["mode"] not in MODES:
         raise WireError(f"{where}: mode must be one of {', '.join(MODES)}")
     if row["recheck_of"] is not None and row["recheck_of"] >= row["seq"]:

@@ -20,6 +20,7 @@ from .identity import base_name
 from .stationview import StationView
 
 WRONG_ROWS, WRONG_LIST, SILENT, UNLOCKED, WAITING, OTHER = range(6)
+DISAGREED = -1  # the hub judged a row's words otherwise than its station: above all else
 MAX_FLAG_LINES = 100  # tables and kinds of flag counted (the oldest goes)
 NAMES_KEPT = 4  # stations named in one counted line
 CLOCK_SKEW = 60.0  # seconds a station's clock may differ from the hub's before it is named
@@ -137,10 +138,10 @@ class FlagCounts:
 def wrong_rows(wrong_lists: dict) -> list[dict]:
     """Board.wrong_lists as alarms, newest first: the station, the table, both lists, a count."""
     said = []
-    for (_, table, *_rest), (name, text, time, n) in wrong_lists.items():
+    for (_, table, *_rest), (name, text, time, n, level) in wrong_lists.items():
         said.append({"station": visible(name[:60]), "table": shown(table) or "-",
                      "text": text + (f" ({n} challenges)" if n > 1 else ""), "time": time,
-                     "count": n, "level": WRONG_ROWS})
+                     "count": n, "level": level})
     said.sort(key=lambda a: a["time"], reverse=True)
     return said
 

@@ -13,11 +13,21 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta, timezone
 
-from ..event_history import EventHistory, local_time
+from ..event_history import (
+    AGREES,
+    DISAGREES,
+    OTHER_LIST,
+    UNCHECKED,
+    Check,
+    EventHistory,
+    local_time,
+)
 from ..tables import group_key, shown
 from ..visible import visible
 from .alarmlist import (
+    DISAGREED,
     PRINTER_WORDS,
+    UNLOCKED,
     WAITING,
     WORDS_SHOWN,
     WRONG_ROWS,
@@ -32,6 +42,7 @@ from .alarmlist import (
 from .eventalarms import beat as event_beat
 from .eventalarms import station_lists
 from .identity import with_base
+from .ledger import CHECK
 from .refusals import Refusals
 from .stationview import Newest, StationView, divisions_of
 from .tables import TableBook
@@ -46,6 +57,8 @@ TABLE_LATEST = 5  # challenges kept for each table
 MAX_WRONG = 200  # alarms kept for rows judged with another list (the oldest goes)
 FROM = "_from"  # a kept challenge's station (journal id): not shown, read by Board._shown
 SPLIT_FLAG = "possible split look-up"
+# alarmlist's level of each finding of the hub's check
+LEVELS = {DISAGREES: DISAGREED, OTHER_LIST: WRONG_ROWS, UNCHECKED: UNLOCKED}
 
 
 class Board:
@@ -71,7 +84,8 @@ class Board:
         self.bound_name: Callable[[str], str] = lambda key_id: ""  # Identities.name_of: the
         # name the director accepted (or renamed) a station under, whatever it sends under
         self.history = EventHistory()  # its versions and since when (Hub: the journal's)
-        self.wrong_lists: dict[tuple, list] = {}  # rows judged with another list: WrongList
+        self.wrong_lists: dict[tuple, list] = {}  # rows the hub's check flagged: counted alarms
+        self.checks: Counter = Counter()  # accepted stations' rows by the hub's check (audit.py)
         self.version = 0
 
     def station(self, journal_id: str) -> StationView:
@@ -252,15 +266,29 @@ class Board:
         if table and when:
             self._last_at_table[table] = (view.journal_id, name, when)
         self.history.note(self.event_of(), self.wall())
-        finding = self.history.check(row.get("game_table"), row["time_utc"],
-                                     row.get("fingerprint"), row.get("rule"),
-                                     visible(str(row.get("lexicon_name") or "")[:60]))
+        check = Check.from_json(row.get(CHECK)) if row.get(CHECK) else None
         if flags:
             self.flagged.add(shown_flags(flags), table, name, str(row["time_utc"]))
-        if finding is not None:
-            said = finding.text(local_time)
-            flags.insert(0, said)
-            self._wrong_list(view, name, table, finding, said, str(row["time_utc"]))
+        if check is not None:  # the hub's own judgement (audit.py), made when it arrived
+            self.checks[check.state] += 1
+            if check.state != AGREES and check.version:  # (no event yet: counted, no flag)
+                said = check.text(local_time)
+                flags.insert(0, f"the hub's check: {said}" if check.state == DISAGREES
+                             else said)
+                where = (view.journal_id, table, check.state, check.division, check.list_name,
+                         check.why if check.state != DISAGREES else "")
+                self._wrong_list(where, name, said, str(row["time_utc"]), LEVELS[check.state])
+        else:  # a row held before the hub judged rows itself: its list and rule, as before
+            finding = self.history.check(row.get("game_table"), row["time_utc"],
+                                         row.get("fingerprint"), row.get("rule"),
+                                         visible(str(row.get("lexicon_name") or "")[:60]))
+            if finding is not None:
+                said = finding.text(local_time)
+                flags.insert(0, said)
+                d = finding.division
+                self._wrong_list((view.journal_id, table, finding.judged_list,
+                                  finding.judged_rule, d.name, d.fingerprint, d.challenge_rule),
+                                 name, said, str(row["time_utc"]), WRONG_ROWS)
         entry = {"time": row["time_utc"], "station": visible(name), "table": shown(table),
                  "words": shown(row["words"], WORDS_SHOWN), "verdict": "ACCEPTABLE"
                  if row["acceptable"] else "UNACCEPTABLE",
@@ -269,17 +297,14 @@ class Board:
         self.latest.add(order, entry)
         self.tables.add(view.journal_id, name, row, when, entry, order)
 
-    def _wrong_list(self, view: StationView, name: str, table: str, finding, said: str,
-                    time_utc: str) -> None:
-        """One alarm for each station, table and pair of lists, counted (MAX_WRONG kept)."""
-        d = finding.division
-        where = (view.journal_id, table, finding.judged_list, finding.judged_rule, d.name,
-                 d.fingerprint, d.challenge_rule)
+    def _wrong_list(self, where: tuple, name: str, said: str, time_utc: str, level: int
+                    ) -> None:
+        """One alarm for each station, table and finding, counted (MAX_WRONG kept)."""
         seen = self.wrong_lists.get(where)
         if seen is None:
             if len(self.wrong_lists) >= MAX_WRONG:
                 del self.wrong_lists[min(self.wrong_lists, key=lambda k: self.wrong_lists[k][2])]
-            seen = self.wrong_lists[where] = [name, said, time_utc, 0]
+            seen = self.wrong_lists[where] = [name, said, time_utc, 0, level]
         seen[1], seen[2], seen[3] = said, max(seen[2], str(time_utc)), seen[3] + 1
 
     def heartbeat(self, journal_id: str, beat: Mapping, key=None) -> int:
@@ -366,13 +391,16 @@ class Board:
         self.history.note(event, self.wall())
         majority = None if event is not None else self.majority_fingerprint()
         wrong = wrong_rows(self.wrong_lists)
-        wrong_at = {k[0] for k in self.wrong_lists}
+        wrong_at: dict[str, int] = {}
+        for where, seen in self.wrong_lists.items():  # a row the hub could not check is not
+            if seen[4] != LEVELS[UNCHECKED]:  # its station's trouble (the hub lacks a list)
+                wrong_at[where[0]] = min(seen[4], wrong_at.get(where[0], seen[4]))
         stations = []
         for view in self.stations.values():
             said = station_alarms(view, self.clock(), self.silent_after, event, majority)
             levels = [station_level(a) for a in said]
             if view.journal_id in wrong_at:
-                levels.append(WRONG_ROWS)
+                levels.append(wrong_at[view.journal_id])
             stations.append({
                 "id": view.journal_id, "name": visible(view.name[:60] or view.journal_id[:8]),
                 "mode": view.mode, "challenges": view.challenges,
@@ -404,6 +432,10 @@ class Board:
         alarms += self.flagged.alarms()
         return {"version": self.version, "time": self.wall().isoformat(timespec="seconds"),
                 "event": _event_summary(event, self.history),
+                "checked": {"rows": sum(self.checks.values()), "agree": self.checks[AGREES],
+                            "disagree": self.checks[DISAGREES],
+                            "other_list": self.checks[OTHER_LIST],
+                            "unchecked": self.checks[UNCHECKED]},
                 "stations": stations, "tables": tables, "latest": self._shown(self.latest),
                 "alarms": ordered(alarms), "waiting": waiting,
                 "tsh": self.names_warning() if self.names_warning else None}

@@ -7,7 +7,8 @@ hash; `hub_meta`, the station and director tokens (made once, kept with the jour
 hub accepts the same stations), the join code (`adjudicator join`'s address) and the event,
 with each change as the director made it (who, when, what; `event_change:N` for version N);
 `hub_keys` and `hub_names`, the stations' keys and what each is bound to (identity.py);
-`hub_firsts`, which journal id each row 1 came under. A station's rows are accepted in order
+`hub_firsts`, which journal id each row 1 came under; `hub_audit`, the hub's own judgement of
+each row (audit.py), made when it arrived. A station's rows are accepted in order
 only: each must follow the last one held (seq and chain link); rows after a gap wait for the
 station to resend.
 """
@@ -16,12 +17,14 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timezone
-from collections.abc import Iterable, Mapping
 
 from ..errors import JournalError
+from ..event_history import Check
 from ..journal import chain
 from ..journal.store import Journal
+from ..wire import ROW_EVENT_VERSION
 from .identity import StationKey, base_name
 
 HUB_SCHEMA = (
@@ -41,11 +44,16 @@ HUB_SCHEMA = (
      "PRIMARY KEY (key_id, name))"),
     # row 1's hash -> the journal id it came under: a journal's rows are not taken under another
     "CREATE TABLE IF NOT EXISTS hub_firsts (hash TEXT PRIMARY KEY, journal_id TEXT NOT NULL)",
+    # the hub's own judgement of each row (audit.py), made as it was received: the event
+    # version the row said, when the hub got it (its clock), the Check as JSON
+    ("CREATE TABLE IF NOT EXISTS hub_audit (seq INTEGER PRIMARY KEY, event_version INTEGER, "
+     "received TEXT NOT NULL, result TEXT NOT NULL)"),
 )
 ROW_FIELDS = ("time_utc", "time_local", "station", "mode", "game_table", "round", "words",
               "acceptable", "lexicon_name", "fingerprint", "rule", "recheck_of",
               "secondary_agrees", "flags")
 HUB_NAME = "(hub)"
+CHECK = "check"  # a held row's key for the hub's judgement of it (JSON of a Check, or None)
 
 
 class Refused(JournalError):
@@ -176,13 +184,18 @@ class HubJournal:
 
     def rows_of(self, journal_id: str) -> list[dict]:
         """Every held row of one station journal (a station the director has just accepted)."""
+        return self._rows("WHERE c.origin_journal = ?", (journal_id,))
+
+    def _rows(self, where: str = "", args: tuple = ()) -> list[dict]:
+        """Held rows in order, each with the hub's judgement of it ("check": JSON, or None)."""
         cols = ("seq", "origin_journal", "origin_seq") + ROW_FIELDS
-        return [dict(zip(cols, r)) for r in self.journal._query(
-            f"SELECT {', '.join(cols)} FROM challenges WHERE origin_journal = ? ORDER BY seq",
-            (journal_id,))]
+        return [dict(zip(cols + (CHECK,), r)) for r in self.journal._query(
+            f"SELECT {', '.join('c.' + c for c in cols)}, a.result FROM challenges c "
+            f"LEFT JOIN hub_audit a ON a.seq = c.seq {where} ORDER BY c.seq", args)]
 
     def accept(self, journal_id: str, rows: Iterable[Mapping], station: str = "",
-               key: StationKey | None = None, limit: int | None = None
+               key: StationKey | None = None, limit: int | None = None,
+               audit: Callable[[str, Mapping], Check] | None = None
                ) -> tuple[int, list[dict]]:
         """Insert the rows that follow what is held for JOURNAL_ID; (acked seq, rows added).
 
@@ -191,6 +204,8 @@ class HubJournal:
         STATION: the journal's own station name (its meta), which its row 1 chains from.
         LIMIT: rows held at most for this journal (a station not accepted yet), checked in the
         transaction, so concurrent batches cannot pass it together (Full when none fit).
+        AUDIT(journal id, station row) -> the hub's judgement of each row added, kept beside it
+        in the same transaction (a row is held with its judgement, or not at all).
         """
         journal_id = str(journal_id)
         if not journal_id:
@@ -227,6 +242,14 @@ class HubJournal:
                     hub_row["recheck_of"] = found[0] if found else None
                 [(hub_seq, _)] = self.journal._insert_all(conn, [hub_row], True, True)
                 added.append({**hub_row, "seq": hub_seq, "origin_seq": seq})
+                if audit is not None:
+                    claimed = row.get(ROW_EVENT_VERSION)
+                    found = audit(journal_id, row).to_json()
+                    conn.execute("INSERT OR REPLACE INTO hub_audit (seq, event_version, "
+                                 "received, result) VALUES (?, ?, ?, ?)",
+                                 (hub_seq, claimed if type(claimed) is int else None,  # noqa: E721
+                                  datetime.now(timezone.utc).isoformat(), found))
+                    added[-1][CHECK] = found
                 acked, last_hash = seq, row["hash"]
             if added and key is not None:
                 _keep(conn, key, journal_id, {str(r["station"]) for r in added})
@@ -248,10 +271,9 @@ class HubJournal:
         return self.journal._query("SELECT value FROM meta WHERE key = 'head_hash'")[0][0]
 
     def all_rows(self) -> list[dict]:
-        """Every held row (for the board after a restart): origin, station, table, verdict..."""
-        cols = ("seq", "origin_journal", "origin_seq") + ROW_FIELDS
-        return [dict(zip(cols, r)) for r in self.journal._query(
-            f"SELECT {', '.join(cols)} FROM challenges ORDER BY seq")]
+        """Every held row (for the board after a restart): origin, station, table, verdict,
+        the hub's judgement..."""
+        return self._rows()
 
 
 def _keep(conn, key: StationKey, journal_id: str, names) -> None:

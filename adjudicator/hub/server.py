@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import hmac
 import sys
-from urllib.parse import unquote
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
+from urllib.parse import unquote
 
 from aiohttp import web
 
@@ -24,6 +24,7 @@ from ..event_history import EventHistory
 from ..net.logs import OneLineLog
 from ..visible import visible
 from . import event_routes
+from .audit import Audit
 from .board import Board
 from .identity import MAX_NEW_ROWS, Identities, Refusal
 from .ledger import Claimed, Full, HubJournal, Refused
@@ -74,6 +75,7 @@ class Hub:
                                     names_warning=self.tsh and self.tsh.warning)
         self.board.event_of = lambda: self.event  # its alarms replace the majority vote
         self.board.history = EventHistory.from_changes(self.ledger.event_changes())
+        self.audit = Audit(self._history, self.list_path)  # every row judged again (audit.py)
         self.identities = Identities(*self.ledger.keys())
         self.board.waiting.accepted_names = self.identities.accepted_names
         self.board.bound_name = self.identities.name_of
@@ -91,6 +93,19 @@ class Hub:
         keys = {k.journal_id: k for group in (ids.keys, ids.rejected, ids.dropped)
                 for k in group.values() if k.journal_id}
         self.board.restore(self.ledger.all_rows(), self.ledger.acked(), keys)
+
+    def _history(self) -> EventHistory:
+        """The event's versions, the one in force now among them (the audit's window)."""
+        self.board.history.note(self.event, self.board.wall())
+        return self.board.history
+
+    def list_path(self, fingerprint: str) -> str | None:
+        """The compiled file of a list the hub holds by its FINGERPRINT (the event's, or one the
+        director's panel offers); None when it holds none."""
+        found = self.event_lists.get(fingerprint)
+        if found is None:
+            found = next((path for fp, path in self.offered.values() if fp == fingerprint), None)
+        return found
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)
@@ -206,7 +221,8 @@ class Hub:
         try:  # the cap for a waiting station is checked in the writer's transaction
             acked, added = await loop.run_in_executor(
                 self._writer, self.ledger.accept, body["journal_id"], body["rows"],
-                str(body.get("station") or ""), key, None if key.accepted else MAX_NEW_ROWS)
+                str(body.get("station") or ""), key, None if key.accepted else MAX_NEW_ROWS,
+                self.audit.check)
         except Full as e:  # no alarm: the waiting panel shows it holds its most rows
             return self._answer({"error": str(e), "acked": self.board.waiting.acked(
                 key.key_id)}, 429)
@@ -235,6 +251,10 @@ class Hub:
         if refused is not None:
             return refused
         body, key = message
+        lists = body.get(wire.LISTS)
+        served = ([e["division"] for e in lists] if isinstance(lists, list)
+                  else str(body.get("divisions") or "").split(","))
+        self.audit.heard(body["journal_id"], body.get("last_seq"), served)
         acked = self.board.heartbeat(body["journal_id"], body, key=key)
         self._notify()
         return self._answer({"acked": acked, "known": True, **self._event(key)})

@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from .chain import CHAIN_COLUMNS
 from .db import meta
 
+EVENT_VERSION = "event_version"  # beside a queued row's columns: the version it was judged under
+
 TABLE = """CREATE TABLE IF NOT EXISTS outbox (
     seq     INTEGER PRIMARY KEY,  -- the row's seq in this journal (the journal id is the station)
     payload TEXT NOT NULL         -- the row's chained columns as JSON, exactly as hashed
@@ -32,15 +34,19 @@ def present(conn: sqlite3.Connection) -> bool:
                         ).fetchone() is not None
 
 
-def add(conn: sqlite3.Connection, row: Mapping) -> None:
-    """Queue ROW (all of chain.CHAIN_COLUMNS) inside the caller's open transaction."""
+def add(conn: sqlite3.Connection, row: Mapping, event_version: int | None = None) -> None:
+    """Queue ROW (all of chain.CHAIN_COLUMNS) inside the caller's open transaction; EVENT_VERSION:
+    the hub's event version the station judged it under (sent beside the row, outside its
+    chain: the hub decides what it makes of it, hub/audit.py)."""
     conn.execute("INSERT OR REPLACE INTO outbox (seq, payload) VALUES (?, ?)",
-                 (row["seq"], encode(row)))
+                 (row["seq"], encode(row, event_version)))
 
 
-def encode(row: Mapping) -> str:
-    return json.dumps({c: row[c] for c in CHAIN_COLUMNS}, sort_keys=True,
-                      separators=(",", ":"), ensure_ascii=True)
+def encode(row: Mapping, event_version: int | None = None) -> str:
+    payload = {c: row[c] for c in CHAIN_COLUMNS}
+    if event_version:
+        payload[EVENT_VERSION] = int(event_version)
+    return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
 def enable(conn: sqlite3.Connection) -> int:

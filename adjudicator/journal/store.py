@@ -123,7 +123,8 @@ class Journal:
     def record(self, verdict, *, station: str, mode: str, rule: str | None = None,
                table: str | None = None, round: str | None = None,
                recheck_of: int | None = None, secondary_agrees: bool | None = None,
-               split_window: float | None = None) -> Seq:
+               split_window: float | None = None, event_version: int | None = None
+               ) -> Seq:
         """Write and commit one adjudication; returns its seq (with .hash). JournalError on any failure.
 
         Call it BEFORE the verdict is shown; if it raises, show the verdict anyway with
@@ -132,7 +133,7 @@ class Journal:
         return self.record_many([(verdict, dict(
             station=station, mode=mode, rule=rule, table=table, round=round,
             recheck_of=recheck_of, secondary_agrees=secondary_agrees,
-            split_window=split_window))])[0]
+            split_window=split_window, event_version=event_version))])[0]
 
     def record_many(self, items: Iterable[tuple[Any, Mapping[str, Any]]]) -> list[Seq]:
         """Record several adjudications in ONE transaction (batch judging); all or none.
@@ -146,7 +147,8 @@ class Journal:
         return [Seq(seq, hash_) for seq, hash_ in self._append_rows(prepared)]
 
     def _prepare(self, verdict, *, station: str, mode: str, rule=None, table=None, round=None,
-                 recheck_of=None, secondary_agrees=None, split_window=None) -> dict:
+                 recheck_of=None, secondary_agrees=None, split_window=None,
+                 event_version=None) -> dict:
         station_name = _text(station)
         if station_name is None:
             raise JournalError("a station name is needed to record a challenge")
@@ -163,6 +165,7 @@ class Journal:
             "secondary_agrees": None if secondary_agrees is None else int(bool(secondary_agrees)),
             "origin_journal": None, "origin_seq": None,
             "_window": self.split_window if split_window is None else float(split_window),
+            "_event_version": int(event_version) if event_version else None,  # outbox only
         }
 
     def _append(self, rows: Sequence[dict], *, keep_times: bool = False,
@@ -244,7 +247,7 @@ class Journal:
             conn.execute(f"INSERT INTO challenges ({', '.join(columns)}) VALUES "
                          f"({', '.join('?' * len(columns))})", [row[c] for c in columns])
             if self._outbox:  # queued for the hub in this same transaction
-                outbox.add(conn, row)
+                outbox.add(conn, row, given.get("_event_version"))
             seqs.append((seq, prev))
         conn.executemany("UPDATE meta SET value = ? WHERE key = ?",
                          [(str(seq), "head_seq"), (prev, "head_hash")])
