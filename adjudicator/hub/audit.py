@@ -89,9 +89,9 @@ class Audit:
         """ROW (a station row: words, acceptable, game_table, fingerprint, lexicon_name, rule,
         origin_seq or seq) judged again; CLAIMED: the event version it said; RECEIVED: when the
         hub got it (now)."""
+        history = self.history()  # (first: the version in force now is in it by now)
         received = received or self.wall()
         claimed = claimed if type(claimed) is int and claimed > 0 else 0  # noqa: E721
-        history = self.history()
         seq = row.get("origin_seq") or row.get("seq") or 0
         since = self._not_before(journal_id, int(seq) if type(seq) is int else 0)  # noqa: E721
         window = history.in_force(since - GRACE if since else None, received)

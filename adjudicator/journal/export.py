@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from ..errors import JournalError
-from ..event_history import EventHistory, utc_text
+from ..event_history import OTHER_LIST, Check, EventHistory, utc_text
 from .chain import SORTED_COLUMNS, Walk
 from .rows import JournalRow, to_utc_text
 
@@ -49,6 +49,8 @@ _CELL_STARTS = tuple("," + c for c in FORMULA_STARTS)
 ACCEPTED = "accepted"  # the column a hub journal's export adds: the station accepted, yes/no
 WRONG_LIST = "wrong_list"  # and the next: a row judged with another list or rule than its
 #                            table's division's at the time (event_history.py), else ""
+HUB_CHECK = "hub_check"  # and the last: the hub's own judgement of the row (hub/audit.py):
+#                          "agrees", "disagrees: ...", "other list: ...", "unchecked: ..."
 _CHECKED = tuple(EXPORT_COLUMNS.index(c) for c in (
     "game_table", "time_utc", "fingerprint", "rule", "lexicon_name"))  # the same in FIELDS
 assert _CHECKED == tuple(FIELDS.index(c) for c in ("table", "time_utc", "fingerprint", "rule",
@@ -75,18 +77,47 @@ def accepted_journals(conn: sqlite3.Connection) -> frozenset | None:
         "SELECT DISTINCT journal_id FROM hub_keys WHERE accepted > 0"))
 
 
-def hub_history(conn: sqlite3.Connection) -> EventHistory:
-    """A hub journal's event changes (its hub_meta), for the wrong_list column."""
-    return EventHistory.from_meta(conn) or EventHistory()
+class HubChecks:
+    """A hub journal's judgement of each row (its hub_audit, hub/audit.py) and its event's
+    changes (its hub_meta), read with SQL: the export never imports the hub."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.history = EventHistory.from_meta(conn) or EventHistory()
+        self._conn = conn if conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hub_audit'"
+        ).fetchone() else None
+
+    def of(self, seq) -> Check | None:
+        """The hub's judgement of row SEQ, when it made one."""
+        if self._conn is None:
+            return None
+        found = self._conn.execute("SELECT result FROM hub_audit WHERE seq = ?",
+                                   (seq,)).fetchone()
+        return Check.from_json(found[0]) if found else None
 
 
-def wrong_list(row, history: EventHistory | None) -> str:
-    """ROW's (a row of EXPORT_ROWS, or its cells in FIELDS order) wrong_list cell."""
-    if history is None or not history.versions:
-        return ""
+def hub_history(conn: sqlite3.Connection) -> HubChecks:
+    """A hub journal's judgements of its rows and its event's changes, for the wrong_list and
+    hub_check columns."""
+    return HubChecks(conn)
+
+
+def hub_cells(row, checks: HubChecks | None) -> tuple[str, str]:
+    """ROW's (a row of EXPORT_ROWS, or its cells in FIELDS order) wrong_list and hub_check
+    cells: the hub's judgement (a row it judged when it arrived), else, for a row held before
+    the hub judged rows, its list and rule against the event's changes by the row's time."""
+    if checks is None:
+        return "", ""
+    check = checks.of(row[0])
+    if check is not None:
+        said = check.text(utc_text) if check.why else ""
+        return (said if check.state == OTHER_LIST else "",
+                check.state + (f": {said}" if said else ""))
+    if not checks.history.versions:
+        return "", ""
     table, time_utc, fingerprint, rule, lexicon = (row[i] for i in _CHECKED)
-    found = history.check(table, time_utc, fingerprint, rule, lexicon)
-    return "" if found is None else found.text(utc_text)
+    found = checks.history.check(table, time_utc, fingerprint, rule, lexicon)
+    return ("" if found is None else found.text(utc_text)), ""
 
 
 def row_record(row: JournalRow) -> dict:
@@ -193,7 +224,7 @@ def _csv_cells(cursor) -> Iterator[tuple]:
 
 
 def _csv_lines(cursor, accepted: frozenset | None = None,
-               history: EventHistory | None = None) -> Iterator[str]:
+               history: HubChecks | None = None) -> Iterator[str]:
     """Each row's CSV line (no end) exactly as csv.writer writes its safe_cells (a property test
     holds them equal): cells joined with commas when none needs quoting, else csv.writer's.
     Formula starts are looked for in a group of lines joined (a few searches of C speed per
@@ -225,8 +256,8 @@ def _csv_lines(cursor, accepted: frozenset | None = None,
                 line = written(cells)
             if accepted is not None:
                 line += "," + _mark(cells[_ORIGIN_CELL], accepted, "", "yes", "no")
-                wrong = wrong_list(cells, history)
-                line += "," + (written((wrong,)) if wrong else "")
+                line += "," + ",".join(written((c,)) if c else ""
+                                       for c in hub_cells(cells, history))
             yield line
 
 
@@ -236,9 +267,9 @@ def _mark(origin, accepted: frozenset, none, yes, no):
 
 
 def _json_marked(cursor, accepted: frozenset,
-                 history: EventHistory | None = None) -> Iterator[str]:
+                 history: HubChecks | None = None) -> Iterator[str]:
     """_json_lines, each record ending with "accepted": its station's mark (_mark), and
-    "wrong_list": wrong_list()."""
+    "wrong_list" and "hub_check": hub_cells()."""
     held = [None]
 
     def rows():
@@ -247,9 +278,10 @@ def _json_marked(cursor, accepted: frozenset,
             yield row
     text = json.encoder.encode_basestring
     for line in _json_lines(rows()):  # one line a row, in step
+        wrong, check = hub_cells(held[0], history)
         yield (line[:-1] + _mark(held[0][_ORIGIN], accepted, ', "accepted": null',
                                  ', "accepted": true', ', "accepted": false')
-               + ', "wrong_list": ' + text(wrong_list(held[0], history)) + "}")
+               + ', "wrong_list": ' + text(wrong) + ', "hub_check": ' + text(check) + "}")
 
 
 def query(since: int | str | None) -> tuple[str, tuple]:
@@ -273,13 +305,14 @@ def checked(cursor, walk: Walk) -> Iterator[tuple]:
 
 
 def write(cursor, fmt: str, out: TextIO, accepted: frozenset | None = None,
-          history: EventHistory | None = None) -> int:
+          history: HubChecks | None = None) -> int:
     """Stream a cursor over EXPORT_ROWS to OUT as CSV or a JSON array; returns rows written.
 
     CSV: words space-separated, flags '; '-separated, None as an empty cell, a formula's start
     quoted (safe_cells). JSON: one object per line inside the array. ACCEPTED (a hub journal's,
     accepted_journals): each row also says whether its station was accepted, and (HISTORY: the
-    hub journal's event changes, hub_history) whether it was judged with the wrong list.
+    hub journal's judgements, hub_history) whether it was judged with the wrong list, and what
+    the hub's own judgement of it was.
     """
     if fmt not in FORMATS:
         raise JournalError(f"export format {fmt!r} is not one of: {', '.join(FORMATS)}")
@@ -292,7 +325,7 @@ def write(cursor, fmt: str, out: TextIO, accepted: frozenset | None = None,
     if fmt == "json":
         head, between, end = "[\n  ", ",\n  ", "\n]\n"
     else:
-        fields = FIELDS if accepted is None else FIELDS + (ACCEPTED, WRONG_LIST)
+        fields = FIELDS if accepted is None else FIELDS + (ACCEPTED, WRONG_LIST, HUB_CHECK)
         head, between, end = ",".join(fields) + "\n", "\n", "\n"
     for chunk in _chunks(lines, 2048):
         out.write((between if count else head) + between.join(chunk))
