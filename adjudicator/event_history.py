@@ -140,7 +140,8 @@ class EventHistory:
 
     def note(self, event: Event | None, when: datetime) -> bool:
         """EVENT is in force from WHEN, unless it is already the latest; True when added."""
-        if event is None or event == self.latest:
+        latest = self.latest
+        if event is None or event is latest or event == latest:
             return False
         self.versions.append((max(when, self.versions[-1][0]) if self.versions else when, event))
         return True
@@ -183,8 +184,11 @@ class EventHistory:
         oldest first: the one in force at START, and each taken up to END."""
         if not self.versions or end < self.versions[0][0]:
             return []
-        first = 0 if start is None else self._index(start)
-        last = max(first, bisect_right([v[0] for v in self.versions], end) - 1)
+        if len(self.versions) == 1:
+            return [0]
+        times = [v[0] for v in self.versions]
+        first = 0 if start is None else max(0, bisect_right(times, start) - 1)
+        last = max(first, bisect_right(times, end) - 1)
         return list(range(first, last + 1))
 
     def since(self, i: int, division: Division) -> datetime:

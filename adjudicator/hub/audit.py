@@ -22,7 +22,7 @@ the hub lacks, words that are not a play), said in words, never silently passed.
 from __future__ import annotations
 
 import threading
-from collections import deque
+from bisect import bisect_left
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta, timezone
 
@@ -43,7 +43,7 @@ from ..verdict import adjudicate
 from ..visible import visible
 
 GRACE = timedelta(seconds=120)  # a challenge under way at a change (taken at the next Ready)
-MAX_HEARD = 64  # heartbeats remembered per station journal (only the latest few ever matter)
+MAX_HEARD = 64  # row counts heard per station journal, each at the latest time it was heard
 MAX_STATIONS = 4096  # station journals remembered (a flood of journal ids forgets the oldest)
 
 
@@ -59,9 +59,11 @@ class Audit:
         """HISTORY() -> the event's versions (board.history); LIST_PATH(fingerprint) -> the
         compiled file of a list the hub holds (None: it lacks it)."""
         self.history, self.list_path, self.wall = history, list_path, wall
-        self._heard: dict[str, deque] = {}  # journal id -> (hub time, last_seq)
+        self._heard: dict[str, tuple[list, list]] = {}  # journal id -> (hub times, last_seqs)
         self._served: dict[str, tuple[str, ...]] = {}  # journal id -> divisions it serves
         self._lock = threading.Lock()  # heartbeats on the loop, rows on the writer thread
+        self._lists: dict[tuple[str, str], object] = {}  # (fingerprint, path) -> Lexicon
+        self._since: dict[tuple, str] = {}  # (history, versions, index, division) -> UTC
 
     def heard(self, journal_id: str, last_seq, divisions=()) -> None:
         """A heartbeat of JOURNAL_ID: its journal held LAST_SEQ rows now (the hub's clock)."""
@@ -72,8 +74,14 @@ class Audit:
                 oldest = next(iter(self._heard))
                 self._heard.pop(oldest)
                 self._served.pop(oldest, None)
-            self._heard.setdefault(journal_id, deque(maxlen=MAX_HEARD)).append(
-                (self.wall(), last_seq))
+            times, seqs = self._heard.setdefault(journal_id, ([], []))
+            if seqs and last_seq == seqs[-1]:
+                times[-1] = self.wall()  # the latest time its journal held that many rows
+            elif not seqs or last_seq > seqs[-1]:  # (fewer than before: not its journal's)
+                times.append(self.wall())
+                seqs.append(last_seq)
+                if len(seqs) > MAX_HEARD:
+                    del times[0], seqs[0]
             names = tuple(str(d) for d in divisions if str(d))[:16]
             if names:
                 self._served[journal_id] = names
@@ -81,8 +89,9 @@ class Audit:
     def _not_before(self, journal_id: str, seq: int) -> datetime | None:
         """The latest hub time at which this station's journal did not hold row SEQ yet."""
         with self._lock:
-            heard = list(self._heard.get(journal_id, ()))
-        return max((t for t, last in heard if last < seq), default=None)
+            times, seqs = self._heard.get(journal_id, ((), ()))
+            i = bisect_left(seqs, seq) - 1
+            return times[i] if i >= 0 else None
 
     def check(self, journal_id: str, row: Mapping, claimed=None,
               received: datetime | None = None) -> Check:
@@ -135,7 +144,12 @@ class Audit:
                      else "it names no table and its station serves several divisions")
             return Check(UNCHECKED, f"not checked: {where} of event version {event.version}",
                          **base)
-        since = utc_text(history.since(i, division))
+        known = (id(history), len(history.versions), i, division.name)
+        since = self._since.get(known)
+        if since is None:
+            if len(self._since) > 4096:
+                self._since.clear()
+            since = self._since[known] = utc_text(history.since(i, division))
         base.update(division=division.name, list_name=division.lexicon, since=since)
         rule = division.challenge_rule.value
         judged_rule = row.get("rule") if isinstance(row.get("rule"), str) and row.get(
@@ -161,11 +175,14 @@ class Audit:
         path = self.list_path(division.fingerprint) if division.fingerprint else None
         if path is None:
             return f"the hub lacks division {division.name}'s list {division.lexicon}"
-        try:
-            lexicon = load_lexicon(path, pin=division.fingerprint)
-        except Exception as e:  # noqa: BLE001 - a list gone bad on the hub's disk: said
-            return (f"division {division.name}'s list {division.lexicon} cannot be read on the "
-                    f"hub ({str(e)[:120]})")
+        lexicon = self._lists.get((division.fingerprint, path))
+        if lexicon is None:  # loaded once: its words checked against the fingerprint pinned
+            try:
+                lexicon = load_lexicon(path, pin=division.fingerprint)
+            except Exception as e:  # noqa: BLE001 - a list gone bad on the hub's disk: said
+                return (f"division {division.name}'s list {division.lexicon} cannot be read on "
+                        f"the hub ({str(e)[:120]})")
+            self._lists[(division.fingerprint, path)] = lexicon
         return adjudicate(lexicon, words).acceptable
 
 

@@ -212,6 +212,8 @@ class HubJournal:
             raise Refused("a batch without the station's journal id")
         ordered = sorted(rows, key=lambda r: int(r["seq"]))
         added: list[dict] = []
+        judged: list[tuple] = []  # hub_audit's rows for this batch
+        received = datetime.now(timezone.utc).isoformat()
 
         def body(conn) -> int:
             if key is not None:
@@ -244,13 +246,14 @@ class HubJournal:
                 added.append({**hub_row, "seq": hub_seq, "origin_seq": seq})
                 if audit is not None:
                     claimed = row.get(ROW_EVENT_VERSION)
-                    found = audit(journal_id, row).to_json()
-                    conn.execute("INSERT OR REPLACE INTO hub_audit (seq, event_version, "
-                                 "received, result) VALUES (?, ?, ?, ?)",
-                                 (hub_seq, claimed if type(claimed) is int else None,  # noqa: E721
-                                  datetime.now(timezone.utc).isoformat(), found))
+                    found = _json(audit(journal_id, row))
+                    judged.append((hub_seq, claimed if type(claimed) is int else None,  # noqa: E721
+                                   received, found))
                     added[-1][CHECK] = found
                 acked, last_hash = seq, row["hash"]
+            if judged:
+                conn.executemany("INSERT OR REPLACE INTO hub_audit (seq, event_version, "
+                                 "received, result) VALUES (?, ?, ?, ?)", judged)
             if added and key is not None:
                 _keep(conn, key, journal_id, {str(r["station"]) for r in added})
             if acked:
@@ -274,6 +277,18 @@ class HubJournal:
         """Every held row (for the board after a restart): origin, station, table, verdict,
         the hub's judgement..."""
         return self._rows()
+
+
+_JSON: dict[Check, str] = {}  # a Check's JSON (most are alike: "agrees" at one version)
+
+
+def _json(check: Check) -> str:
+    found = _JSON.get(check)
+    if found is None:
+        if len(_JSON) > 1024:
+            _JSON.clear()
+        found = _JSON[check] = check.to_json()
+    return found
 
 
 def _keep(conn, key: StationKey, journal_id: str, names) -> None:
