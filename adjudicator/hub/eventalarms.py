@@ -71,7 +71,9 @@ def _one_list(view, event: Event) -> list[str]:
     divisions = served(event, view.divisions)
     lexicon = visible(view.lexicon[:60]) or view.fingerprint[:12]  # as its heartbeat said
     pinned = {d.fingerprint for d in divisions if d.fingerprint}
-    if view.fingerprint and pinned and view.fingerprint not in pinned:
+    unsaid = not view.divisions.strip() and len(pinned) > 1  # it names no division (a one-shot
+    # `judge --config`): which list it should use is its table's, each row checked by the hub
+    if view.fingerprint and pinned and view.fingerprint not in pinned and not unsaid:
         which = ", ".join(d.name for d in divisions)
         lists = ", ".join(dict.fromkeys(d.lexicon for d in divisions))
         one = len(divisions) == 1

@@ -272,3 +272,18 @@ def test_the_hubs_judgement_is_kept_across_a_restart(tmp_path, start_hub):
     snap = again.call(again.hub.board.snapshot)
     assert snap["checked"]["disagree"] == 1
     assert snap["alarms"][0]["text"].startswith("said ACCEPTABLE for QZQZ at table 5")
+
+
+def test_a_one_shot_judge_naming_no_division_raises_no_stale_list_alarm(lists):
+    """A `judge --config` laptop says no division in its push: the list it last judged with is
+    its table's to decide (each row checked), not compared with every division at once (issue
+    40: 'its divisions A, B, C use ...' stayed after it followed); one naming its division is."""
+    from adjudicator.hub.eventalarms import event_alarms
+    from adjudicator.hub.stationview import StationView
+
+    event = event_of(lists, 2)
+    laptop = StationView("j1")
+    laptop.lexicon, laptop.fingerprint = "BETA", lists["BETA"].fingerprint
+    assert not any("judges with" in a for a in event_alarms(laptop, event, 0.0))
+    laptop.divisions = "A"
+    assert "judges with BETA, its division A uses ALPHA" in event_alarms(laptop, event, 0.0)
