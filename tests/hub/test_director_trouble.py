@@ -47,6 +47,11 @@ def test_trouble_is_first_on_every_screen(browser, trouble):
         top = page.locator("#event-top").inner_text()
         assert "Club Open 2026" in top and "version 3" in top
         assert "A: CSW24, 5-per-word" in top and "B: NWL2023, double" in top
+        # the hub's own check of every row, counted under the event (issue 40): the hall's
+        # lists are made up, so the hub holds none of them and says it could not judge those
+        checked = page.locator("#checked").inner_text()
+        assert checked.startswith("Verdicts checked by the hub: 2 · 2 judged with another "
+                                  "list or rule · 6 not checked"), checked
         for width, height in ((1280, 800), (390, 844)):
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_timeout(300)
