@@ -100,6 +100,28 @@ class EventHistory:
 
     def __init__(self, versions: Iterable[tuple[datetime, Event]] = ()):
         self.versions: list[tuple[datetime, Event]] = sorted(versions, key=lambda v: v[0])
+        self._known: dict[tuple, object] = {}  # (version index, table) -> its division, and
+        # (version index, division, claimed) -> its AGREES Check: versions only ever follow
+
+    def division_at(self, i: int, table) -> Division | None:
+        """The division playing at TABLE under version I (Event.division_for_table, kept)."""
+        key = (i, table)
+        if key not in self._known:
+            if len(self._known) > 4096:
+                self._known.clear()
+            self._known[key] = self.versions[i][1].division_for_table(table)
+        return self._known[key]  # type: ignore[return-value]
+
+    def agrees_at(self, i: int, division: Division, claimed: int) -> Check:
+        """A row agreeing with DIVISION under version I, as the hub keeps it."""
+        key = (i, division.name, claimed, "agrees")
+        found = self._known.get(key)
+        if found is None:
+            found = self._known[key] = Check(
+                AGREES, division=division.name, list_name=division.lexicon,
+                version=self.versions[i][1].version,
+                since=utc_text(self.since(i, division)), claimed=claimed)
+        return found  # type: ignore[return-value]
 
     @classmethod
     def from_changes(cls, changes: Iterable[Mapping]) -> EventHistory:

@@ -35,11 +35,10 @@ from ..event_history import (
     UNCHECKED,
     Check,
     EventHistory,
-    utc_text,
 )
 from ..lexicon.library import load_lexicon
 from ..tables import shown
-from ..verdict import adjudicate
+from ..verdict import all_found
 from ..visible import visible
 
 GRACE = timedelta(seconds=120)  # a challenge under way at a change (taken at the next Ready)
@@ -63,7 +62,6 @@ class Audit:
         self._served: dict[str, tuple[str, ...]] = {}  # journal id -> divisions it serves
         self._lock = threading.Lock()  # heartbeats on the loop, rows on the writer thread
         self._lists: dict[tuple[str, str], object] = {}  # (fingerprint, path) -> Lexicon
-        self._since: dict[tuple, str] = {}  # (history, versions, index, division) -> UTC
 
     def heard(self, journal_id: str, last_seq, divisions=()) -> None:
         """A heartbeat of JOURNAL_ID: its journal held LAST_SEQ rows now (the hub's clock)."""
@@ -132,31 +130,27 @@ class Audit:
         """ROW against version I of HISTORY: AGREES or why not."""
         event = history.versions[i][1]
         table = row.get("game_table")
-        division = event.division_for_table(table)
+        division = history.division_at(i, table)
         if division is None and not str(table or "").strip():
             with self._lock:
                 served = self._served.get(journal_id, ())
             mine = {d.name for d in (event.division(n) for n in served) if d is not None}
             division = event.division(mine.pop()) if len(mine) == 1 else None
-        base = dict(version=event.version, claimed=claimed)
         if division is None:
             where = (f"table {shown(str(table))!r} is in no division" if str(table or "").strip()
                      else "it names no table and its station serves several divisions")
             return Check(UNCHECKED, f"not checked: {where} of event version {event.version}",
-                         **base)
-        known = (id(history), len(history.versions), i, division.name)
-        since = self._since.get(known)
-        if since is None:
-            if len(self._since) > 4096:
-                self._since.clear()
-            since = self._since[known] = utc_text(history.since(i, division))
-        base.update(division=division.name, list_name=division.lexicon, since=since)
-        rule = division.challenge_rule.value
-        judged_rule = row.get("rule") if isinstance(row.get("rule"), str) and row.get(
-            "rule") else None
+                         version=event.version, claimed=claimed)
+        judged_rule = row.get("rule")
+        judged_rule = judged_rule if isinstance(judged_rule, str) and judged_rule else None
         same_list = row.get("fingerprint") == division.fingerprint
-        same_rule = judged_rule in (None, rule)
+        same_rule = judged_rule is None or judged_rule == division.challenge_rule.value
         hub_says = self._judge(division, words)
+        agrees = history.agrees_at(i, division, claimed)  # (made once: most rows agree)
+        if hub_says is said and same_list and same_rule:
+            return agrees
+        base = {f: getattr(agrees, f) for f in ("division", "list_name", "version", "since",
+                                                  "claimed")}
         if isinstance(hub_says, str):  # the hub cannot judge it: why
             if not (same_list and same_rule):
                 return Check(OTHER_LIST, _other(row, division, same_list, same_rule), **base)
@@ -166,9 +160,7 @@ class Audit:
             return Check(DISAGREES, f"said {_verdict(said)} for {shown(' '.join(words), 60)}"
                          f"{table_text}; division {division.name}'s {division.lexicon} says "
                          f"{_verdict(hub_says)}", **base)
-        if not (same_list and same_rule):
-            return Check(OTHER_LIST, _other(row, division, same_list, same_rule), **base)
-        return Check(AGREES, **base)
+        return Check(OTHER_LIST, _other(row, division, same_list, same_rule), **base)
 
     def _judge(self, division, words: tuple[str, ...]) -> bool | str:
         """The hub's verdict on WORDS with DIVISION's list, or why it cannot give one."""
@@ -183,7 +175,7 @@ class Audit:
                 return (f"division {division.name}'s list {division.lexicon} cannot be read on "
                         f"the hub ({str(e)[:120]})")
             self._lists[(division.fingerprint, path)] = lexicon
-        return adjudicate(lexicon, words).acceptable
+        return all_found(lexicon, words)
 
 
 def _other(row: Mapping, division, same_list: bool, same_rule: bool) -> str:
