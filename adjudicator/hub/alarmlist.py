@@ -136,13 +136,14 @@ class FlagCounts:
 
 
 def wrong_rows(wrong_lists: dict) -> list[dict]:
-    """Board.wrong_lists as alarms, newest first: the station, the table, both lists, a count."""
+    """Board.wrong_lists as alarms, the latest the hub took first (its own order, never a row's
+    time): the station, the table, both lists, a count."""
     said = []
-    for (_, table, *_rest), (name, text, time, n, level) in wrong_lists.items():
+    for (_, table, *_rest), (name, text, time, n, level, order) in sorted(
+            wrong_lists.items(), key=lambda item: item[1][5], reverse=True):
         said.append({"station": visible(name[:60]), "table": shown(table) or "-",
                      "text": text + (f" ({n} challenges)" if n > 1 else ""), "time": time,
                      "count": n, "level": level})
-    said.sort(key=lambda a: a["time"], reverse=True)
     return said
 
 

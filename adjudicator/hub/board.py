@@ -54,7 +54,8 @@ CLOCK_AHEAD = timedelta(minutes=5)  # a row dated further ahead of the hub's clo
 CLOCK_AHEAD_FLAG = "clock ahead"
 LATEST = 25  # challenges listed on the page
 TABLE_LATEST = 5  # challenges kept for each table
-MAX_WRONG = 200  # alarms kept for rows judged with another list (the oldest goes)
+MAX_WRONG = 20  # counted alarms kept per station for its rows (its least serious, then oldest,
+# goes): one station's flood never pushes another station's alarm off the page
 FROM = "_from"  # a kept challenge's station (journal id): not shown, read by Board._shown
 SPLIT_FLAG = "possible split look-up"
 # alarmlist's level of each finding of the hub's check
@@ -85,6 +86,7 @@ class Board:
         # name the director accepted (or renamed) a station under, whatever it sends under
         self.history = EventHistory()  # its versions and since when (Hub: the journal's)
         self.wrong_lists: dict[tuple, list] = {}  # rows the hub's check flagged: counted alarms
+        self._order = 0  # rows taken into wrong_lists, counted: the hub's own order of them
         self.checks: Counter = Counter()  # accepted stations' rows by the hub's check (audit.py)
         self.version = 0
 
@@ -299,13 +301,17 @@ class Board:
 
     def _wrong_list(self, where: tuple, name: str, said: str, time_utc: str, level: int
                     ) -> None:
-        """One alarm for each station, table and finding, counted (MAX_WRONG kept)."""
+        """One alarm for each station, table and finding, counted; MAX_WRONG kept per station,
+        ordered by when the hub took the row (its own count), never by the row's own time."""
+        self._order += 1
         seen = self.wrong_lists.get(where)
         if seen is None:
-            if len(self.wrong_lists) >= MAX_WRONG:
-                del self.wrong_lists[min(self.wrong_lists, key=lambda k: self.wrong_lists[k][2])]
-            seen = self.wrong_lists[where] = [name, said, time_utc, 0, level]
-        seen[1], seen[2], seen[3] = said, max(seen[2], str(time_utc)), seen[3] + 1
+            mine = [k for k in self.wrong_lists if k[0] == where[0]]
+            if len(mine) >= MAX_WRONG:
+                del self.wrong_lists[max(mine, key=lambda k: (self.wrong_lists[k][4],
+                                                              -self.wrong_lists[k][5]))]
+            seen = self.wrong_lists[where] = [name, said, time_utc, 0, level, 0]
+        seen[1], seen[2], seen[3], seen[5] = said, time_utc, seen[3] + 1, self._order
 
     def heartbeat(self, journal_id: str, beat: Mapping, key=None) -> int:
         """A station's heartbeat; the rows the hub holds of it (the answer's acked)."""

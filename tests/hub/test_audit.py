@@ -287,3 +287,32 @@ def test_a_one_shot_judge_naming_no_division_raises_no_stale_list_alarm(lists):
     assert not any("judges with" in a for a in event_alarms(laptop, event, 0.0))
     laptop.divisions = "A"
     assert "judges with BETA, its division A uses ALPHA" in event_alarms(laptop, event, 0.0)
+
+
+def test_one_stations_flood_of_flagged_rows_never_pushes_anothers_alarm_off(lists):
+    """Alarms kept per station, ordered by when the hub took the row: 300 rows of a flooding
+    station at distinct tables dated 2099 leave the honest desk's one disagreement on the page
+    (issue 41 item 2, for the hub's own judgements)."""
+    from adjudicator.event_history import Check
+    from adjudicator.hub.board import MAX_WRONG, Board
+    from adjudicator.hub.ledger import CHECK
+
+    board = Board()
+
+    def flagged(station: str, seq: int, table: str, when: str, why: str) -> dict:
+        check = Check(DISAGREES, why, "A", "ALPHA", 1, T0.isoformat())
+        return {"seq": seq, "origin_journal": station, "origin_seq": seq, "station": station,
+                "time_utc": when, "time_local": when, "mode": "station", "game_table": table,
+                "round": None, "words": "QZQZ", "acceptable": 1, "lexicon_name": "ALPHA",
+                "fingerprint": lists["ALPHA"].fingerprint, "rule": "5-per-word",
+                "recheck_of": None, "secondary_agrees": None, "flags": "[]",
+                CHECK: check.to_json()}
+    board.add_rows("desk7", [flagged("Desk 7", 1, "3", T0.isoformat(), "said ACCEPTABLE for "
+                                     "QZQZ at table 3; division A's ALPHA says UNACCEPTABLE")])
+    board.add_rows("flood", [flagged("Flood", n, f"T{n}", f"2099-01-01T00:00:{n % 60:02}Z",
+                                     f"flood {n}") for n in range(1, 301)])
+    alarms = [a for a in board.snapshot()["alarms"] if a["level"] == -1]
+    assert sum(a["station"] == "Flood" for a in alarms) == MAX_WRONG
+    assert [a["text"] for a in alarms if a["station"] == "Desk 7"] == [
+        "said ACCEPTABLE for QZQZ at table 3; division A's ALPHA says UNACCEPTABLE"]
+    assert alarms[0]["text"] == "flood 300"  # the latest the hub took first, not by 2099
