@@ -50,7 +50,8 @@ class Change:
 class Following:
     """One station's following of the event: the change waiting for Ready, the last one said."""
 
-    version: int = 0  # the event version this station runs (its heartbeat says it)
+    version: int = 0  # the event version this station runs (its heartbeat says it; its config
+    checked: bool = False  # keeps it): the hub's event at that version was prepared here
     pending: Change | None = None
     note: str = ""  # what the last change did, said on Ready until note_until
     note_until: float = 0.0
@@ -63,6 +64,16 @@ class Following:
         """A change or a name waits for the next Ready."""
         return self.pending is not None or bool(self.name)
 
+    def wants(self, version: int, now: float | None = None) -> bool:
+        """The hub's event at VERSION is to be prepared (again): another version than the one
+        run, or the first look in this process (a list kept at the last run is tried again),
+        or a change taken only in part whose RETRY_AFTER has passed. The sender asks it at
+        every answer (link/forward.py), so every surface retries alike (issue 40)."""
+        if version != self.version or not self.checked:
+            return True
+        now = time.monotonic() if now is None else now
+        return bool(self.retry_at) and now >= self.retry_at
+
 
 def prepare(station, event: Event, fetch: Fetch | None = None) -> Change:
     """EVENT as a change to STATION's settings: its lists by table made now, off Ready, by the
@@ -72,7 +83,8 @@ def prepare(station, event: Event, fetch: Fetch | None = None) -> Change:
     names = tuple(d.name for d in event.served_by(old.divisions)
                   if any(d.name.casefold() == o.casefold() for o in old.divisions))
     changes = dict(event=event.name or old.event, pin_hash=event.pin_hash or old.pin_hash,
-                   event_divisions=event.divisions, divisions=names)
+                   event_divisions=event.divisions, divisions=names,
+                   event_version=event.version)
     try:
         lists = lists_for(old.with_changes(**changes), before=station.lists,
                           fetch=fetch or hub_fetch(old))
@@ -126,9 +138,7 @@ def offer(station, event: Event, now: float | None = None) -> None:
     """The hub's EVENT, on the sender's thread: prepared for the next Ready (the sender hands
     each version once; a version taken only in part is prepared again after RETRY_AFTER)."""
     following = station.following  # any other version than the one run: a hub started
-    now = time.monotonic() if now is None else now  # again may count anew
-    if event.version == following.version and following.version and not (
-            following.retry_at and now >= following.retry_at):
+    if not following.wants(event.version, now):  # again may count anew
         return
     with following.lock:
         if following.pending is not None and following.pending.version == event.version:
@@ -168,10 +178,13 @@ def take(station, now: float | None = None) -> str:
                       f"The director renamed this station: {name}"))
         save = True
     if change is not None:
+        before = station.config.event_version
         station.config = station.config.with_changes(**change.changes)
         if change.lists is not None:
             station.lists = change.lists
-        following.version = change.version
+        following.version, following.checked = change.version, True
+        # the config says which version it runs (a heartbeat, a hub out of reach), whatever
+        save = save or (bool(change.changes) and station.config.event_version != before)
         following.retry_at = now + RETRY_AFTER if change.problem else 0.0
         said = "; ".join(change.said)
         if change.said and (change.version, said) != following.said:
@@ -180,14 +193,16 @@ def take(station, now: float | None = None) -> str:
                           f"version {change.version}: {said}",
                           f"The director changed the event: {said}"))
             save = save or bool(change.changes)
-    if not notes:
+    if not (notes or save):
         return ""
     try:
         if save:
             save_config(station.config)
-    except AdjudicatorError as e:
+    except AdjudicatorError as e:  # a version alone not saved: its next start prepares it anew
         notes = [(what, f"{detail} (not saved: {e})", f"{shown} (not saved: {e})")
                  for what, detail, shown in notes]
+    if not notes:
+        return ""
     if station.journal is not None:
         try:
             for what, detail, _ in notes:
