@@ -16,13 +16,15 @@ def joined(cfg: Config) -> bool:
     return bool(cfg.hub and cfg.hub_token)
 
 
-def ask_first(service: Station, rows_wait: bool = False) -> bool:
+def ask_first(service: Station, push_follows: bool = False) -> bool:
     """SERVICE's hub asked for its event (one heartbeat, ASK_WAIT seconds at most whatever the
     hub does). A newer event is taken now, as a kiosk takes it at Ready (follow.py: lists
     fetched from the hub, the config written, the journal noted; one path for every surface),
     and said on stderr. A hub that does not answer: one line saying which event version
-    judges (the config's). ROWS_WAIT: the line also says where the rows wait (`judge
-    --config`, which then does not wait for the hub again). True when the hub answered."""
+    judges (the config's). PUSH_FOLLOWS (`judge --config`): the rows and a heartbeat are sent
+    after the verdict (not when the hub did not answer here: the line says where they wait);
+    without it, a change taken is told to the hub at once (what judges now, its version), so
+    the page shows no stale list or version of this station. True when the hub answered."""
     from ..link.forward import Forwarder
     from ..link.status import station_status
 
@@ -34,17 +36,23 @@ def ask_first(service: Station, rows_wait: bool = False) -> bool:
     forwarder.on_name = service.renamed
     following = service.following
     said_before = (following.note, following.note_until)
+    version = following.version
     try:
         forwarder.ask(ASK_WAIT)
     except Exception as e:  # noqa: BLE001 - whatever the hub does, the verdict is given
+        forwarder.stop()
         why = str(e) if str(e).startswith("the hub") else (
             f"the hub {cfg.hub} could not be asked ({type(e).__name__})")
         wait = (f"; the rows wait in {cfg.journal} (adjudicator journal push --config "
-                f"{cfg.path})" if rows_wait else "")
+                f"{cfg.path})" if push_follows else "")
         sys.stderr.write(f"adjudicator: {why}: judging with {in_force(cfg)}{wait}\n")
         return False
-    finally:
-        forwarder.stop()
+    if following.version != version and not push_follows:
+        try:  # what judges now, told at once: no stale list or version on the hub's page
+            forwarder.ask(ASK_WAIT)
+        except Exception:  # noqa: BLE001 - the change is taken; the next call tells it
+            pass
+    forwarder.stop()
     if forwarder.problem:  # the event came and could not be taken: the config's judges
         sys.stderr.write(f"adjudicator: {forwarder.problem}: judging with "
                          f"{in_force(service.config)}\n")

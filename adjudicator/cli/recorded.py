@@ -163,7 +163,7 @@ def judge_with_config(config_path: str, lexicon: str | None, journal: str | None
     try:
         # on a joined machine the hub's event first (issue 40): the first call after a change
         # judges with it; a hub that does not answer costs ASK_WAIT and is not waited for again
-        answered = ask_first(service, rows_wait=True) if joined(cfg) and not lexicon else True
+        answered = ask_first(service, push_follows=True) if joined(cfg) and not lexicon else True
         lex = chosen(service.lists, table)  # --table missing where it decides: exit 2
         warn_unrecognised(lex, "" if lexicon else cfg.path)  # only when that list judges
         if batch is not None:
