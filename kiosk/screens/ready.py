@@ -92,6 +92,7 @@ class ReadyScreen(LockedScreen):
         if self.is_current and self.app.protocol.state is State.READY and station.at_ready():
             self.query_one("#station", Static).update(
                 f"{station.config.event} · {station.station_name}")
+            self._show_try_out()  # a PIN the director set: no longer a try-out
             if station.lists.needs_table != self._by_table:  # the table box comes or goes
                 self._by_table = station.lists.needs_table
                 self.refresh(recompose=True)

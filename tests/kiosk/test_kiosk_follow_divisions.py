@@ -80,6 +80,7 @@ async def test_every_change_is_taken_at_ready_said_and_the_table_typed_kept(make
             assert app.screen.query_one("#table").value == "25"  # the table typed is kept
             lexicon = text_of(app, "#lexicon")
             assert lexicon.startswith(f"Table 25 · Division B · Lexicon: {judged_with} — ")
+            assert not app.screen.query("#try-out")  # the PIN set: no longer a try-out
         await pilot.press("enter", *"zo", "tab")  # the table confirmed: its new list judges
         await settle(pilot)
         assert screen_name(app) == "VerdictScreen"
