@@ -6,7 +6,8 @@ or fetched from the hub, loaded, checked), so taking it later costs nothing. A s
 prepared change only when its station is at Ready (Station.at_ready), never during a challenge
 (protocol.py): the config file is written (comments kept, config_save.save_config) so a restart
 keeps it, the journal notes what changed, and the station says it on Ready for a while
-(NOTE_FOR). A station that cannot reach the hub keeps its last settings and says since when
+(NOTE_FOR); the config names the event version taken (event_version), which the heartbeat
+says. A station that cannot reach the hub keeps its last settings and says since when
 (offline_text). The name the director gives the station on the hub's page comes the same way
 (offer_name) and is taken at the same Ready: its screen, slips and rows say it from then on.
 """
@@ -50,8 +51,9 @@ class Change:
 class Following:
     """One station's following of the event: the change waiting for Ready, the last one said."""
 
-    version: int = 0  # the event version this station runs (its heartbeat says it; its config
-    checked: bool = False  # keeps it): the hub's event at that version was prepared here
+    version: int = 0  # the event version this station runs (its config's event_version at
+    # the start; its heartbeat says it)
+    checked: bool = False  # the hub's event was prepared in this process (not at the start)
     pending: Change | None = None
     note: str = ""  # what the last change did, said on Ready until note_until
     note_until: float = 0.0
