@@ -86,3 +86,20 @@ async def test_every_change_is_taken_at_ready_said_and_the_table_typed_kept(make
         assert screen_name(app) == "VerdictScreen"
         row = station.journal.get(1)
         assert (row.table, row.lexicon_name, row.verdict) == ("25", "BETA3", "ACCEPTABLE")
+
+
+async def test_the_runners_desk_of_two_divisions_takes_a_change_without_a_crash(make_app, hall):
+    cfg, made = hall
+    app = make_app(config=cfg.with_changes(mode="runner"))
+    event = cfg.event_setup
+    b = dataclasses.replace(event.divisions[1], lexicon="BETA2", fingerprint=made["BETA2"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        station, screen = app.station, app.screen
+        station.follow(dataclasses.replace(event, divisions=(event.divisions[0], b), version=2))
+        screen.follow_event()  # between two slips: the desk's Ready
+        await settle(pilot)
+        assert screen_name(app) == "RunnerScreen" and station.following.version == 2
+        assert text_of(app, "#lexicon") == ("Lexicon and rule by table · A (tables 1-20): "
+                                            "ALPHA · B (tables 21-40): BETA2")
+        assert "division B: list BETA -> BETA2" in text_of(app, "#runner-message")
