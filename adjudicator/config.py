@@ -100,6 +100,7 @@ class Config:
     # ones this station serves (divisions = ["A"]; () = every division of the event)
     event_divisions: tuple[Division, ...] = ()
     divisions: tuple[str, ...] = ()
+    event_version: int = 0  # the hub's version of the event this config was last set to
 
     @property
     def event_setup(self) -> Event:
@@ -189,6 +190,7 @@ def parse_config(data: dict[str, Any], where: str = "") -> Config:
         hub_token=r.text("hub_token", "").strip(),
         style=r.choice("style", "auto", STYLES),
         divisions=r.text_list("divisions"),
+        event_version=r.integer("event_version", 0, 0, 10**12 - 1),  # wire.EVENT_VERSION
     )
     r.seen.add("division")
     if data.get("division") is not None or cfg["divisions"]:  # an event's station

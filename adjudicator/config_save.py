@@ -126,6 +126,7 @@ def to_toml_dict(cfg: Config) -> dict[str, Any]:
         **({"hub": cfg.hub, "hub_token": cfg.hub_token} if cfg.hub else {}),
         **({"style": cfg.style} if cfg.style != "auto" else {}),
         "divisions": list(cfg.divisions),
+        "event_version": cfg.event_version,
         "timers": asdict(cfg.timers),
         "printer": cfg.printer._asdict(),
         "division": _divisions_dict(cfg.event_divisions),

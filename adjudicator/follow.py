@@ -6,7 +6,8 @@ or fetched from the hub, loaded, checked), so taking it later costs nothing. A s
 prepared change only when its station is at Ready (Station.at_ready), never during a challenge
 (protocol.py): the config file is written (comments kept, config_save.save_config) so a restart
 keeps it, the journal notes what changed, and the station says it on Ready for a while
-(NOTE_FOR). A station that cannot reach the hub keeps its last settings and says since when
+(NOTE_FOR); the config names the event version taken (event_version), which the heartbeat
+says. A station that cannot reach the hub keeps its last settings and says since when
 (offline_text). The name the director gives the station on the hub's page comes the same way
 (offer_name) and is taken at the same Ready: its screen, slips and rows say it from then on.
 """
@@ -50,7 +51,9 @@ class Change:
 class Following:
     """One station's following of the event: the change waiting for Ready, the last one said."""
 
-    version: int = 0  # the event version this station runs (its heartbeat says it)
+    version: int = 0  # the event version this station runs (its config's event_version at
+    # the start; its heartbeat says it)
+    checked: bool = False  # the hub's event was prepared in this process (not at the start)
     pending: Change | None = None
     note: str = ""  # what the last change did, said on Ready until note_until
     note_until: float = 0.0
@@ -63,6 +66,16 @@ class Following:
         """A change or a name waits for the next Ready."""
         return self.pending is not None or bool(self.name)
 
+    def wants(self, version: int, now: float | None = None) -> bool:
+        """The hub's event at VERSION is to be prepared (again): another version than the one
+        run, or the first look in this process (a list kept at the last run is tried again),
+        or a change taken only in part whose RETRY_AFTER has passed. The sender asks it at
+        every answer (link/forward.py), so every surface retries alike (issue 40)."""
+        if version != self.version or not self.checked:
+            return True
+        now = time.monotonic() if now is None else now
+        return bool(self.retry_at) and now >= self.retry_at
+
 
 def prepare(station, event: Event, fetch: Fetch | None = None) -> Change:
     """EVENT as a change to STATION's settings: its lists by table made now, off Ready, by the
@@ -72,7 +85,8 @@ def prepare(station, event: Event, fetch: Fetch | None = None) -> Change:
     names = tuple(d.name for d in event.served_by(old.divisions)
                   if any(d.name.casefold() == o.casefold() for o in old.divisions))
     changes = dict(event=event.name or old.event, pin_hash=event.pin_hash or old.pin_hash,
-                   event_divisions=event.divisions, divisions=names)
+                   event_divisions=event.divisions, divisions=names,
+                   event_version=event.version)
     try:
         lists = lists_for(old.with_changes(**changes), before=station.lists,
                           fetch=fetch or hub_fetch(old))
@@ -126,9 +140,7 @@ def offer(station, event: Event, now: float | None = None) -> None:
     """The hub's EVENT, on the sender's thread: prepared for the next Ready (the sender hands
     each version once; a version taken only in part is prepared again after RETRY_AFTER)."""
     following = station.following  # any other version than the one run: a hub started
-    now = time.monotonic() if now is None else now  # again may count anew
-    if event.version == following.version and following.version and not (
-            following.retry_at and now >= following.retry_at):
+    if not following.wants(event.version, now):  # again may count anew
         return
     with following.lock:
         if following.pending is not None and following.pending.version == event.version:
@@ -168,10 +180,13 @@ def take(station, now: float | None = None) -> str:
                       f"The director renamed this station: {name}"))
         save = True
     if change is not None:
+        before = station.config.event_version
         station.config = station.config.with_changes(**change.changes)
         if change.lists is not None:
             station.lists = change.lists
-        following.version = change.version
+        following.version, following.checked = change.version, True
+        # the config says which version it runs (a heartbeat, a hub out of reach), whatever
+        save = save or (bool(change.changes) and station.config.event_version != before)
         following.retry_at = now + RETRY_AFTER if change.problem else 0.0
         said = "; ".join(change.said)
         if change.said and (change.version, said) != following.said:
@@ -180,14 +195,16 @@ def take(station, now: float | None = None) -> str:
                           f"version {change.version}: {said}",
                           f"The director changed the event: {said}"))
             save = save or bool(change.changes)
-    if not notes:
+    if not (notes or save):
         return ""
     try:
         if save:
             save_config(station.config)
-    except AdjudicatorError as e:
+    except AdjudicatorError as e:  # a version alone not saved: its next start prepares it anew
         notes = [(what, f"{detail} (not saved: {e})", f"{shown} (not saved: {e})")
                  for what, detail, shown in notes]
+    if not notes:
+        return ""
     if station.journal is not None:
         try:
             for what, detail, _ in notes:

@@ -326,7 +326,7 @@ class Station:
             if self._following is None:
                 from adjudicator.follow import Following
 
-                self._following = Following()
+                self._following = Following(version=self.config.event_version)
         return self._following
 
     def follow(self, event) -> None:

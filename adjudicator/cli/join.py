@@ -73,6 +73,8 @@ def join_cmd(url: str, station: str | None, division: str | None,
     }
     if event.name:
         values["event"] = event.name
+    if event.version:  # the version a hub out of reach is said to leave it on (issue 40)
+        values["event_version"] = event.version
     if event.pin_hash:  # an event without a PIN leaves the station's own PIN as it is
         values["pin_hash"] = event.pin_hash
     if not _written(where, "journal"):

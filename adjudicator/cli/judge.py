@@ -74,8 +74,14 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
         from ..destination import check_journal
 
         check_journal(journal)
-    # the station's lists by table unless --lexicon names one: one answer per machine (lists.py)
-    lists, config_path = station_lists(lexicon)
+    # the station's lists by table unless --lexicon names one: one answer per machine (lists.py);
+    # on a joined machine its hub's event asked first, a newer one taken (issue 40)
+    if lexicon:
+        lists, config_path = station_lists(lexicon)
+    else:
+        from .hubfirst import lists_now
+
+        lists, config_path = lists_now()
     lex = chosen(lists, table or "")  # DivisionError, --table missing: exit 2, nothing judged
     # issue 29: said on stderr, as on every screen and slip (after a --batch file opened: an
     # error stays one line)

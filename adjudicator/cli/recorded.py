@@ -148,6 +148,7 @@ def judge_with_config(config_path: str, lexicon: str | None, journal: str | None
 
     from ..config import load_config
     from ..destination import check_journal
+    from .hubfirst import ask_first, joined
     from .lexicons import chosen, load_configured, warn_unrecognised
 
     cfg = load_config(config_path)
@@ -160,13 +161,16 @@ def judge_with_config(config_path: str, lexicon: str | None, journal: str | None
     service = (open_station(cfg, load_configured(lexicon), forward=False) if lexicon
                else open_station(cfg, forward=False))
     try:
+        # on a joined machine the hub's event first (issue 40): the first call after a change
+        # judges with it; a hub that does not answer costs ASK_WAIT and is not waited for again
+        answered = ask_first(service, push_follows=True) if joined(cfg) and not lexicon else True
         lex = chosen(service.lists, table)  # --table missing where it decides: exit 2
         warn_unrecognised(lex, "" if lexicon else cfg.path)  # only when that list judges
         if batch is not None:
             code = run_batch_recorded(service, batch, table, round_, close=False)
         else:
             code = judge_recorded(service, entry, table, round_, recheck_of)
-        if cfg.hub:
+        if cfg.hub and answered:
             send_to_hub(service, follow=not lexicon)
     finally:
         service.close()
@@ -177,19 +181,17 @@ def send_to_hub(service: Station, follow: bool = True) -> None:
     """One push to the station's hub, HUB_WAIT seconds at most whatever the hub does (a hub
     answering a byte a second included); a line on stderr when it cannot be told, the rows
     then wait in the journal's outbox. FOLLOW: the event the hub's answer carries is taken
-    at once (lists.py: a list fetched, the config written), as a kiosk takes it at Ready."""
-    from ..follow import hub_fetch
+    at once (follow.py: a list fetched, the config written), as a kiosk takes it at Ready."""
     from ..link.forward import Forwarder, HubUnreachable
     from ..link.status import station_status
 
     cfg = service.config
     forwarder = Forwarder(cfg.journal, cfg.hub, cfg.hub_token, status=station_status(service),
                           timeout=HUB_REQUEST)
-    if follow:
+    if follow:  # the one way every surface follows (Station.follow), taken at once
         service.takes_at_once = True
-        fetch = hub_fetch(cfg)
-        forwarder.on_event = lambda event: _follow(service, event, fetch)
-        forwarder.on_name = service.renamed  # taken at once (takes_at_once)
+        forwarder.on_event = service.follow
+        forwarder.on_name = service.renamed
     try:
         forwarder.push(limit=HUB_WAIT)
     except Exception as e:  # noqa: BLE001 - the verdict is given: the hub costs it nothing
@@ -200,10 +202,3 @@ def send_to_hub(service: Station, follow: bool = True) -> None:
     finally:
         forwarder.stop()
 
-
-def _follow(service: Station, event, fetch) -> None:
-    """The hub's event taken now by `judge --config` (its next call judges with it)."""
-    from ..follow import prepare, take
-
-    service.following.pending = prepare(service, event, fetch)
-    take(service)

@@ -32,5 +32,6 @@ def start(station):
                                 station_status(station))
     station.hub_link = forwarder  # its describe(): the link's state, for any surface to show
     forwarder.on_event = station.follow  # the hub's event, taken at the next Ready (issue 27)
+    forwarder.event_wanted = station.following.wants  # and again when a retry is due (40)
     forwarder.on_name = station.renamed  # the name the director gave it, taken there too
     return forwarder

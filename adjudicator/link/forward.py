@@ -176,6 +176,8 @@ class Forwarder:
         self._until: Deadline | None = None  # when a one-shot push(limit) must be over
         self.on_event = None  # (Event) -> None: the station follows the hub's event (issue 27)
         self.event_version = -1  # the latest event version handed to on_event
+        self.event_wanted: Callable[[int], bool] | None = None  # (version) -> True: hand the
+        # hub's event at that version on again (a change taken only in part, retried: follow.py)
         self.on_name: Callable[[str], None] | None = None  # the name the director gave it
         self.name_given = ""  # the latest name handed to on_name
         self.last_answer: datetime | None = None  # when the hub last answered (UTC)
@@ -207,6 +209,19 @@ class Forwarder:
         finally:
             self._until = None
         return PushReport(sent, self.acked or 0, outbox.identity(conn)[2])
+
+    def ask(self, limit: float) -> None:
+        """One heartbeat, over within LIMIT seconds whatever the hub does, its answer's event and
+        name handed on: a one-shot judge asks its hub so before it judges; HubUnreachable."""
+        self._until = until = Deadline(limit)
+        try:
+            self.beat(self._connection())
+        except HubUnreachable as e:
+            if isinstance(e, HubRefused) or not until.passed:
+                raise
+            raise HubUnreachable(_late(self.hub, limit)) from None
+        finally:
+            self._until = None
 
     def beat(self, conn: sqlite3.Connection | None = None) -> None:
         """Tell the hub this station is alive: last seq, lists by division, printer, clock."""
@@ -276,7 +291,8 @@ class Forwarder:
                                  f"hub's answer ({e})") from None
         self.known = self.known or known
         self.last_answer = datetime.now(timezone.utc)
-        if event is not None and event.version != self.event_version and self.on_event:
+        if event is not None and self.on_event and (event.version != self.event_version or (
+                self.event_wanted is not None and self.event_wanted(event.version))):
             try:  # the station takes it at its next Ready (adjudicator/follow.py)
                 self.on_event(event)
                 self.event_version = event.version

@@ -90,16 +90,23 @@ class ReadyScreen(LockedScreen):
         """At Ready only (never during a challenge): the hub's change taken, and said."""
         station = self.app.station
         if self.is_current and self.app.protocol.state is State.READY and station.at_ready():
-            identity = station.lexicon.identity
             self.query_one("#station", Static).update(
                 f"{station.config.event} · {station.station_name}")
-            lexicon = self.query_one("#lexicon", Static)
-            lexicon.update(f"Lexicon: {identity.describe()}")
-            lexicon.set_class(not identity.recognised, "unrecognised")
-            lexicon.set_class(identity.recognised and not identity.known.tournament,
-                              "not-tournament")
-            self.query_one("#rule", Static).update(
-                f"Challenge rule: {station.lists.choose().rule.label}")
+            self._show_try_out()  # a PIN the director set: no longer a try-out
+            if station.lists.needs_table != self._by_table:  # the table box comes or goes
+                self._by_table = station.lists.needs_table
+                self.refresh(recompose=True)
+                self.call_after_refresh(self._recomposed)
+            elif self._by_table:  # the lists by table, and the table typed kept (issue 40)
+                self._show_lists()
+            else:
+                identity = station.lexicon.identity
+                lexicon = self.query_one("#lexicon", Static)
+                lexicon.update(f"Lexicon: {identity.describe()}")
+                lexicon.set_class(not identity.recognised, "unrecognised")
+                lexicon.set_class(identity.recognised and not identity.known.tournament,
+                                  "not-tournament")
+                self.query_one("#rule", Static).update(self._rule_text())
         from adjudicator.follow import ready_text
 
         said = ready_text(station)
@@ -154,12 +161,32 @@ class ReadyScreen(LockedScreen):
             return
         box = self.query_one("#table")
         box.value = ""
+        self._show_lists()
+        self.set_focus(box)
+
+    def _show_lists(self) -> None:
+        """Every served division's list, or the table's when one is typed (kept as typed)."""
+        from adjudicator.tables import check_table
+
+        typed = self.query_one("#table").value
+        try:
+            table = check_table(typed) if typed else ""
+        except EntryError:
+            table = ""
+        if table and self._show_table(table):
+            return
         lexicon = self.query_one("#lexicon", Static)
         lexicon.update(self._lists_text())
         lexicon.set_class(any(not s.lexicon.identity.recognised
                               for s in self.app.station.lists.served), "unrecognised")
         self.query_one("#rule", Static).update(self._rule_text())
-        self.set_focus(box)
+
+    def _recomposed(self) -> None:
+        """After the event's change brought or took away the table box: as at the start."""
+        self._show_try_out()
+        self._focus_start()
+        self.show_journal_state()
+        self.follow_event()
 
     def _rule_text(self) -> str:
         if self._by_table:
@@ -178,23 +205,35 @@ class ReadyScreen(LockedScreen):
     def _check_table(self) -> bool:
         from adjudicator.tables import check_table
 
-        station, text = self.app.station, self.query_one("#table").value
+        text = self.query_one("#table").value
         try:
             table = check_table(text)
             if not table:
                 raise EntryError("table", "Type the table number first: each division here "
                                  "judges with its own list.")
-            choice = station.lists.choose(table)
         except EntryError as e:
             self._say(str(e), error=True)
             self.set_focus(self.query_one("#table"))
+            return False
+        if not self._show_table(table):
+            self.set_focus(self.query_one("#table"))
+            return False
+        self._say("", error=False)
+        return True
+
+    def _show_table(self, table: str) -> bool:
+        """TABLE's division, list and rule said above the words; False (and why, said) when no
+        division served here plays there."""
+        try:
+            choice = self.app.station.lists.choose(table)
+        except EntryError as e:
+            self._say(str(e), error=True)
             return False
         lexicon = self.query_one("#lexicon", Static)
         lexicon.update(f"Table {table} · Division {choice.division} · Lexicon: "
                        f"{choice.lexicon.identity.describe()}")
         lexicon.set_class(not choice.lexicon.identity.recognised, "unrecognised")
         self.query_one("#rule", Static).update(f"Challenge rule: {choice.rule.label}")
-        self._say("", error=False)
         return True
 
     def _show_try_out(self) -> None:

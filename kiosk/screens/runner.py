@@ -142,13 +142,7 @@ class RunnerScreen(LockedScreen):
             yield Static(f"RUNNER MODE · {station.config.event} · {station.station_name}",
                          id="station")
             identity = station.lexicon.identity
-            lists = station.lists
-            if lists.needs_table:  # the slip's table decides (adjudicator/lists.py)
-                yield Static(f"Lexicon and rule by table · {lists.describe()}", id="lexicon")
-            else:
-                yield Static(f"Lexicon: {identity.describe()} · "
-                             f"Challenge rule: {station.lists.choose().rule.label}",
-                             id="lexicon")
+            yield Static(self._lists_text(), id="lexicon")
             # the small screen's one line: the list's name, and its warning when it has one
             # (README: every screen says ENABLE is not a tournament word list; issue 21)
             said = identity.warning or f"{identity.name} · {identity.status}"
@@ -209,13 +203,20 @@ class RunnerScreen(LockedScreen):
             identity = station.lexicon.identity
             self.query_one("#station", Static).update(
                 f"RUNNER MODE · {station.config.event} · {station.station_name}")
-            self.query_one("#lexicon", Static).update(
-                f"Lexicon: {identity.describe()} · "
-                f"Challenge rule: {station.lists.choose().rule.label}")
+            self.query_one("#lexicon", Static).update(self._lists_text())  # by table, maybe
             short = self.query_one("#lexicon-short", Static)
             short.update(f"Lexicon: {identity.warning or f'{identity.name} · {identity.status}'}")
             short.set_class(bool(identity.warning), "warning")
             self._say(said, error=False)
+
+    def _lists_text(self) -> str:
+        """The lists and rule the desk judges with: by table when the slip's table decides
+        (adjudicator/lists.py), never one chosen without a table (issue 40)."""
+        lists = self.app.station.lists
+        if lists.needs_table:
+            return f"Lexicon and rule by table · {lists.describe()}"
+        return (f"Lexicon: {lists.first.identity.describe()} · "
+                f"Challenge rule: {lists.choose().rule.label}")
 
     def on_screen_resume(self) -> None:
         self.query_one("#table", NumberInput).focus()

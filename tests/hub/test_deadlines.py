@@ -52,11 +52,12 @@ def test_judge_with_a_config_ends_after_its_verdict_and_keeps_the_row(tmp_path, 
     config = station_config(tmp_path, make_lexicon, trickling.url)
     done = run("judge", "--config", str(config), "--table", "5", "qi", "za")
     assert (done.returncode, done.stdout) == (0, "ACCEPTABLE\n")
-    warning, line = done.stderr.splitlines()  # the tiny list is named as no official list
+    # asked before it judges (issue 40): the hub's line first, then the tiny list named as no
+    line, warning = done.stderr.splitlines()  # official list (the list that then judged)
     assert warning.startswith("adjudicator: warning: UNRECOGNISED WORD LIST")
     assert line.startswith(f"adjudicator: the hub {trickling.url} did not")
     assert "in time" in line and "journal push --config" in line
-    assert trickling.requests == 1  # it was asked, and trickled
+    assert trickling.requests == 1  # it was asked, and trickled: not asked again after it
     assert waiting(tmp_path / "desk.db") == [1]  # queued for the next push
 
 

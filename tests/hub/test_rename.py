@@ -153,8 +153,9 @@ def test_the_sender_checks_the_name_the_hub_gives(tmp_path):
 
 
 def test_judge_with_a_config_takes_the_name_at_its_next_call(tmp_path, make_lexicon):
-    """A runner's laptop (`judge --config`, whole processes): its next call hears the name and
-    writes it to its config; the rows say what each was judged as."""
+    """A runner's laptop (`judge --config`, whole processes): its next call hears the name
+    before it judges (issue 40: the hub asked first) and writes it to its config; the rows say
+    what each was judged as."""
     lex = make_lexicon(["QI", "ZA"])
     hub = HubProcess(tmp_path / "hub.toml")
     try:
@@ -179,6 +180,6 @@ def test_judge_with_a_config_takes_the_name_at_its_next_call(tmp_path, make_lexi
         assert text.startswith("# the runners' laptop\n") and 'station = "Runner desk 2"' in text
         hub.stop()
         rows = json.loads(export_journal(str(tmp_path / "hub.db"), "json"))
-        assert [r["station"] for r in rows] == ["Runner desk", "Runner desk", "Runner desk 2"]
+        assert [r["station"] for r in rows] == ["Runner desk", "Runner desk 2", "Runner desk 2"]
     finally:
         hub.stop()
