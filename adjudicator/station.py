@@ -285,7 +285,8 @@ class Station:
         return dict(station=self.station_name, mode=self.journal_mode,
                     rule=rule, table=table or None,
                     round=round or None, recheck_of=recheck_of, secondary_agrees=agrees,
-                    event_version=following.version if following is not None else None)
+                    event_version=following.version if following is not None
+                    else self.config.event_version)
 
     def _record(self, verdict: Verdict, recheck_of, agrees, table: str,
                 round: str, rule: str | None) -> tuple[int | None, str, bool]:

@@ -240,6 +240,11 @@ def test_a_station_tampered_in_memory_is_caught_at_a_real_hub(tmp_path, start_hu
     assert flagged[("Desk Q", "QZQZ")][0].startswith("the hub's check: said ACCEPTABLE")
     assert flagged[("Desk 1", "QZQZ")] == [] and flagged[("Desk Q", "QI")] == []
     hub.stop()
+    import sqlite3
+
+    with sqlite3.connect(hub.journal_path) as conn:  # each row said the version it was under
+        said = conn.execute("SELECT event_version FROM hub_audit ORDER BY seq").fetchall()
+    assert said == [(1,)] * 5
     cells = list(csv.DictReader(io.StringIO(export_journal(hub.journal_path, "csv"))))
     checks = {(c["station"], c["words"]): c["hub_check"] for c in cells}
     assert checks[("Desk 1", "QI ZA")] == "agrees" and checks[("Desk Q", "QI")] == "agrees"
