@@ -13,6 +13,7 @@ from ..visible import is_hidden, visible
 from .compiled import FORMAT_VERSION, fingerprint_words, write_compiled
 from .known import identify
 from .names import check_claims, claim_of_name
+from .verified import remember
 from .wordlist import SourceReport, read_source
 
 
@@ -25,6 +26,7 @@ class CompileReport:
     word_count: int
     fingerprint: str
     sources: list[SourceReport]
+    sha256: str = ""  # of the file written
 
 
 def compile_sources(
@@ -78,5 +80,6 @@ def compile_sources(
             for r in reports
         ],
     }
-    write_compiled(out, marisa_trie.Trie(words).tobytes(), header)
-    return CompileReport(out, name, len(words), fingerprint, reports)
+    sha = write_compiled(out, marisa_trie.Trie(words).tobytes(), header)
+    remember("words", sha, fingerprint)  # its trie was built from the words just fingerprinted
+    return CompileReport(out, name, len(words), fingerprint, reports, sha)
