@@ -17,6 +17,13 @@ from .verified import remember
 from .wordlist import SourceReport, read_source
 
 
+def plain_spaces(name: str) -> str:
+    """NAME with every space of another kind (a no-break space, U+2007, U+3000, the blank
+    braille pattern U+2800...) and every run of them read as one plain space, none at either
+    end: the name is recorded as it reads, and checked as it reads."""
+    return " ".join(name.replace("\u2800", " ").split())
+
+
 @dataclass
 class CompileReport:
     """What a compile read and wrote, for the CLI to tell the director."""
@@ -52,10 +59,11 @@ def compile_sources(
         name = known.id if known else stem.upper()
     else:
         hidden = next((c for c in name if is_hidden(c)), None)
-        if hidden is not None or not name.strip():
+        if hidden is not None or not plain_spaces(name):
             what = describe_char(hidden) if hidden else "nothing to read"
             raise LexiconError(f"--name {visible(name)!r} holds {what}: a list's name is "
                                "shown on every screen and slip; use letters, digits, '-', '_'")
+        name = plain_spaces(name)  # "CLUB\u00a0LIST" is kept as it reads: "CLUB LIST"
         claim = claim_of_name(name, f"the name {visible(name)}")
     if claim is not None:  # NASPA III.A.1: OWL2.txt with the Long List is TWL06
         check_claims(reports[0].path if len(reports) == 1 else ", ".join(sources), [claim],
