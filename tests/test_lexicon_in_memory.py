@@ -122,7 +122,7 @@ def test_judge_batch_whole_process_keeps_its_verdicts(club, tmp_path):
         try:
             answers = []
 
-            def ask(line: str) -> None:
+            def ask(line: str, proc=proc, answers=answers) -> None:
                 proc.stdin.write(line + "\n")
                 proc.stdin.flush()
                 answers.append(proc.stdout.readline().strip())

@@ -8,6 +8,7 @@ import json
 import os
 import stat
 import sys
+from pathlib import Path
 
 import marisa_trie
 import pytest
@@ -75,7 +76,7 @@ def test_the_deferred_kiosk_check_uses_the_mark_too(club, walks):
 
 def _tamper_cases(lex: Lexicon, other: Lexicon):
     mine, theirs = _mark_path(lex), _mark_path(other)
-    good = open(mine).read()
+    good = Path(mine).read_text()
 
     def damaged():
         with open(mine, "w") as f:
@@ -84,7 +85,7 @@ def _tamper_cases(lex: Lexicon, other: Lexicon):
     def copied_from_another_list():
         os.unlink(mine)
         with open(mine, "w") as f:
-            f.write(open(theirs).read())
+            f.write(Path(theirs).read_text())
 
     def saying_other_words():
         with open(mine, "w") as f:

@@ -8,6 +8,7 @@ import stat
 import struct
 import threading
 from collections.abc import Iterable, Iterator
+
 import marisa_trie
 
 from ..destination import replacing
@@ -29,7 +30,7 @@ _FOOTER = struct.Struct("<Q32s8s")
 MAX_LEX_BYTES = 32 << 20
 
 
-def _sha256(data: bytes = b""):
+def _sha256(data: bytes | memoryview = b""):
     """hashlib's SHA-256. Imported at its first use: hashlib loads OpenSSL (about 3 ms), which a
     kiosk's first paint does without (its list is checked just after it)."""
     from hashlib import sha256
@@ -93,6 +94,7 @@ class Lexicon:
         self._checking = threading.Lock()
         self._checksum: _Checksum | None = None  # the bytes', when load left it to check_words
         self._damage = ""  # why that checksum refused it
+        self._set: frozenset[str] | None = None  # word_set(), once asked for
         self.identity = LexiconIdentity(
             name=header["name"],
             fingerprint=header["fingerprint"],
@@ -142,6 +144,14 @@ class Lexicon:
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._trie.keys())
+
+    def word_set(self) -> frozenset[str]:
+        """Every word as a frozenset, made from the trie (the same verified bytes) at the first
+        call: a long batch looks its words up there, in about a third of a trie look-up's time
+        (about 70 ms and 30 MB to make for CSW)."""
+        if self._set is None:
+            self._set = frozenset(self._trie.keys())
+        return self._set
 
     def verify_fingerprint(self) -> bool:
         """True when the fingerprint of its words is the header's: computed from every word
