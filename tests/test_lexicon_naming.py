@@ -227,3 +227,57 @@ def test_a_name_with_a_hidden_character_is_refused_naming_it(run, tmp_path, name
                  str(tmp_path / "x.lex"))
     one_line(result, EXIT_LEXICON, "--name")
     assert "\x1b" not in result.stderr and "\u200b" not in result.stderr
+
+
+READ_AS_OFFICIAL = ["CSW 24 (1)", "CSW/24", "2024 CSW", "\u03f9SW24", "C\u0323SW24",
+                    "C\u1e62W24", "NVVL2023", "2019 Collins", "NWL 2023 (1)"]
+
+
+@pytest.mark.parametrize("name", READ_AS_OFFICIAL)
+def test_names_read_as_an_official_edition_claim_it(name):
+    """Issue 40 item 5: spacing and punctuation ("CSW 24 (1)", "CSW/24"), order ("2024 CSW"),
+    a Greek lunate sigma for the C, a dot below, "VV" for "W": each reads as the edition."""
+    claim = claim_of_name(name, "its name")
+    assert claim is not None and claim.official in ("CSW24", "NWL2023", "CSW19"), name
+
+
+@pytest.mark.parametrize("name", ["CSW 24 (1)", "CSW/24", "2024 CSW", "\u03f9SW24",
+                                  "C\u1e62W24", "NVVL2023"])
+def test_such_a_name_is_refused_unless_the_words_are_it(run, tmp_path, monkeypatch, name):
+    """Given with --name, and as a file's name on every path (compile, lexicon add, judge):
+    refused, exit 3, nothing written; the same words as the edition: named by its id."""
+    other = _text(tmp_path, "other.txt")
+    one_line(run("compile", other, "--name", name, "-o", str(tmp_path / "x.lex")),
+             EXIT_LEXICON, "which reads as")
+    assert not (tmp_path / "x.lex").exists()
+    named = tmp_path / "lists" / f"{name.replace('/', ' ')}.txt"
+    named.parent.mkdir()
+    shutil.copyfile(other, named)
+    for args in (["compile", str(named), "-o", str(tmp_path / "x.lex")],
+                 ["lexicon", "add", str(named)], ["judge", "--lexicon", str(named), "qi"]):
+        one_line(run(*args), EXIT_LEXICON, "names")
+    assert shelved() == [] and not (tmp_path / "x.lex").exists()
+    from adjudicator.lexicon.compiled import fingerprint_words
+    from adjudicator.lexicon.known import KnownLexicon, known_lexicons
+
+    official = claim_of_name(name, "").official
+    monkeypatch.setitem(known_lexicons(), fingerprint_words(WORDS), KnownLexicon(
+        official, "the official list", "2024", "tests", len(WORDS), fingerprint_words(WORDS)))
+    done = run("compile", other, "--name", name, "-o", str(tmp_path / "y.lex"))
+    assert done.exit_code == 0, done.stderr
+    assert Lexicon.load(str(tmp_path / "y.lex")).name == official
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u2007", "\u202f", "\u3000", "\u2800", "  "])
+def test_a_name_with_another_kind_of_space_is_recorded_with_a_plain_one(run, tmp_path, space):
+    """Issue 40: `--name "CLUB<no-break space>LIST"` was kept as typed; it is recorded as it
+    reads, with one plain space (and checked as it reads: "CSW<no-break space>24" is CSW24)."""
+    out = tmp_path / "x.lex"
+    result = run("compile", _text(tmp_path, "w.txt"), "--name", f" CLUB{space}LIST{space}",
+                 "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert Lexicon.load(str(out)).name == "CLUB LIST"
+    one_line(run("compile", _text(tmp_path, "v.txt"), "--name", f"CSW{space}24", "-o",
+                 str(tmp_path / "y.lex")), EXIT_LEXICON, "names CSW24")
+    one_line(run("compile", _text(tmp_path, "u.txt"), "--name", "\u2800", "-o",
+                 str(tmp_path / "z.lex")), EXIT_LEXICON, "nothing to read")

@@ -412,3 +412,11 @@ def test_empty_lists_count_against_the_memory_bound(tmp_path, monkeypatch):
     monkeypatch.setattr(graph, "_MEMO_BUDGET", 500 * graph._PER_LIST)
     with pytest.raises(ListFormatError, match="too large for a word list"):
         read_source(path)
+
+
+@pytest.mark.parametrize("word", ["ﬁne", "ſtop", "straße"])
+def test_database_row_that_upper_cases_into_a_z_is_refused(tmp_path, word):
+    """Issue 40: as a text list, a row "ﬁne" is never FINE: a letter outside A-Z refuses it."""
+    bad = write_zyzzyva_db(tmp_path / "bad.db", ["QI", word])
+    with pytest.raises(ListFormatError, match="not a word of 2-15 letters A-Z"):
+        read_source(bad)

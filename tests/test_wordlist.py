@@ -128,3 +128,26 @@ def test_only_lf_and_cr_end_a_line_and_nothing_else_is_trimmed(tmp_path, ch):
 def test_a_no_break_space_is_a_space_as_in_an_entry(tmp_path):
     assert read_source(write(tmp_path, "AA\u00a0\nQI\u00a0vital force\nZA\n".encode())).words == {
         "AA", "QI", "ZA"}
+
+
+@pytest.mark.parametrize("word, bad", [("ﬁne", "ﬁ"), ("ſtop", "ſ"), ("straße", "ß"),
+                                       ("ﬂag", "ﬂ"), ("ﬀ", "ﬀ"), ("lıst", "ı")])
+@pytest.mark.parametrize("shape", ["plain", "definitions"])
+def test_a_letter_that_upper_cases_into_a_z_still_refuses_the_file(tmp_path, word, bad, shape):
+    """Issue 40: "ﬁne", "ſtop", "straße" upper-case to FINE, STOP, STRASSE; the file was read
+    as if they were those words. A letter outside A-Z refuses the file, naming its line."""
+    tail = " a definition" if shape == "definitions" else ""
+    path = write(tmp_path, f"AA{tail}\nQI{tail}\n{word}{tail}\nZA{tail}\n".encode())
+    with pytest.raises(WordListError) as caught:
+        read_source(path)
+    assert caught.value.line_no == 3 and f"{path}, line 3" in str(caught.value)
+    assert f"'{bad}'" in str(caught.value) and "is not a letter A-Z" in str(caught.value)
+    skipped = read_source(path, skip_invalid=True)
+    assert skipped.words == {"AA", "QI", "ZA"} and skipped.skipped[0][0] == 3
+
+
+def test_non_ascii_beyond_the_word_is_still_read(tmp_path):
+    """A definition or a header in any script is fine: only the word itself must be A-Z."""
+    path = write(tmp_path, "Collins Scrabble Words © (2019). 2 words.\nqi a Chinese life force — "
+                 "ﬁne\nza pizza\n".encode())
+    assert read_source(path).words == {"QI", "ZA"}

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from ..config import station_name_problem
-from ..entry import is_plain, parse_entry
-from ..errors import EXIT_ENTRY
+from ..entry import parse_entry
 from ..tables import check_table
-from ..verdict import adjudicate, lookup
+from ..verdict import adjudicate
+from .batch import run_batch
 from .lexicons import chosen, station_lists, warn_unrecognised
-from .streams import (ACCEPTABLE, MAX_LINE_CHARS, UNACCEPTABLE, Entries, close_source,
-                      open_source)
 
 
 @click.command("judge")
@@ -105,41 +101,6 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
     verdict = adjudicate(lex, entry)
     click.echo(verdict.word)
     raise click.exceptions.Exit(0 if verdict.acceptable else 1)
-
-
-def run_batch(lex, source: str, opened=None) -> int:
-    """Stream challenges from SOURCE; one output line per input line; exit 0, or 2 if any invalid.
-
-    Lines end only at LF or CRLF (streams.BatchLines). A file is read and answered a block at a
-    time; from a pipe or terminal each verdict is written as soon as its line is judged.
-    """
-    stream = open_source(source)
-    if opened is not None:
-        opened()
-    write, flush = sys.stdout.writelines, sys.stdout.flush
-    streaming = stream.streaming
-    contains = lookup(lex)
-    entries = Entries()
-    parse, plain, limit = entries.parse, is_plain, MAX_LINE_CHARS
-    try:
-        for block in stream.blocks():
-            answers = []
-            append = answers.append
-            for line in block:
-                # parse_entry's own fast path inlined (entry.is_plain): 3/4 of the time saved;
-                # a line too long to be a play is INVALID even when plain (spaces), as parse says
-                words = (line.upper().replace(",", " ").split()
-                         if plain(line) and len(line) <= limit else parse(line))
-                # every word is looked up (sum(map()) never stops early): time tells nothing
-                append(words if type(words) is str else ACCEPTABLE  # str: its INVALID answer
-                       if sum(map(contains, words)) == len(words) else UNACCEPTABLE)
-            write(answers)
-            if streaming:
-                flush()  # a runner at a pipe sees each verdict as soon as it is judged
-    finally:
-        close_source(source, stream)
-    flush()
-    return EXIT_ENTRY if entries.invalid else 0
 
 
 COMMANDS = [judge_cmd]

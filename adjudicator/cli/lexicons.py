@@ -254,7 +254,7 @@ def list_cmd() -> None:
         ident = entry.identity
         if ident is None:
             rows.append((os.path.basename(entry.path), "-", "-", "-",
-                         f"DAMAGED, refused: {entry.problem}"))
+                         f"{_refused_as(entry.problem)}, refused: {entry.problem}"))
             continue
         known = ident.known
         rows.append((ident.name, known.edition if known else "-", f"{ident.word_count:,}",
@@ -267,6 +267,11 @@ def list_cmd() -> None:
     for row in rows:
         click.echo("  ".join([row[0].ljust(widths[0]), row[1].ljust(widths[1]),
                               row[2].rjust(widths[2]), row[3].ljust(widths[3]), row[4]]))
+
+
+def _refused_as(problem: str) -> str:
+    """ALTERED for a list whose words are not its header's, else DAMAGED."""
+    return "ALTERED" if "its words are not the list" in problem else "DAMAGED"
 
 
 @lexicon_group.command("scan")

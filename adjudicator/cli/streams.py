@@ -21,6 +21,9 @@ ACCEPTABLE, UNACCEPTABLE = "ACCEPTABLE\n", "UNACCEPTABLE\n"
 TOO_LONG_LINE = (f"INVALID: the line is longer than {MAX_LINE_CHARS:,} characters: one play "
                  f"forms at most {MAX_WORDS} words of at most {MAX_LETTERS} letters.\n")
 _CHUNK = 1 << 20
+# What str.split() splits at, besides a space, a tab and LF, in ASCII text: a block without them
+# is split into parse_entry's very words (streams.BatchLines.plain, cli/batch.py)
+_SPLITTERS = "\x0b\x0c\r\x1c\x1d\x1e\x1f"
 
 
 class BatchLines:
@@ -34,6 +37,7 @@ class BatchLines:
     def __init__(self, raw: BinaryIO, owned: bool, streaming: bool, name: str = "the batch"):
         self.raw, self.owned, self.streaming, self.name = raw, owned, streaming, name
         self._decode = codecs.getincrementaldecoder("utf-8-sig")(errors="surrogateescape").decode
+        self.plain = False  # the block just given is ASCII, none of _SPLITTERS in it
 
     def __iter__(self) -> Iterator[str]:
         for block in self.blocks():
@@ -73,10 +77,12 @@ class BatchLines:
                     rest, pending, held = "".join(pending) + rest, [], 0
                 head = rest + text[:end]
             rest = text[end + 1:]
+            self.plain = head.isascii() and not any(c in head for c in _SPLITTERS)
             yield head.split("\n")
         pending.append(rest + decode(b"", True))
         last = "".join(pending)
         if last:
+            self.plain = False
             yield [last[:limit + 1] if long else last]
 
     def _read(self, read) -> bytes:

@@ -13,7 +13,15 @@ from ..visible import is_hidden, visible
 from .compiled import FORMAT_VERSION, fingerprint_words, write_compiled
 from .known import identify
 from .names import check_claims, claim_of_name
+from .verified import remember
 from .wordlist import SourceReport, read_source
+
+
+def plain_spaces(name: str) -> str:
+    """NAME with every space of another kind (a no-break space, U+2007, U+3000, the blank
+    braille pattern U+2800...) and every run of them read as one plain space, none at either
+    end: the name is recorded as it reads, and checked as it reads."""
+    return " ".join(name.replace("\u2800", " ").split())
 
 
 @dataclass
@@ -25,6 +33,7 @@ class CompileReport:
     word_count: int
     fingerprint: str
     sources: list[SourceReport]
+    sha256: str = ""  # of the file written
 
 
 def compile_sources(
@@ -50,10 +59,11 @@ def compile_sources(
         name = known.id if known else stem.upper()
     else:
         hidden = next((c for c in name if is_hidden(c)), None)
-        if hidden is not None or not name.strip():
+        if hidden is not None or not plain_spaces(name):
             what = describe_char(hidden) if hidden else "nothing to read"
             raise LexiconError(f"--name {visible(name)!r} holds {what}: a list's name is "
                                "shown on every screen and slip; use letters, digits, '-', '_'")
+        name = plain_spaces(name)  # "CLUB\u00a0LIST" is kept as it reads: "CLUB LIST"
         claim = claim_of_name(name, f"the name {visible(name)}")
     if claim is not None:  # NASPA III.A.1: OWL2.txt with the Long List is TWL06
         check_claims(reports[0].path if len(reports) == 1 else ", ".join(sources), [claim],
@@ -78,5 +88,6 @@ def compile_sources(
             for r in reports
         ],
     }
-    write_compiled(out, marisa_trie.Trie(words).tobytes(), header)
-    return CompileReport(out, name, len(words), fingerprint, reports)
+    sha = write_compiled(out, marisa_trie.Trie(words).tobytes(), header)
+    remember("words", sha, fingerprint)  # its trie was built from the words just fingerprinted
+    return CompileReport(out, name, len(words), fingerprint, reports, sha)

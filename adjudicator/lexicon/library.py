@@ -13,7 +13,7 @@ from ..errors import AdjudicatorError, FileAccessError, LexiconError
 from .compiled import Lexicon, is_compiled
 from .known import SHIPPED
 from .names import check_named, official_id
-from .store import compiled_cache_for, lexicon_dirs
+from .store import cached_lexicon, lexicon_dirs
 
 DEFAULT_NAMES = ("default", "enable")
 # Another program's file is found by name too (lexicon/readers): Zyzzyva, Quackle, KWG.
@@ -117,15 +117,10 @@ def _remember(path: str, checksum_now: bool = True) -> Lexicon:
 
 def _load_path(path: str, checksum_now: bool) -> Lexicon:
     """A compiled file, its checksum verified now or with its words (CHECKSUM_NOW); a source
-    list through its compiled cache, checked now (a damaged cache entry is made again)."""
+    list through its compiled cache, checked now (an entry not built from it is made again)."""
     if is_compiled(path):
         return Lexicon.load(path, checksum_now=checksum_now)
-    cached = compiled_cache_for(path)
-    try:
-        return Lexicon.load(cached)
-    except LexiconError:  # a damaged cache entry is rebuilt from the source, never used
-        compiled_cache_for(path, again=True)
-        return Lexicon.load(cached)
+    return cached_lexicon(path)
 
 
 def find_by_name(name: str, dirs: list[str] | None = None) -> str | None:

@@ -62,6 +62,7 @@ _TITLES = (
 QUACKLE_HASHES = {"f4fec274": "CSW19", "41da74af": "NWL2018", "64bdbe65": "TWL06"}
 ZYZZYVA_CHECKSUMS = {(64294, 37642): "CSW19"}
 _SEPARATORS = re.compile(r"[\s\-_.+]+")
+_PARTS = re.compile(r"[\W_]+")  # what parts a name as read is cut into: "csw 24 (l)", "csw/24"
 
 
 class Claim(NamedTuple):
@@ -77,8 +78,10 @@ def claim_of_name(name: str, how: str) -> Claim | None:
     """The official list NAME (a file's stem, a lexicon name) speaks for, or None.
 
     The whole name counts ("NWL 2018", "owl2+lwl"), and so does its first part when it names
-    an edition ("CSW21 (1)", "csw21-fixed", "NWL23_club"): a copy or a variant still reads as
-    that official list. A family name alone before more ("CSW-club", "TWL-tiny") names none."""
+    an edition ("CSW21 (1)", "csw21-fixed", "NWL23_club"), or its first two parts either way
+    round ("CSW 24 (1)", "CSW/24", "2024 CSW"): a copy or a variant still reads as that
+    official list, and so does a name that only looks like one (_look_alike). A family name
+    alone before more ("CSW-club", "TWL-tiny") names none."""
     whole = _normal(name)
     first = re.split(r"[^A-Za-z0-9]", name.strip(), maxsplit=1)[0].upper()
     entry = OFFICIAL_NAMES.get(whole) or (OFFICIAL_NAMES.get(first)
@@ -98,26 +101,52 @@ def claim_of_name(name: str, how: str) -> Claim | None:
 
 
 def _look_alike(name: str) -> tuple[str, tuple[str, ...]] | None:
-    """The official list NAME looks like to the eye ("СSW24" with a Cyrillic Es, "CSW24" after
-    a zero-width space, fullwidth "ＣＳＷ２４"), by the comparison the hub makes of station
-    names (lookalike.py: Unicode TR39's confusable skeleton), its first part too; else None."""
-    look = _look(name)
-    first = re.split(r"[^a-z0-9]", _look(re.split(r"[\s\-_.+]", name.strip(), maxsplit=1)[0]),
-                     maxsplit=1)[0]
-    return _by_look().get(look) or (_by_look().get(first) if any(
-        c.isdigit() for c in first) else None)
+    """The official list NAME reads as, or None. As people read it (_look): look-alike letters
+    ("СSW24" with a Cyrillic Es, "ϹSW24" with a lunate sigma, fullwidth "ＣＳＷ２４"), marks
+    over or under a letter ("CṢW24"), "VV" for "W" ("NVVL2023"), invisible characters; then
+    the whole name, or its first part, or its first two parts either way round, when they
+    name an edition ("CSW 24 (1)", "CSW/24", "2024 CSW", "Collins 2019 club")."""
+    whole = _look(name)
+    found = _by_look().get(_SEPARATORS.sub("", whole))
+    if found is not None:
+        return found
+    parts = [p for p in _PARTS.split(whole) if p]
+    candidates = parts[:1] + (["".join(parts[:2]), parts[1] + parts[0]] if len(parts) > 1 else [])
+    return next((_editions()[c] for c in candidates if c in _editions()), None)
 
 
 def _look(name: str) -> str:
-    from ..lookalike import name_key  # only for a name no program spells (not a kiosk's start)
+    """NAME as people read it: Unicode TR39's skeleton of it as it is (before NFKC turns a
+    lunate sigma Ϲ into Σ), then lookalike.name_key (compatibility forms, case, blanks, the
+    skeleton again), every combining mark taken off, and "vv" read as "w"."""
+    from ..lookalike import name_key, skeleton  # only for a name no program spells exactly
 
-    return _SEPARATORS.sub("", name_key(name))
+    key = unicodedata.normalize("NFD", name_key(skeleton(name)))
+    key = "".join(c for c in key if not unicodedata.combining(c)
+                  and unicodedata.category(c) not in ("Mn", "Me", "Mc"))
+    return key.replace("vv", "w")
 
 
 @functools.lru_cache(maxsize=1)
 def _by_look() -> dict[str, tuple[str, tuple[str, ...]]]:
-    """Every official spelling by how it looks (made once, when a name is not plain ASCII)."""
-    return {_look(spelling): entry for spelling, entry in OFFICIAL_NAMES.items()}
+    """Every official spelling by how it looks (made once, when a name is not spelled as one)."""
+    return {look: entry for spelling, entry in OFFICIAL_NAMES.items()
+            for look in _looks(spelling)}
+
+
+def _looks(spelling: str) -> set[str]:
+    """How SPELLING looks written in capitals, in small letters and capitalised: TR39 maps a
+    capital I to l but leaves a small i, so "COLLINS" and "Collins" look different to it."""
+    return {_SEPARATORS.sub("", _look(form))
+            for form in (spelling.upper(), spelling.lower(), spelling.capitalize())}
+
+
+@functools.lru_cache(maxsize=1)
+def _editions() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """The spellings that name an edition (a year or a number in them: CSW24, OWL2, NWL2023),
+    by how they look: a name's first part, or first two parts, claims one of these."""
+    return {look: entry for spelling, entry in OFFICIAL_NAMES.items()
+            if any(c.isdigit() for c in spelling) for look in _looks(spelling)}
 
 
 def _normal(name: str) -> str:

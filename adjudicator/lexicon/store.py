@@ -1,5 +1,5 @@
 """Where lists live: the shelf (`lexicon add`), the lexicon folders a name is looked up in, and
-the cache of word lists compiled on the fly."""
+the cache of word lists compiled on the fly (each entry tied to its source)."""
 
 from __future__ import annotations
 
@@ -11,15 +11,16 @@ import platformdirs
 
 from ..destination import open_regular
 from ..errors import FileAccessError, LexiconError
+from . import verified
 from .compiled import FORMAT_VERSION, Lexicon, is_compiled
 from .known import LexiconIdentity
 from .names import check_named
+from .verified import CACHE_ENV, cache_dir
 
 if TYPE_CHECKING:
     from .compile import CompileReport
 
 LEXICON_DIRS_ENV = "ADJUDICATOR_LEXICONS"
-CACHE_ENV = "ADJUDICATOR_CACHE"
 SHELF_ENV = "ADJUDICATOR_SHELF"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
@@ -57,14 +58,14 @@ def lexicon_dirs(extra: list[str] | None = None) -> list[str]:
     return list(extra or []) + env + [shelf_dir()]
 
 
-def cache_dir() -> str:
-    """Where source lists compiled on the fly are kept."""
-    return os.environ.get(CACHE_ENV) or platformdirs.user_cache_dir("adjudicator")
+def cached_lexicon(source: str) -> Lexicon:
+    """The source list SOURCE compiled once, and loaded from the compile cache after that.
 
-
-def compiled_cache_for(source: str, *, again: bool = False) -> str:
-    """Compile a source list once; later uses load the cached file (keyed by the source's bytes).
-    AGAIN: compile it anew (the cached file was found damaged)."""
+    An entry is named by the SHA-256 of the source's bytes, and used only when it is the very
+    file compiled from them: its header names that SHA-256 as its one source, and the mark left
+    when it was compiled (verified.py, "built") names the SHA-256 of its bytes. Anything else
+    (the source changed, the entry damaged, replaced by another list's compiled file, or by a
+    file forged to look like it) is compiled again from the source, never used."""
     from hashlib import file_digest  # (at first use: it loads OpenSSL)
 
     from .readers import check_open  # only a word list not yet compiled: its readers' bounds
@@ -83,9 +84,27 @@ def compiled_cache_for(source: str, *, again: bool = False) -> str:
                               f"{e.strerror or e} (set ${CACHE_ENV} to another folder)") from e
     stem = os.path.splitext(os.path.basename(source))[0]
     cached = os.path.join(folder, f"{stem}-{digest[:16]}-v{FORMAT_VERSION}.lex")
-    if again or not os.path.exists(cached):
-        _compile([source], cached)
-    return cached
+    if os.path.isfile(cached):
+        try:
+            lex = Lexicon.load(cached)
+            if _built_from(lex, digest) and verified.recall("built", digest) == lex.sha256:
+                return lex
+        except LexiconError:
+            pass  # damaged: compiled again below
+    report = _compile([source], cached)
+    lex = Lexicon.load(cached)
+    if not (_built_from(lex, digest) and lex.sha256 == report.sha256):
+        raise LexiconError(f"{source}: the word list changed while it was compiled (or its "
+                           f"compiled copy in {folder} was replaced meanwhile); try again")
+    verified.remember("built", digest, lex.sha256)
+    return lex
+
+
+def _built_from(lex: Lexicon, digest: str) -> bool:
+    """True when LEX's header names one source, whose bytes have the SHA-256 DIGEST."""
+    sources = lex.header.get("sources")
+    return (isinstance(sources, list) and len(sources) == 1 and isinstance(sources[0], dict)
+            and sources[0].get("sha256") == digest)
 
 
 def _compile(sources: list[str], out: str, **options) -> CompileReport:
@@ -97,8 +116,9 @@ def _compile(sources: list[str], out: str, **options) -> CompileReport:
 
 
 def entries(folder: str | None = None) -> list[ShelfEntry]:
-    """Every lexicon on the shelf (FOLDER, else shelf_dir()), checked (a damaged one is listed
-    with its problem)."""
+    """Every lexicon on the shelf (FOLDER, else shelf_dir()), checked as a station would use
+    it: its checksum, its names, and its words (their fingerprint computed, or a verified mark
+    for these very bytes); a damaged or altered one is listed with its problem."""
     folder = folder or shelf_dir()
     try:
         names = sorted(os.listdir(folder))
@@ -112,9 +132,10 @@ def entries(folder: str | None = None) -> list[ShelfEntry]:
         if name.startswith(".") or not name.lower().endswith(".lex") or not os.path.isfile(path):
             continue
         try:
-            identity = Lexicon.load(path).identity
-            check_named(path, identity)
-            found.append(ShelfEntry(path, identity))
+            lexicon = Lexicon.load(path)
+            check_named(path, lexicon.identity)
+            lexicon.check_words()  # a header kept and a checksum recomputed vouch for nothing
+            found.append(ShelfEntry(path, lexicon.identity))
         except LexiconError as e:
             found.append(ShelfEntry(path, None, str(e)))
     return found

@@ -98,7 +98,9 @@ def read_source(path: str, *, skip_invalid: bool = False) -> SourceReport:
     if report.lines > MAX_LINES:
         raise LexiconError(f"{path}: {report.lines:,} lines, more than a word list holds (at "
                            f"most {MAX_LINES:,} lines and {MAX_WORDS:,} words); refused")
-    if not (upper.isascii() and _fast_read(report, text, upper)):
+    # the text itself ASCII, not its upper case: "ﬁne", "ſtop", "straße", "ı" upper-case to
+    # FINE, STOP, STRASSE, I; each is a letter outside A-Z and refuses the file, by its line
+    if not (text.isascii() and _fast_read(report, text, upper)):
         lines = _lines(text.replace("\r\n", "\n").replace("\r", "\n"))
         _read_lines(report, lines, skip_invalid)
     if not report.words:
