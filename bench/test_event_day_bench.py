@@ -151,8 +151,8 @@ def station_toml(folder: Path, name: str, divisions: list[str], hub: HubProcess)
             f'divisions = {json.dumps(divisions)}\njournal = "{name}.db"\n'
             f'hub = "{hub.url}"\nhub_token = "{hub.token}"\n'
             "[timers]\nverdict_hold = 0\n")
-    text += "".join(f'[[division]]\nname = "{d}"\nlexicon = "{lex}"\ntables = "{tables}"\n'
-                    for d, (lex, _, tables) in DIVISIONS.items())
+    text += "".join(f'[[division]]\nname = "{d}"\nlexicon = "{lex}"\nchallenge_rule = "{rule}"\n'
+                    f'tables = "{tables}"\n' for d, (lex, rule, tables) in DIVISIONS.items())
     path.write_text(text)
     return path
 
@@ -210,6 +210,8 @@ class PhoneServer:
         import io
 
         self.app = build_phone_app(self.config, tokens=tokens, out=io.StringIO())
+        sender = next(c.__self__ for c in self.app.on_close if c.__name__ == "stop")
+        self.leader = sender.on_event.__self__  # the station whose sender follows the hub
         self.loop = asyncio.new_event_loop()
         ready = threading.Event()
 
@@ -327,8 +329,7 @@ def run_day(folder: Path, lists: dict, quiet: bool) -> dict:
     lagging = lagging_wrong = 0  # honest rows judged with a list the hub had changed
     desk_total = CHALLENGES - CHALLENGES // PHONE_SHARE
     phone_done: list = []
-    phones = phones_thread(phone_server, CHALLENGES // PHONE_SHARE, RATE / PHONE_SHARE,
-                           random.Random(41), phone_done)
+    phones = None
     planted: set[tuple[str, int]] = set()  # (station, seq) of the rows that lie
     committed: dict[tuple[str, str], float] = {}  # (station, time_utc) -> commit (monotonic)
     injected, stopped = [], []
@@ -337,13 +338,16 @@ def run_day(folder: Path, lists: dict, quiet: bool) -> dict:
     try:
         # every desk at Ready with the event taken before the day starts
         deadline = time.monotonic() + 60
-        while not all(d.following.version for d in desks.values()):
-            assert time.monotonic() < deadline, "the desks never took the event"
+        while not (all(d.following.version for d in desks.values())
+                   and phone_server.leader.following.version):
+            assert time.monotonic() < deadline, "the stations never took the event"
             for d in desks.values():
                 d.at_ready()
             time.sleep(0.1)
         for name in liars:
             tampered(desks[name])
+        phones = phones_thread(phone_server, CHALLENGES // PHONE_SHARE, RATE / PHONE_SHARE,
+                               random.Random(41), phone_done)
         started = time.monotonic()
         for i in range(desk_total):
             while plan and i >= plan[0][0] * desk_total:
@@ -401,6 +405,7 @@ def run_day(folder: Path, lists: dict, quiet: bool) -> dict:
                     words.split())).acceptable != honest
             committed[(name, desk.journal.get(outcome.seq).time_utc)] = now
         phones.join(600)
+        phones = None
         assert len(phone_done) == CHALLENGES // PHONE_SHARE, "the phones did not finish"
         sent = time.monotonic() - started
         journals = {name: folder / f"{name}.db" for name in names}
@@ -425,6 +430,8 @@ def run_day(folder: Path, lists: dict, quiet: bool) -> dict:
         checked = s["checked"]
         time.sleep(1.0)  # the page's stream: its last rows
     finally:
+        if phones is not None:  # (a failure before they finished: they stop with the server)
+            phones.join(1)
         watch.close()
         for desk in desks.values():
             if desk.hub_link is not None:
