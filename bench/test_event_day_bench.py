@@ -12,7 +12,9 @@ The day: two divisions (A: tables 1-20, B: 21-40) with tiny lists compiled here 
 each holding QI and ZA and none QZQZ, the other words (CAT ZO JO XU DOG) in some versions and not
 others, so honest verdicts go both ways and change with the lists; three list changes through
 the director's panel (POST /api/event), one station closed and opened again on its journal, one
-kill -9 of the hub (restarted on the same port, config and journal). Every desk comes back to
+kill -9 of the hub (restarted on the same port, config and journal), one division-B desk cut off
+from the hub across B's change (its sender pointed at a closed port, then back: it judges on with
+the list it has, as a desk whose network is down does). Every desk comes back to
 Ready before each challenge (Station.at_ready: a change the hub's answers brought is taken
 there); heartbeats every 5 s (the hall's). Two desks (one a division) are tampered in memory as
 tests/hub/test_audit.py's tampered(): QZQZ found, ZA not; the rows where that changed the verdict
@@ -514,6 +516,8 @@ def test_an_event_day(tmp_path, hall):
     print(f"verdict to page: p50 {statistics.median(lat) * 1000:.0f} ms, p95 "
           f"{p95(lat) * 1000:.0f} ms; quiet p50 {statistics.median(calm_lat) * 1000:.0f} ms, "
           f"p95 {p95(calm_lat) * 1000:.0f} ms")
+    print(f"rows over 1 s to the page: {sum(v > 1 for v in lat)} (max {max(lat):.1f} s); "
+          f"quiet: {sum(v > 1 for v in calm_lat)} (max {max(calm_lat):.1f} s)")
     report(f"event day: {STATIONS} desks + phones, {found['rows']} rows",
            f"0 lost; {len(found['planted_flagged'])}/{len(day['planted'])} planted flagged; "
            f"0 of {found['rows'] - len(day['planted'])} honest flagged "
