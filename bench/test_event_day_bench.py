@@ -84,6 +84,7 @@ CUT_OFF = (0.5, 0.7)  # one division-B desk out of the hub's reach across B's ch
 KNOWN_WRAPPER = """
 import json, os, runpy, sys
 from adjudicator.lexicon.known import KnownLexicon, known_lexicons
+os.environ["ADJUDICATOR_SHELF"] = os.environ["ADJUDICATOR_BENCH_HUB_SHELF"]  # the hub's own
 for fp, (name, words) in json.loads(os.environ["ADJUDICATOR_BENCH_KNOWN"]).items():
     known_lexicons()[fp] = KnownLexicon(name, "Tiny list " + name, "2026", "bench", words, fp)
 sys.argv = ["adjudicator"] + sys.argv[1:]
@@ -100,14 +101,19 @@ name = "Event day"
 
 @pytest.fixture
 def hall(tmp_path, monkeypatch):
-    """The tiny lists on one shelf (the hub's and the stations', as on one machine), known."""
+    """The tiny lists on the hub's shelf, all known; the stations' shelf (one for every station of
+    this process) holds the first two only, as joined stations do: a list changed to is fetched
+    from the hub (signed with the station's key) by the first station that takes the change."""
     monkeypatch.setenv("ADJUDICATOR_SHELF", str(tmp_path / "shelf"))
+    monkeypatch.setenv("ADJUDICATOR_BENCH_HUB_SHELF", str(tmp_path / "hub-shelf"))
     monkeypatch.setenv("ADJUDICATOR_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("ADJUDICATOR_CONFIG", str(tmp_path / "config.toml"))
     monkeypatch.setenv("ADJUDICATOR_JOURNAL", str(tmp_path / "journal.db"))
     monkeypatch.delenv("ADJUDICATOR_LEXICONS", raising=False)
-    lists = {name: shelve(tmp_path / "shelf", name, words.split())
+    lists = {name: shelve(tmp_path / "hub-shelf", name, words.split())
              for name, words in LISTS.items()}
+    for name, _, _ in DIVISIONS.values():
+        shelve(tmp_path / "shelf", name, LISTS[name].split())
     known = {}
     for name, lex in lists.items():
         words = len(LISTS[name].split())
@@ -488,6 +494,8 @@ def p95(values: list[float]) -> float:
 def test_an_event_day(tmp_path, hall):
     assert STATIONS >= 6, "a day needs desks enough for its liars, restart and cut-off"
     day = run_day(tmp_path / "day", hall, quiet=False)
+    fetched = sorted(p.stem for p in (tmp_path / "shelf").glob("*.lex"))
+    assert fetched == sorted(LISTS), fetched  # each list changed to, fetched from the hub
     calm = run_day(tmp_path / "quiet", hall, quiet=True)
     found, calm_found = judged(day), judged(calm)
     print(f"\ninjected: {day['injected']}; tampered again after a change: {day['retampered']}")
