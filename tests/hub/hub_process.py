@@ -31,13 +31,15 @@ def _child_setup(then=None) -> None:
 
 class HubProcess:
     def __init__(self, config: Path, port: int = 0, host: str = "127.0.0.1", stderr=None,
-                 preexec_fn=None, accept_all: bool = False):
+                 preexec_fn=None, accept_all: bool = False, command: list[str] | None = None):
         """STDERR: a file for the hub's log (default: a pipe); PREEXEC_FN: run in the child
         before the hub starts (e.g. a lower file limit); ACCEPT_ALL: a director accepts every
-        new station as it appears (AttentiveDirector), until stop()."""
+        new station as it appears (AttentiveDirector), until stop(); COMMAND: what runs as
+        `adjudicator` (default: this Python's -m adjudicator; a bench's wrapper of it)."""
         self.director = None
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "adjudicator", "hub", "--host", host, "--port", str(port),
+            [*(command or [sys.executable, "-m", "adjudicator"]), "hub", "--host", host,
+             "--port", str(port),
              "--config", str(config)], stdout=subprocess.PIPE,
             stderr=subprocess.PIPE if stderr is None else stderr, text=True, env=cli_env(),
             preexec_fn=lambda: _child_setup(preexec_fn))
