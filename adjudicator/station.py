@@ -281,7 +281,9 @@ class Station:
         )
 
     def _fields(self, recheck_of, agrees, table: str, round: str, rule: str | None) -> dict:
-        following = self._following  # the event version judged under (0: none taken yet)
+        # the event version judged under: its following's, else its config's (a phone's: the
+        # version its lists came with at its last Ready, whatever its server took since)
+        following = self._following if self.leader is None else None
         return dict(station=self.station_name, mode=self.journal_mode,
                     rule=rule, table=table or None,
                     round=round or None, recheck_of=recheck_of, secondary_agrees=agrees,

@@ -7,7 +7,7 @@ import asyncio
 
 from adjudicator.config import Config, Timers
 from adjudicator.event import Division, Event
-from adjudicator.journal import Journal
+from adjudicator.journal import Journal, outbox
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.lists import single
@@ -31,6 +31,7 @@ def phone_server(tmp_path, old: Lexicon):
     config = Config(mode="smart-device", lexicon=old.name, journal=str(tmp_path / "j.db"),
                     path=str(tmp_path / "phones.toml"), timers=Timers(verdict_hold=0))
     journal = Journal.open(config.journal)
+    journal.forward()  # its rows queued for a hub, each with the event version judged under
     leader = Station(config, single(old), journal)
     leader.takes_at_once = True  # as build_phone_app makes it
     station_for = stations_for(config, leader.lists, journal, leader=leader)
@@ -75,6 +76,10 @@ def test_each_phone_takes_the_change_at_its_next_ready(tmp_path):
     try:
         asyncio.run(play())
         assert [r.lexicon_name for r in journal.rows()] == ["OLDLIST"] * 3 + ["NEWLIST"]
+        # each row names the event version its phone's lists came with (issue 40), not the one
+        # its server took meanwhile: the hub judges the recheck with the old list's version
+        assert [r.get("event_version") for r in outbox.pending(journal.conn, 0)] == [
+            None, None, None, 1]
         assert 'lexicon = "NEWLIST"' in (tmp_path / "phones.toml").read_text()
     finally:
         journal.close()
