@@ -8,8 +8,10 @@ page shows of it and how many may wait); the director may instead reject it, and
 from then on. Another key claiming a bound journal id or station name is refused (the server
 turns that into an alarm), and so is a name that looks like an accepted station's (lookalike.py:
 Unicode TR39's confusable skeleton, invisible characters, width and case aside: "Desk 1" +
-U+034F, "Ꭰesk 1" with a Cherokee letter, "Desk З" beside "Desk 3"). Once the director accepts a
-key, its name is bound to it (kept in the hub journal, so a restart keeps it) and fixed: the
+U+034F, "Ꭰesk 1" with a Cherokee letter, "Desk З" beside "Desk 3"), and a name whose letters mix
+scripts (TR39's mixed-script check: "Dеsk 9" with a Cyrillic е) wherever it comes from: a
+heartbeat, rows, the director's Accept and Rename alike (unreadable(): one check, every door).
+Once the director accepts a key, its name is bound to it (kept in the hub journal, so a restart keeps it) and fixed: the
 station cannot rename itself, by heartbeat or by rows; only the director renames. A renamed
 station keeps the names it held (FORMER): it may still send under them (its journal's own name,
 rows judged before it heard its new name, which the hub's answers give it: link/forward.py).
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from .. import wire
-from ..lookalike import name_key
+from ..lookalike import mixed_scripts, name_key
 from ..visible import visible
 from . import waiting as slots
 
@@ -221,6 +223,24 @@ class Identities:
         other = self._folds.get(fold(base), "")
         return "" if other == base else other
 
+    def unreadable(self, name: str, key_id: str = "") -> Refusal | None:
+        """Why NAME may not be a new station's name, as people read it: its letters mix
+        scripts, or it reads like an accepted station's name (not KEY_ID's own); else None."""
+        other = self._look_alike(name)
+        if other and self.names.get(other) != key_id:
+            return Refusal(409, f"the station name {name!r} looks like {other!r}, another "
+                           "station's name: give this station a name of its own",
+                           f"a name that looks like {other!r}: {visible(name)!r}",
+                           kind=f"a name that looks like {other!r}")
+        mixed = mixed_scripts(name)
+        if mixed:
+            said = " and ".join(s.capitalize() for s in mixed)
+            return Refusal(409, f"the station name {name!r} mixes scripts ({said}): give "
+                           "this station a name written in one script",
+                           f"a name that mixes scripts ({said}): {visible(name)!r}",
+                           kind="a name that mixes scripts")
+        return None
+
     def _check_claims(self, key_id: str, journal_id: str, *names: str) -> None:
         owner = self.journals.get(journal_id) or self.claims.get(("journal", journal_id))
         if owner is not None and owner != key_id:
@@ -243,12 +263,9 @@ class Identities:
                 raise refusal
             # its own claim too, while it waits: a name accepted since looks alike now
             free = holder is None or (holder == key_id and not (known and known.accepted))
-            other = self._look_alike(base) if base and free else ""
-            if other:
-                raise Refusal(409, f"the station name {base!r} looks like {other!r}, another "
-                              "station's name: give this station a name of its own",
-                              f"a name that looks like {other!r}: {visible(base)!r}",
-                              kind=f"a name that looks like {other!r}")
+            refusal = self.unreadable(base) if base and free else None
+            if refusal is not None:
+                raise refusal
 
     def check_rows(self, known: StationKey, journal_id: str, rows: list[dict]) -> None:
         """Rows may be sent only for the key's own journal, under the key's one name, which no
@@ -275,10 +292,20 @@ class Identities:
                 self.names.setdefault(base_name(name), known.key_id)
         self._folds = None
 
-    def accept(self, key_id: str) -> StationKey | None:
+    def accept(self, key_id: str) -> StationKey | Refusal | None:
         """The director vouches for KEY_ID; a name it asked for is then its own (the key that
-        held it can no longer send under it)."""
+        held it can no longer send under it). A Refusal when the name it waited under reads
+        like an accepted station's or mixes scripts (it came before that station was
+        accepted): the director renames one of them first, or rejects it."""
         known = self.keys.get(key_id)
+        if known is not None and not known.accepted and not known.takes:
+            name = self.name_of(key_id) or known.claimed[1] or base_name(known.name)
+            refusal = self.unreadable(name, key_id) if name else None
+            if refusal is not None:
+                return Refusal(409, refusal.why.replace(
+                    "give this station a name of its own", "reject it, or rename the other "
+                    "station first").replace("give this station a name written in one script",
+                                             "reject it"))
         if known is not None:
             known.accepted, known.state = True, ACCEPTED
             if known.takes:
@@ -309,6 +336,10 @@ class Identities:
         if other and self.names.get(other) != key_id:
             return Refusal(409, f"{name!r} looks like {other!r}, another station's name: "
                            "choose one that reads differently")
+        mixed = self.unreadable(name, key_id)
+        if mixed is not None:
+            return Refusal(409, mixed.why.replace("the station name ", "").replace(
+                "give this station a name", "choose one"))
         old = self.name_of(key_id)
         self._unname(key_id)
         self._release(known)

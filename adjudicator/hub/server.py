@@ -273,10 +273,16 @@ class Hub:
         """The director accepts a new station (POST with the director's key): its rows join
         the board from the hub journal, and it counts from now on."""
         key_id = await self._said_key(request)
+        held = self.identities.keys.get(key_id or "")
+        if held is not None and held.accepted:  # a second Accept, concurrent or replayed:
+            return web.json_response({"accepted": held.key_id, "already": True},  # no count
+                                     headers=HEADERS)  # changes (its rows are on the board)
         known = self.identities.accept(key_id) if key_id else None
         if known is None:
             return web.json_response({"error": "no such new station"}, status=404,
                                      headers=HEADERS)
+        if isinstance(known, Refusal):
+            return web.json_response({"error": known.why}, status=409, headers=HEADERS)
         known.stored = True  # the director vouched for it: kept, even before its first row
         takes, known.takes = known.takes, ""
         loop = asyncio.get_running_loop()
