@@ -11,10 +11,11 @@ Unicode TR39's confusable skeleton, invisible characters, width and case aside: 
 U+034F, "Ꭰesk 1" with a Cherokee letter, "Desk З" beside "Desk 3"), and a name whose letters mix
 scripts (TR39's mixed-script check: "Dеsk 9" with a Cyrillic е) wherever it comes from: a
 heartbeat, rows, the director's Accept and Rename alike (unreadable(): one check, every door).
-Once the director accepts a key, its name is bound to it (kept in the hub journal, so a restart keeps it) and fixed: the
-station cannot rename itself, by heartbeat or by rows; only the director renames. A renamed
-station keeps the names it held (FORMER): it may still send under them (its journal's own name,
-rows judged before it heard its new name, which the hub's answers give it: link/forward.py).
+Once the director accepts a key, its name is bound to it (kept in the hub journal, so a restart
+keeps it) and fixed: the station cannot rename itself, by heartbeat or by rows; only the
+director renames. A renamed station keeps the names it held (FORMER): it may still send under
+them (its journal's own name, rows judged before it heard its new name, which the hub's answers
+give it: link/forward.py).
 """
 
 from __future__ import annotations
