@@ -81,8 +81,8 @@ class Event:
         """THE rule for a table's division, asked by every station (lists.py) and by the hub's
         audit (event_history.py), so both ends give one answer (issue 40 item 5).
 
-        TABLE as people read it (tables.as_read: "１２" and "12" + U+200B are 12): a number (ASCII digits, tables.number) is the
-        division whose ranges hold it; a division's name and a number ("A3", "B 12") is that
+        TABLE as people read it (tables.as_read: "１２" and "12" + U+200B are 12): a number
+        (ASCII digits, tables.number) is the division whose ranges hold it; a division's name and a number ("A3", "B 12") is that
         division; anything else (a number outside every range, "Top table") is the only
         division with no ranges, else the only division. No table: the only division, or the
         first when every division judges alike (one list, one rule). None when nothing says

@@ -15,7 +15,10 @@ Once the director accepts a key, its name is bound to it (kept in the hub journa
 keeps it) and fixed: the station cannot rename itself, by heartbeat or by rows; only the
 director renames. A renamed station keeps the names it held (FORMER): it may still send under
 them (its journal's own name, rows judged before it heard its new name, which the hub's answers
-give it: link/forward.py).
+give it: link/forward.py). Which name a row is held under is row_name's: a former name only
+for the rows judged before the rename (its journal held them when the director renamed it) and
+those that come within FORMER_GRACE of it; later ones under its name now, so a former name
+another station has taken since never mixes the two in an export (issue 41 item 7).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from . import waiting as slots
 MAX_NEW = slots.MAX_WAITING  # keys not accepted by the director yet, at most
 MAX_NEW_ROWS = 500  # rows kept for a station not accepted yet (more once the director accepts)
 FORGET_AFTER = 600.0  # seconds a key that never sent a valid row is kept after its last request
+FORMER_GRACE = 300.0  # seconds after a rename its rows may still come under the former name
 ACCEPTED, WAITING, REJECTED, DROPPED = 1, 0, -1, -2  # a key's state as hub_keys keeps it
 
 
@@ -53,6 +57,8 @@ class StationKey:
     takes: str = ""  # a name another key holds that this one came with (the director decides)
     state: int = WAITING  # ACCEPTED, WAITING, REJECTED or DROPPED (as hub_keys keeps it)
     former: frozenset[str] = frozenset()  # names it held before the director renamed it
+    renamed_seq: int = 0  # its journal's last row when the director last renamed it
+    renamed_at: float = float("-inf")  # when (monotonic; before this run: long ago)
 
 
 class Refusal(Exception):
@@ -320,9 +326,23 @@ class Identities:
             self._folds = None
         return known
 
-    def rename(self, key_id: str, name: str) -> StationKey | Refusal | None:
+    def row_name(self, known: StationKey, station: str, seq: int) -> str:
+        """The name row SEQ of KNOWN's journal, sent under STATION, is held under: STATION,
+        unless it names a former name of a station renamed before the row was judged (after
+        renamed_seq) and longer than FORMER_GRACE ago: then its name now (a phone's device
+        label kept)."""
+        own = self.name_of(known.key_id)
+        base = base_name(station)
+        if (not own or base == own or base not in known.former or seq <= known.renamed_seq
+                or self.clock() - known.renamed_at < FORMER_GRACE):
+            return station
+        return with_base(station, own)
+
+    def rename(self, key_id: str, name: str, last_seq: int = 0) -> StationKey | Refusal | None:
         """The director renames the accepted station KEY_ID to NAME (its old name is free);
-        a Refusal when NAME is another station's or looks like one; None for no such station."""
+        a Refusal when NAME is another station's or looks like one; None for no such station.
+        LAST_SEQ: its journal's last row as the hub heard it (rows up to it keep the name
+        they were judged under: row_name)."""
         known = self.keys.get(key_id)
         if known is None or not known.accepted:
             return None
@@ -348,6 +368,7 @@ class Identities:
         self.claims[("name", name)] = key_id
         known.claimed = (known.claimed[0], name)
         known.former = (known.former | {old, base_name(known.name)}) - {name, ""}
+        known.renamed_seq, known.renamed_at = max(known.renamed_seq, last_seq), self.clock()
         return known
 
     def reject(self, key_id: str) -> StationKey | None:

@@ -222,7 +222,8 @@ class Hub:
             acked, added = await loop.run_in_executor(
                 self._writer, self.ledger.accept, body["journal_id"], body["rows"],
                 str(body.get("station") or ""), key, None if key.accepted else MAX_NEW_ROWS,
-                self.audit.check)
+                self.audit.check, lambda station, seq: self.identities.row_name(key, station,
+                                                                                  seq))
         except Full as e:  # no alarm: the waiting panel shows it holds its most rows
             return self._answer({"error": str(e), "acked": self.board.waiting.acked(
                 key.key_id)}, 429)
@@ -325,7 +326,9 @@ class Hub:
             name = wire.check_text(name, "the new name", wire.MAX_NAME)
         except wire.WireError as e:
             return web.json_response({"error": str(e)}, status=400, headers=HEADERS)
-        known = self.identities.rename(key_id, name)
+        last = max((max(v.last_seq, v.acked) for v in self.board.stations.values()
+                    if v.key_id == key_id), default=0)  # rows judged before the rename
+        known = self.identities.rename(key_id, name, last)
         if known is None:
             return web.json_response({"error": "no such accepted station"}, status=404,
                                      headers=HEADERS)
