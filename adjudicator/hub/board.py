@@ -181,12 +181,14 @@ class Board:
             self.tables.renamed(journal_id, rename)
             kept = [*self.latest, *(e for t in self.tables.by_station.get(journal_id, ())
                                     for e in self.tables.groups[t].recent)]
+            seen_as = visible(name)
             for entry in kept:  # a table's latest are the page's own entries, or older ones
                 if entry[FROM] == journal_id:
-                    entry["station"] = with_base(entry["station"], visible(name))
-            for table, (journal, old, when) in list(self._last_at_table.items()):
-                if journal == journal_id:
-                    self._last_at_table[table] = (journal, rename(old), when)
+                    entry["station"] = with_base(entry["station"], seen_as)
+            for table in self.tables.by_station.get(journal_id, ()):  # (its own tables only)
+                last = self._last_at_table.get(table)
+                if last is not None and last[0] == journal_id:
+                    self._last_at_table[table] = (journal_id, rename(last[1]), last[2])
             for where, seen in self.wrong_lists.items():
                 if where[0] == journal_id:
                     seen[0] = rename(seen[0])

@@ -9,9 +9,9 @@ with each change as the director made it (who, when, what; `event_change:N` for 
 `hub_keys` and `hub_names`, the stations' keys and what each is bound to (identity.py);
 `hub_firsts`, which journal id each row 1 came under; `hub_audit`, the hub's own judgement of
 each row (audit.py), made when it arrived; `hub_row_names`, the name a row is held under when
-it is not the row's own (a renamed station's row under a former name: identity.row_name). A station's rows are accepted in order
-only: each must follow the last one held (seq and chain link); rows after a gap wait for the
-station to resend.
+it is not the row's own (a renamed station's row under a former name: identity.row_name). A
+station's rows are accepted in order only: each must follow the last one held (seq and chain
+link); rows after a gap wait for the station to resend.
 """
 
 from __future__ import annotations
