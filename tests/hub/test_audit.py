@@ -329,3 +329,32 @@ def test_one_stations_flood_of_flagged_rows_never_pushes_anothers_alarm_off(list
     assert [a["text"] for a in alarms if a["station"] == "Desk 7"] == [
         "said ACCEPTABLE for QZQZ at table 3; division A's ALPHA says UNACCEPTABLE"]
     assert alarms[0]["text"] == "flood 300"  # the latest the hub took first, not by 2099
+
+
+def test_a_table_written_fullwidth_or_with_an_invisible_is_its_table_at_a_real_hub(
+        tmp_path, start_hub, lists):
+    """Issue 41 item 8: '１２' and '12' + U+200B were tables of their own, in no division, never
+    checked, '１２' read as 12 on the page; now each is table 12 (one row on the page), in
+    division A, checked (a lie caught there too) and flagged as written otherwise."""
+    from hub_process import wait_for
+    from odd_station import OddStation
+
+    hub = start_hub()
+    hub.call(setattr, hub.hub, "event_lists", {lex.fingerprint: lex.path
+                                               for lex in lists.values()})
+    hub.call(setattr, hub.hub, "event", event_of(lists, 1))
+    desk = OddStation(hub.url, hub.hub.station_token, "Desk 3")
+    alpha = lists["ALPHA"]
+    for table, words in (("12", "QI"), ("\uff11\uff12", "ZA"), ("12\u200b", "QZQZ")):
+        status, _ = desk.send(words=words, acceptable=1, game_table=table, lexicon_name="ALPHA",
+                              fingerprint=alpha.fingerprint, rule="5-per-word")
+        assert status == 200
+    wait_for(lambda: hub.call(hub.hub.board.snapshot)["checked"]["rows"] == 3)
+    snap = hub.call(hub.hub.board.snapshot)
+    assert snap["checked"] == {"rows": 3, "agree": 2, "disagree": 1, "other_list": 0,
+                               "unchecked": 0}
+    assert [(t["key"], t["challenges"]) for t in snap["tables"]] == [("12", 3)]
+    flags = [f for c in snap["latest"] for f in c["flags"]]
+    assert "table written otherwise ('１２', read as 12)" in flags
+    assert "table written otherwise ('12␦', read as 12)" in flags
+    assert snap["alarms"][0]["text"].startswith("said ACCEPTABLE for QZQZ at table 12")
