@@ -230,20 +230,24 @@ class Identities:
         other = self._folds.get(fold(base), "")
         return "" if other == base else other
 
-    def unreadable(self, name: str, key_id: str = "") -> Refusal | None:
-        """Why NAME may not be a new station's name, as people read it: its letters mix
-        scripts, or it reads like an accepted station's name (not KEY_ID's own); else None."""
+    def unreadable(self, name: str, key_id: str = "",
+                   advice: tuple[str, str] = ("give this station a name of its own",
+                                              "give this station a name written in one "
+                                              "script")) -> Refusal | None:
+        """Why NAME may not be a new station's name, as people read it: it reads like an
+        accepted station's name (not KEY_ID's own), or its letters mix scripts; else None.
+        ADVICE: what to do about each, as the refusal says it."""
         other = self._look_alike(name)
         if other and self.names.get(other) != key_id:
             return Refusal(409, f"the station name {name!r} looks like {other!r}, another "
-                           "station's name: give this station a name of its own",
+                           f"station's name: {advice[0]}",
                            f"a name that looks like {other!r}: {visible(name)!r}",
                            kind=f"a name that looks like {other!r}")
         mixed = mixed_scripts(name)
         if mixed:
             said = " and ".join(s.capitalize() for s in mixed)
-            return Refusal(409, f"the station name {name!r} mixes scripts ({said}): give "
-                           "this station a name written in one script",
+            return Refusal(409, f"the station name {name!r} mixes scripts ({said}): "
+                           f"{advice[1]}",
                            f"a name that mixes scripts ({said}): {visible(name)!r}",
                            kind="a name that mixes scripts")
         return None
@@ -307,12 +311,10 @@ class Identities:
         known = self.keys.get(key_id)
         if known is not None and not known.accepted and not known.takes:
             name = self.name_of(key_id) or known.claimed[1] or base_name(known.name)
-            refusal = self.unreadable(name, key_id) if name else None
+            refusal = self.unreadable(name, key_id, ("reject it, or rename the other station "
+                                                     "first", "reject it")) if name else None
             if refusal is not None:
-                return Refusal(409, refusal.why.replace(
-                    "give this station a name of its own", "reject it, or rename the other "
-                    "station first").replace("give this station a name written in one script",
-                                             "reject it"))
+                return refusal
         if known is not None:
             known.accepted, known.state = True, ACCEPTED
             if known.takes:
@@ -357,10 +359,9 @@ class Identities:
         if other and self.names.get(other) != key_id:
             return Refusal(409, f"{name!r} looks like {other!r}, another station's name: "
                            "choose one that reads differently")
-        mixed = self.unreadable(name, key_id)
+        mixed = self.unreadable(name, key_id, ("", "choose one written in one script"))
         if mixed is not None:
-            return Refusal(409, mixed.why.replace("the station name ", "").replace(
-                "give this station a name", "choose one"))
+            return mixed
         old = self.name_of(key_id)
         self._unname(key_id)
         self._release(known)
