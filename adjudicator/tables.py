@@ -7,8 +7,12 @@ else is refused with a message before anything is judged: "²" (an AZERTY key; P
 str.isdigit() calls it a digit, int() refuses it), "١٢" (Arabic-Indic digits), "１２" (fullwidth),
 "0", "10000", controls. Rounds follow the same rule.
 
-The hub cannot refuse what older stations or merged journals hold, so whatever text arrives
-there is still shown and sorted (sort_key, group_key, shown are total over every string): numbers
+A table is compared as people read it, at the station and the hub alike (as_read): fullwidth
+forms are the ASCII they stand for ("１２" is 12) and invisible characters (U+200B, U+2060...)
+are left out. The station refuses such a table (the player types it again, and is told what it
+reads as); the hub, which cannot refuse what older stations or merged journals hold, counts it
+at the table it reads as, in that table's division (event.Event.division_for_table asks as_read
+too), and flags it. Whatever other text arrives there is still shown and sorted (sort_key, group_key, shown are total over every string): numbers
 first in numeric order, then any other text as text, shown with every control or invisible
 character as its picture (visible.py) and cut to a length a page can hold.
 """
@@ -18,6 +22,7 @@ from __future__ import annotations
 import re
 
 from .errors import EntryError
+from .lookalike import is_default_ignorable
 from .visible import visible
 
 MAX_NUMBER = 9999
@@ -46,6 +51,34 @@ def number(text) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def as_read(text) -> str:
+    """TEXT as people read a table (or round), the one reading both ends use: fullwidth forms
+    as the ASCII they stand for, invisible (default-ignorable) characters left out, spaces
+    around dropped, a number without its leading zeros ("１２", "12\u200b", " 012" are "12").
+    Anything else stays as written ("²", "١٢": no one reads those as a table number)."""
+    text = "" if text is None else str(text)
+    if not text.isascii():
+        text = text.translate(_READ)
+    text = text.strip()
+    n = number(text)
+    return str(n) if n is not None else text
+
+
+class _Read(dict):
+    """as_read's str.translate table, each code point worked out at first sight."""
+
+    def __missing__(self, code: int) -> str | None:
+        char = chr(code)
+        found = (None if is_default_ignorable(char) else chr(code - 0xFEE0)
+                 if 0xFF01 <= code <= 0xFF5E else " " if code == 0x3000 else char)
+        if len(self) < 65536:  # (a flood of distinct code points is not kept)
+            self[code] = found
+        return found
+
+
+_READ = _Read()
+
+
 def check_table(text, what: str = "table") -> str:
     """TEXT as a station records it: "" (no table), the number without leading zeros, or the
     name; TableError, saying what a table is, for anything else. WHAT: "table" or "round"."""
@@ -61,17 +94,27 @@ def check_table(text, what: str = "table") -> str:
     if NAME.match(text) and not text.isdigit():  # all digits: a number out of range
         return text
     shown = visible(text[:SHOWN]) + ("…" if len(text) > SHOWN else "")
+    read = as_read(text) if len(text) <= SHOWN else ""
+    hint = (f" (it reads as {read}: type it with the keys 0-9 and A-Z)"
+            if read and read != text and _is_table(read) else "")
     raise TableError(f"{what.capitalize()} {shown!r} is not a {what}: type a number from 1 to "
                      f"{MAX_NUMBER} (digits 0-9) or a short name such as A3 (letters A-Z, "
-                     f"digits, at most {MAX_NAME}).", what)
+                     f"digits, at most {MAX_NAME}).{hint}", what)
+
+
+def _is_table(text: str) -> bool:
+    """TEXT (stripped) is a table as a station records it."""
+    return number(text) is not None or bool(NAME.match(text) and not text.isdigit())
 
 
 def group_key(text) -> str:
-    """The table a challenge at TEXT counts for: its number ("07" and "7" are one table), else
-    the text itself; "" for none."""
+    """The table a challenge at TEXT counts for: the table it reads as (as_read: "07", "7" and
+    "７" are one table), else the text itself; "" for none."""
     text = "" if text is None else str(text)
-    n = number(text)
-    return str(n) if n is not None else text
+    read = as_read(text)
+    if read == text or _is_table(read):
+        return read
+    return text
 
 
 def division_table(text) -> tuple[str, int] | None:

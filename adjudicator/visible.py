@@ -40,11 +40,25 @@ def picture(ch: str) -> str:
     return OTHER_PICTURE if unicodedata.category(ch) in HIDDEN_CATEGORIES else ch
 
 
+class _Pictures(dict):
+    """Code point -> its picture(), worked out at first sight (str.translate's table: a long
+    text of odd characters pictured at C speed, not a Python call a character)."""
+
+    def __missing__(self, code: int) -> str:
+        found = picture(chr(code))
+        if len(self) < 65536:  # (a flood of distinct code points is not kept)
+            self[code] = found
+        return found
+
+
+_PICTURES = _Pictures()
+
+
 def visible(text: str) -> str:
     """TEXT with each control or invisible character replaced by its picture(); same length."""
     if _PLAIN.fullmatch(text):
         return text
-    return "".join(map(picture, text))
+    return text.translate(_PICTURES)
 
 
 def is_hidden(ch: str) -> bool:

@@ -4,7 +4,8 @@ Levels, most serious first: a row judged with another list or rule than its tabl
 (event_history.py), a station on another list, rule or event version, a silent station, one not
 locked, stations waiting for the director (and requests refused), then the rest (printer,
 backlog, clock, flagged challenges). A challenge's flags are counted per table and kind ("possible
-split look-up" at table 12: one line with its count), never one line a challenge. Each alarm
+split look-up" at table 12: one line with its count), never one line a challenge (kept.py keeps
+them, each station in its own room). Each alarm
 goes when its cause ends: the board builds the list again from what holds now.
 """
 
@@ -16,18 +17,16 @@ from ..event import Event
 from ..tables import shown
 from ..visible import visible
 from .eventalarms import event_alarms
-from .identity import base_name
 from .stationview import StationView
 
 WRONG_ROWS, WRONG_LIST, SILENT, UNLOCKED, WAITING, OTHER = range(6)
 DISAGREED = -1  # the hub judged a row's words otherwise than its station: above all else
-MAX_FLAG_LINES = 100  # tables and kinds of flag counted (the oldest goes)
-NAMES_KEPT = 4  # stations named in one counted line
 CLOCK_SKEW = 60.0  # seconds a station's clock may differ from the hub's before it is named
 PRINTER_WORDS = {"paper out": "out of paper"}  # docket/status.py's phrase -> the page's
 PRINTER_FINE = ("", "ready", "ok", "none", "no printer")
 WORDS_SHOWN = 200  # characters of a challenge's words shown (8 words of 15 letters fit)
 FLAGS_SHOWN = 8  # flags shown per challenge (more are counted), each cut at WORDS_SHOWN
+FLAG_CHARS = 600  # characters of a challenge's flags shown in all (more flags are counted)
 RECHECK_FLAGS = ("rechecks differ: director to decide",)
 
 
@@ -70,10 +69,16 @@ def flags_of(value) -> list[str]:
 
 
 def shown_flags(flags: list[str]) -> list[str]:
-    """A challenge's flags as the page lists them: at most FLAGS_SHOWN, each cut, made visible."""
-    said = [shown(_flag_words(f), WORDS_SHOWN) for f in flags[:FLAGS_SHOWN]]
-    if len(flags) > FLAGS_SHOWN:
-        said.append(f"{len(flags) - FLAGS_SHOWN} more flags")
+    """A challenge's flags as the page lists them: at most FLAGS_SHOWN and FLAG_CHARS in all,
+    each cut, made visible; the rest counted."""
+    said, chars = [], 0
+    for f in flags[:FLAGS_SHOWN]:
+        if said and chars + min(len(f), WORDS_SHOWN) > FLAG_CHARS:
+            break
+        said.append(shown(_flag_words(f), WORDS_SHOWN))
+        chars += min(len(f), WORDS_SHOWN)
+    if len(flags) > len(said):
+        said.append(f"{len(flags) - len(said)} more flags")
     return said
 
 
@@ -90,49 +95,6 @@ def station_level(text: str) -> int:
     if text.startswith("not locked"):
         return UNLOCKED
     return OTHER
-
-
-def flag_kind(flag: str) -> str:
-    """A flag's kind: its words before any detail in brackets."""
-    return flag.split(" (", 1)[0].strip() or flag
-
-
-class FlagCounts:
-    """Flagged challenges counted per table and kind of flag."""
-
-    def __init__(self):
-        self.lines: dict[tuple[str, str], list] = {}  # (kind, table) -> [names, n, time, flag]
-
-    def add(self, flags, table: str, station: str, time: str) -> None:
-        """A challenge's FLAGS (as the page shows them) at TABLE, judged by STATION at TIME."""
-        for flag in {flag_kind(f): f for f in flags}.values():
-            where = (flag_kind(flag), table)
-            seen = self.lines.get(where)
-            if seen is None:
-                if len(self.lines) >= MAX_FLAG_LINES:
-                    del self.lines[min(self.lines, key=lambda k: self.lines[k][2])]
-                seen = self.lines[where] = [[], 0, "", flag]
-            if station not in seen[0]:
-                seen[0] = (seen[0] + [station])[-NAMES_KEPT:]
-            seen[1] += 1
-            seen[2] = max(seen[2], str(time))
-
-    def renamed(self, old: str, rename) -> None:
-        """A station renamed: its names (OLD, a phone's "OLD / device") as RENAME makes them."""
-        for seen in self.lines.values():
-            seen[0] = list(dict.fromkeys(rename(x) if base_name(x) == old else x
-                                         for x in seen[0]))
-
-    def alarms(self) -> list[dict]:
-        said = []
-        for (kind, table), (names, n, time, flag) in self.lines.items():
-            who = " and ".join(visible(x[:60]) for x in names)
-            said.append({"station": visible(names[-1][:60]) if names else "",
-                         "text": flag if n == 1 else f"{kind}: {n} challenges"
-                         + (f" ({who})" if len(names) > 1 else ""),
-                         "table": shown(table), "time": time, "count": n, "level": OTHER})
-        said.sort(key=lambda a: a["time"], reverse=True)
-        return said
 
 
 def wrong_rows(wrong_lists: dict) -> list[dict]:

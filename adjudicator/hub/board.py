@@ -16,8 +16,6 @@ from datetime import datetime, timedelta, timezone
 from ..event_history import (
     AGREES,
     DISAGREES,
-    OTHER_LIST,
-    UNCHECKED,
     Check,
     EventHistory,
     local_time,
@@ -25,26 +23,19 @@ from ..event_history import (
 from ..tables import group_key, shown
 from ..visible import visible
 from .alarmlist import (
-    DISAGREED,
-    PRINTER_WORDS,
-    UNLOCKED,
-    WAITING,
     WORDS_SHOWN,
     WRONG_ROWS,
-    FlagCounts,
     flags_of,
-    ordered,
     shown_flags,
-    station_alarms,
-    station_level,
-    wrong_rows,
 )
 from .eventalarms import beat as event_beat
 from .eventalarms import station_lists
 from .identity import with_base
+from .kept import FlagCounts, keep_wrong
 from .ledger import CHECK
+from .pagestate import FROM, LEVELS, majority_fingerprint, page_state, shown_entries
 from .refusals import Refusals
-from .stationview import Newest, StationView, divisions_of
+from .stationview import Newest, StationView
 from .tables import TableBook
 from .waiting import Waiting
 
@@ -54,12 +45,7 @@ CLOCK_AHEAD = timedelta(minutes=5)  # a row dated further ahead of the hub's clo
 CLOCK_AHEAD_FLAG = "clock ahead"
 LATEST = 25  # challenges listed on the page
 TABLE_LATEST = 5  # challenges kept for each table
-MAX_WRONG = 20  # counted alarms kept per station for its rows (its least serious, then oldest,
-# goes): one station's flood never pushes another station's alarm off the page
-FROM = "_from"  # a kept challenge's station (journal id): not shown, read by Board._shown
 SPLIT_FLAG = "possible split look-up"
-# alarmlist's level of each finding of the hub's check
-LEVELS = {DISAGREES: DISAGREED, OTHER_LIST: WRONG_ROWS, UNCHECKED: UNLOCKED}
 
 
 class Board:
@@ -77,7 +63,7 @@ class Board:
         self.stations: dict[str, StationView] = {}
         self.tables = TableBook(lambda: Newest(TABLE_LATEST))  # hub/tables.py
         self.latest = Newest(LATEST)
-        self.flagged = FlagCounts()  # flagged challenges, counted per table (alarmlist.py)
+        self.flagged = FlagCounts()  # flagged challenges, counted per station and table (kept.py)
         self._last_at_table: dict[str, tuple[str, str, datetime]] = {}
         self.refusals = Refusals(clock)  # refused requests as alarms (refusals.py)
         self.waiting = Waiting(wall)  # stations the director has not accepted (waiting.py)
@@ -193,13 +179,16 @@ class Board:
             self.flagged.renamed(view.name, rename)
             view.name, journal_id = name, view.journal_id
             self.tables.renamed(journal_id, rename)
-            kept = [*self.latest, *(e for g in self.tables.groups.values() for e in g.recent)]
+            kept = [*self.latest, *(e for t in self.tables.by_station.get(journal_id, ())
+                                    for e in self.tables.groups[t].recent)]
+            seen_as = visible(name)
             for entry in kept:  # a table's latest are the page's own entries, or older ones
                 if entry[FROM] == journal_id:
-                    entry["station"] = with_base(entry["station"], visible(name))
-            for table, (journal, old, when) in list(self._last_at_table.items()):
-                if journal == journal_id:
-                    self._last_at_table[table] = (journal, rename(old), when)
+                    entry["station"] = with_base(entry["station"], seen_as)
+            for table in self.tables.by_station.get(journal_id, ()):  # (its own tables only)
+                last = self._last_at_table.get(table)
+                if last is not None and last[0] == journal_id:
+                    self._last_at_table[table] = (journal_id, rename(last[1]), last[2])
             for where, seen in self.wrong_lists.items():
                 if where[0] == journal_id:
                     seen[0] = rename(seen[0])
@@ -214,6 +203,7 @@ class Board:
                 del self.stations[journal_id]
                 for where in [w for w in self.wrong_lists if w[0] == journal_id]:
                     del self.wrong_lists[where]
+                self.flagged.forget(journal_id)
         self.refusals.settled(key_id)
         self.version += 1
 
@@ -245,7 +235,8 @@ class Board:
 
     def _add(self, view: StationView, row: Mapping) -> None:
         name = self._shown_name(view, str(row["station"]))
-        table = group_key(row.get("game_table"))
+        written = row.get("game_table")
+        table = group_key(written)
         view.name = view.name or name
         view.mode = view.mode or str(row.get("mode") or "")
         when = _parse(row["time_utc"])
@@ -257,6 +248,8 @@ class Board:
         view.acked = max(view.acked, int(row.get("origin_seq") or 0))
         order = int(row.get("seq") or 0)  # when the hub received it (its journal's order)
         flags = list(flags_of(row.get("flags")))
+        if isinstance(written, str) and not written.isascii() and table != written:
+            flags.append(f"table written otherwise ({shown(written)!r}, read as {table})")
         if when and when > self.wall() + CLOCK_AHEAD:
             flags.append(CLOCK_AHEAD_FLAG)  # its station's clock: shown, never first in line
         if table and row.get("recheck_of") is None and SPLIT_FLAG not in flags:
@@ -270,7 +263,8 @@ class Board:
         self.history.note(self.event_of(), self.wall())
         check = Check.from_json(row.get(CHECK)) if row.get(CHECK) else None
         if flags:
-            self.flagged.add(shown_flags(flags), table, name, str(row["time_utc"]))
+            self.flagged.add(shown_flags(flags), table, name, str(row["time_utc"]),
+                             view.journal_id)
         if check is not None:  # the hub's own judgement (audit.py), made when it arrived
             self.checks[check.state] += 1
             if check.state != AGREES and check.version:  # (no event yet: counted, no flag)
@@ -304,14 +298,7 @@ class Board:
         """One alarm for each station, table and finding, counted; MAX_WRONG kept per station,
         ordered by when the hub took the row (its own count), never by the row's own time."""
         self._order += 1
-        seen = self.wrong_lists.get(where)
-        if seen is None:
-            mine = [k for k in self.wrong_lists if k[0] == where[0]]
-            if len(mine) >= MAX_WRONG:
-                del self.wrong_lists[max(mine, key=lambda k: (self.wrong_lists[k][4],
-                                                              -self.wrong_lists[k][5]))]
-            seen = self.wrong_lists[where] = [name, said, time_utc, 0, level, 0]
-        seen[1], seen[2], seen[3], seen[5] = said, time_utc, seen[3] + 1, self._order
+        keep_wrong(self.wrong_lists, where, name, said, time_utc, level, self._order)
 
     def heartbeat(self, journal_id: str, beat: Mapping, key=None) -> int:
         """A station's heartbeat; the rows the hub holds of it (the answer's acked)."""
@@ -369,14 +356,7 @@ class Board:
             return ""
 
     def _shown(self, entries: Newest) -> list[dict]:
-        """Challenges as the page shows them: each says whether its station is new (its key
-        not accepted by the director yet), so a newcomer's rows never pass for a known one's."""
-        shown = []
-        for entry in entries:
-            view = self.stations.get(entry[FROM])
-            shown.append({**{k: v for k, v in entry.items() if k != FROM},
-                          "new": bool(view is not None and view.new)})
-        return shown
+        return shown_entries(self.stations, entries)
 
     def _is_new(self, journal_id: str) -> bool:
         view = self.stations.get(journal_id)
@@ -384,82 +364,14 @@ class Board:
 
     def majority_fingerprint(self) -> str | None:
         """The fingerprint most live stations judge with; None when they all agree."""
-        prints = Counter(v.fingerprint for v in self.stations.values() if v.fingerprint)
-        if len(prints) < 2:
-            return None
-        (top, n), (_, m) = prints.most_common(2)
-        return top if n > m else "(no majority)"
+        return majority_fingerprint(self.stations.values())
 
     def snapshot(self) -> dict:
-        """The page's whole state as JSON-ready data: the event at the top, the alarms the most
-        serious first, the stations in trouble before the rest (alarmlist.py)."""
-        event = self.event_of()
-        self.history.note(event, self.wall())
-        majority = None if event is not None else self.majority_fingerprint()
-        wrong = wrong_rows(self.wrong_lists)
-        wrong_at: dict[str, int] = {}
-        for where, seen in self.wrong_lists.items():  # a row the hub could not check is not
-            if seen[4] != LEVELS[UNCHECKED]:  # its station's trouble (the hub lacks a list)
-                wrong_at[where[0]] = min(seen[4], wrong_at.get(where[0], seen[4]))
-        stations = []
-        for view in self.stations.values():
-            said = station_alarms(view, self.clock(), self.silent_after, event, majority)
-            levels = [station_level(a) for a in said]
-            if view.journal_id in wrong_at:
-                levels.append(wrong_at[view.journal_id])
-            stations.append({
-                "id": view.journal_id, "name": visible(view.name[:60] or view.journal_id[:8]),
-                "mode": view.mode, "challenges": view.challenges,
-                "lexicon": view.lexicon, "fingerprint": view.fingerprint[:12],
-                "lists": [{"division": visible(e.division), "lexicon": visible(e.lexicon),
-                           "fingerprint": e.fingerprint[:12], "rule": visible(e.rule)}
-                          for e in view.lists],
-                "division": visible(divisions_of(view)),
-                "printer": PRINTER_WORDS.get(view.printer, view.printer) or "none",
-                "last_seq": view.last_seq,
-                "acked": view.acked, "alarms": said,
-                "trouble": min(levels) if levels else None,  # alarmlist's level
-                "seen": None if view.last_beat is None else round(self.clock() - view.last_beat),
-                "key": view.key_id, "new": view.new, "address": view.address,
-                "joined": view.joined,
-                "heard": None if view.heard is None else view.heard.isoformat(timespec="seconds"),
-            })
-        stations.sort(key=lambda s: (s["trouble"] is None, s["trouble"] or 0, s["name"], s["id"]))
-        tables = self.tables.snapshot(self._shown, self._players, self._is_new)
-        alarms = wrong + [{"station": s["name"], "text": a, "level": station_level(a)}
-                          for s in stations for a in s["alarms"]]
-        waiting = self.waiting.snapshot()
-        if waiting:
-            n = len(waiting)
-            alarms.append({"station": "hub", "level": WAITING, "text": (
-                f"{n} new station{'s wait' if n > 1 else ' waits'} for you: accept or reject "
-                f"{'them' if n > 1 else 'it'} under Waiting for you")})
-        alarms += [{**a, "level": WAITING} for a in self.refusals.alarms(self.waiting)]
-        alarms += self.flagged.alarms()
-        return {"version": self.version, "time": self.wall().isoformat(timespec="seconds"),
-                "event": _event_summary(event, self.history),
-                "checked": {"rows": sum(self.checks.values()), "agree": self.checks[AGREES],
-                            "disagree": self.checks[DISAGREES],
-                            "other_list": self.checks[OTHER_LIST],
-                            "unchecked": self.checks[UNCHECKED]},
-                "stations": stations, "tables": tables, "latest": self._shown(self.latest),
-                "alarms": ordered(alarms), "waiting": waiting,
-                "tsh": self.names_warning() if self.names_warning else None}
-
-
-def _event_summary(event, history: EventHistory) -> dict | None:
-    """The top of the page: the event's name, version, and each division's list and rule."""
-    if event is None:
-        return None
-    return {"name": event.name, "version": event.version,
-            "divisions": [{"name": d.name, "lexicon": d.lexicon,
-                           "fingerprint": d.fingerprint[:12], "rule": d.challenge_rule.value,
-                           "tables": d.tables_text} for d in event.divisions]}
+        """The page's whole state as JSON-ready data (pagestate.py)."""
+        return page_state(self)
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-
-
 
 
 def _parse(text) -> datetime | None:

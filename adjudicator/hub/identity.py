@@ -8,11 +8,17 @@ page shows of it and how many may wait); the director may instead reject it, and
 from then on. Another key claiming a bound journal id or station name is refused (the server
 turns that into an alarm), and so is a name that looks like an accepted station's (lookalike.py:
 Unicode TR39's confusable skeleton, invisible characters, width and case aside: "Desk 1" +
-U+034F, "Ꭰesk 1" with a Cherokee letter, "Desk З" beside "Desk 3"). Once the director accepts a
-key, its name is bound to it (kept in the hub journal, so a restart keeps it) and fixed: the
-station cannot rename itself, by heartbeat or by rows; only the director renames. A renamed
-station keeps the names it held (FORMER): it may still send under them (its journal's own name,
-rows judged before it heard its new name, which the hub's answers give it: link/forward.py).
+U+034F, "Ꭰesk 1" with a Cherokee letter, "Desk З" beside "Desk 3"), and a name whose letters mix
+scripts (TR39's mixed-script check: "Dеsk 9" with a Cyrillic е) wherever it comes from: a
+heartbeat, rows, the director's Accept and Rename alike (unreadable(): one check, every door).
+Once the director accepts a key, its name is bound to it (kept in the hub journal, so a restart
+keeps it) and fixed: the station cannot rename itself, by heartbeat or by rows; only the
+director renames. A renamed station keeps the names it held (FORMER): it may still send under
+them (its journal's own name, rows judged before it heard its new name, which the hub's answers
+give it: link/forward.py). Which name a row is held under is row_name's: a former name only
+for the rows judged before the rename (its journal held them when the director renamed it) and
+those that come within FORMER_GRACE of it; later ones under its name now, so a former name
+another station has taken since never mixes the two in an export (issue 41 item 7).
 """
 
 from __future__ import annotations
@@ -23,13 +29,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from .. import wire
-from ..lookalike import name_key
+from ..lookalike import mixed_scripts, name_key
 from ..visible import visible
 from . import waiting as slots
 
 MAX_NEW = slots.MAX_WAITING  # keys not accepted by the director yet, at most
 MAX_NEW_ROWS = 500  # rows kept for a station not accepted yet (more once the director accepts)
 FORGET_AFTER = 600.0  # seconds a key that never sent a valid row is kept after its last request
+FORMER_GRACE = 300.0  # seconds after a rename its rows may still come under the former name
 ACCEPTED, WAITING, REJECTED, DROPPED = 1, 0, -1, -2  # a key's state as hub_keys keeps it
 
 
@@ -50,6 +57,8 @@ class StationKey:
     takes: str = ""  # a name another key holds that this one came with (the director decides)
     state: int = WAITING  # ACCEPTED, WAITING, REJECTED or DROPPED (as hub_keys keeps it)
     former: frozenset[str] = frozenset()  # names it held before the director renamed it
+    renamed_seq: int = 0  # its journal's last row when the director last renamed it
+    renamed_at: float = float("-inf")  # when (monotonic; before this run: long ago)
 
 
 class Refusal(Exception):
@@ -221,6 +230,28 @@ class Identities:
         other = self._folds.get(fold(base), "")
         return "" if other == base else other
 
+    def unreadable(self, name: str, key_id: str = "",
+                   advice: tuple[str, str] = ("give this station a name of its own",
+                                              "give this station a name written in one "
+                                              "script")) -> Refusal | None:
+        """Why NAME may not be a new station's name, as people read it: it reads like an
+        accepted station's name (not KEY_ID's own), or its letters mix scripts; else None.
+        ADVICE: what to do about each, as the refusal says it."""
+        other = self._look_alike(name)
+        if other and self.names.get(other) != key_id:
+            return Refusal(409, f"the station name {name!r} looks like {other!r}, another "
+                           f"station's name: {advice[0]}",
+                           f"a name that looks like {other!r}: {visible(name)!r}",
+                           kind=f"a name that looks like {other!r}")
+        mixed = mixed_scripts(name)
+        if mixed:
+            said = " and ".join(s.capitalize() for s in mixed)
+            return Refusal(409, f"the station name {name!r} mixes scripts ({said}): "
+                           f"{advice[1]}",
+                           f"a name that mixes scripts ({said}): {visible(name)!r}",
+                           kind="a name that mixes scripts")
+        return None
+
     def _check_claims(self, key_id: str, journal_id: str, *names: str) -> None:
         owner = self.journals.get(journal_id) or self.claims.get(("journal", journal_id))
         if owner is not None and owner != key_id:
@@ -243,12 +274,9 @@ class Identities:
                 raise refusal
             # its own claim too, while it waits: a name accepted since looks alike now
             free = holder is None or (holder == key_id and not (known and known.accepted))
-            other = self._look_alike(base) if base and free else ""
-            if other:
-                raise Refusal(409, f"the station name {base!r} looks like {other!r}, another "
-                              "station's name: give this station a name of its own",
-                              f"a name that looks like {other!r}: {visible(base)!r}",
-                              kind=f"a name that looks like {other!r}")
+            refusal = self.unreadable(base) if base and free else None
+            if refusal is not None:
+                raise refusal
 
     def check_rows(self, known: StationKey, journal_id: str, rows: list[dict]) -> None:
         """Rows may be sent only for the key's own journal, under the key's one name, which no
@@ -275,10 +303,18 @@ class Identities:
                 self.names.setdefault(base_name(name), known.key_id)
         self._folds = None
 
-    def accept(self, key_id: str) -> StationKey | None:
+    def accept(self, key_id: str) -> StationKey | Refusal | None:
         """The director vouches for KEY_ID; a name it asked for is then its own (the key that
-        held it can no longer send under it)."""
+        held it can no longer send under it). A Refusal when the name it waited under reads
+        like an accepted station's or mixes scripts (it came before that station was
+        accepted): the director renames one of them first, or rejects it."""
         known = self.keys.get(key_id)
+        if known is not None and not known.accepted and not known.takes:
+            name = self.name_of(key_id) or known.claimed[1] or base_name(known.name)
+            refusal = self.unreadable(name, key_id, ("reject it, or rename the other station "
+                                                     "first", "reject it")) if name else None
+            if refusal is not None:
+                return refusal
         if known is not None:
             known.accepted, known.state = True, ACCEPTED
             if known.takes:
@@ -292,9 +328,23 @@ class Identities:
             self._folds = None
         return known
 
-    def rename(self, key_id: str, name: str) -> StationKey | Refusal | None:
+    def row_name(self, known: StationKey, station: str, seq: int) -> str:
+        """The name row SEQ of KNOWN's journal, sent under STATION, is held under: STATION,
+        unless it names a former name of a station renamed before the row was judged (after
+        renamed_seq) and longer than FORMER_GRACE ago: then its name now (a phone's device
+        label kept)."""
+        own = self.name_of(known.key_id)
+        base = base_name(station)
+        if (not own or base == own or base not in known.former or seq <= known.renamed_seq
+                or self.clock() - known.renamed_at < FORMER_GRACE):
+            return station
+        return with_base(station, own)
+
+    def rename(self, key_id: str, name: str, last_seq: int = 0) -> StationKey | Refusal | None:
         """The director renames the accepted station KEY_ID to NAME (its old name is free);
-        a Refusal when NAME is another station's or looks like one; None for no such station."""
+        a Refusal when NAME is another station's or looks like one; None for no such station.
+        LAST_SEQ: its journal's last row as the hub heard it (rows up to it keep the name
+        they were judged under: row_name)."""
         known = self.keys.get(key_id)
         if known is None or not known.accepted:
             return None
@@ -309,6 +359,9 @@ class Identities:
         if other and self.names.get(other) != key_id:
             return Refusal(409, f"{name!r} looks like {other!r}, another station's name: "
                            "choose one that reads differently")
+        mixed = self.unreadable(name, key_id, ("", "choose one written in one script"))
+        if mixed is not None:
+            return mixed
         old = self.name_of(key_id)
         self._unname(key_id)
         self._release(known)
@@ -316,6 +369,7 @@ class Identities:
         self.claims[("name", name)] = key_id
         known.claimed = (known.claimed[0], name)
         known.former = (known.former | {old, base_name(known.name)}) - {name, ""}
+        known.renamed_seq, known.renamed_at = max(known.renamed_seq, last_seq), self.clock()
         return known
 
     def reject(self, key_id: str) -> StationKey | None:

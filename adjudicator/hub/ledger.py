@@ -8,9 +8,10 @@ hub accepts the same stations), the join code (`adjudicator join`'s address) and
 with each change as the director made it (who, when, what; `event_change:N` for version N);
 `hub_keys` and `hub_names`, the stations' keys and what each is bound to (identity.py);
 `hub_firsts`, which journal id each row 1 came under; `hub_audit`, the hub's own judgement of
-each row (audit.py), made when it arrived. A station's rows are accepted in order
-only: each must follow the last one held (seq and chain link); rows after a gap wait for the
-station to resend.
+each row (audit.py), made when it arrived; `hub_row_names`, the name a row is held under when
+it is not the row's own (a renamed station's row under a former name: identity.row_name). A
+station's rows are accepted in order only: each must follow the last one held (seq and chain
+link); rows after a gap wait for the station to resend.
 """
 
 from __future__ import annotations
@@ -48,7 +49,10 @@ HUB_SCHEMA = (
     # version the row said, when the hub got it (its clock), the Check as JSON
     ("CREATE TABLE IF NOT EXISTS hub_audit (seq INTEGER PRIMARY KEY, event_version INTEGER, "
      "received TEXT NOT NULL, result TEXT NOT NULL)"),
+    # the name a row is held under, when not its own (exports: hub_station)
+    "CREATE TABLE IF NOT EXISTS hub_row_names (seq INTEGER PRIMARY KEY, station TEXT NOT NULL)",
 )
+RENAMED = "renamed_seq:"  # hub_meta: a renamed key's journal's last row at its last rename
 ROW_FIELDS = ("time_utc", "time_local", "station", "mode", "game_table", "round", "words",
               "acceptable", "lexicon_name", "fingerprint", "rule", "recheck_of",
               "secondary_agrees", "flags")
@@ -143,9 +147,11 @@ class HubJournal:
         former: dict[str, set[str]] = {}
         for key_id, name in self.journal._query("SELECT key_id, name FROM hub_former_names"):
             former.setdefault(key_id, set()).add(name)
+        marks = {key[len(RENAMED):]: int(value) for key, value in self.journal._query(
+            "SELECT key, value FROM hub_meta WHERE key LIKE ?", (RENAMED + "%",))}
         keys = [StationKey(k, bytes.fromhex(secret), name, address, joined, accepted == 1,
                            journal_id, True, state=accepted,
-                           former=frozenset(former.get(k, ())))
+                           former=frozenset(former.get(k, ())), renamed_seq=marks.get(k, 0))
                 for k, secret, name, address, joined, accepted, journal_id in self.journal._query(
                     "SELECT key_id, secret, station, address, joined, accepted, journal_id "
                     "FROM hub_keys")]
@@ -172,6 +178,8 @@ class HubJournal:
             conn.execute("DELETE FROM hub_former_names WHERE key_id = ?", (key.key_id,))
             conn.executemany("INSERT INTO hub_former_names (key_id, name) VALUES (?, ?)",
                              [(key.key_id, n) for n in sorted(key.former)])
+            conn.execute("INSERT OR REPLACE INTO hub_meta (key, value) VALUES (?, ?)",
+                         (RENAMED + key.key_id, str(key.renamed_seq)))
         self.journal._write(keep)
 
     def set_state(self, key: StationKey) -> None:
@@ -195,8 +203,8 @@ class HubJournal:
 
     def accept(self, journal_id: str, rows: Iterable[Mapping], station: str = "",
                key: StationKey | None = None, limit: int | None = None,
-               audit: Callable[[str, Mapping], Check] | None = None
-               ) -> tuple[int, list[dict]]:
+               audit: Callable[[str, Mapping], Check] | None = None,
+               named: Callable[[str, int], str] | None = None) -> tuple[int, list[dict]]:
         """Insert the rows that follow what is held for JOURNAL_ID; (acked seq, rows added).
 
         Rows already held are skipped (a resend), rows after a gap are left for the resend;
@@ -206,6 +214,8 @@ class HubJournal:
         transaction, so concurrent batches cannot pass it together (Full when none fit).
         AUDIT(journal id, station row) -> the hub's judgement of each row added, kept beside it
         in the same transaction (a row is held with its judgement, or not at all).
+        NAMED(station, seq) -> the name row SEQ is held under (identity.row_name), kept in
+        hub_row_names when it is not the row's own.
         """
         journal_id = str(journal_id)
         if not journal_id:
@@ -213,6 +223,7 @@ class HubJournal:
         ordered = sorted(rows, key=lambda r: int(r["seq"]))
         added: list[dict] = []
         judged: list[tuple] = []  # hub_audit's rows for this batch
+        renamed: list[tuple] = []  # hub_row_names' rows for this batch
         received = datetime.now(timezone.utc).isoformat()
 
         def body(conn) -> int:
@@ -250,7 +261,13 @@ class HubJournal:
                     judged.append((hub_seq, claimed if type(claimed) is int else None,  # noqa: E721
                                    received, found))
                     added[-1][CHECK] = found
+                held_as = named(str(row["station"]), seq) if named is not None else ""
+                if held_as and held_as != row["station"]:
+                    renamed.append((hub_seq, held_as))
                 acked, last_hash = seq, row["hash"]
+            if renamed:
+                conn.executemany("INSERT OR REPLACE INTO hub_row_names (seq, station) "
+                                 "VALUES (?, ?)", renamed)
             if judged:
                 conn.executemany("INSERT OR REPLACE INTO hub_audit (seq, event_version, "
                                  "received, result) VALUES (?, ?, ?, ?)", judged)

@@ -23,24 +23,20 @@ from ..event import Event, to_dict
 from ..event_history import EventHistory
 from ..net.logs import OneLineLog
 from ..visible import visible
-from . import event_routes
+from . import event_routes, station_routes
 from .audit import Audit
 from .board import Board
 from .identity import MAX_NEW_ROWS, Identities, Refusal
 from .ledger import Claimed, Full, HubJournal, Refused
 from .stamps import Stamps
+from .station_routes import HEADERS
+from .station_routes import printable as _printable
 from .stream import TOO_MANY, Feed
 
 TSH_EVERY = 1.0  # seconds between looks at tsh's file
 MAX_BODY = 2 * 1024 * 1024  # a batch of wire.MAX_BATCH rows fits; without the token: none read
 FORBIDDEN = ("This page is for the tournament director: open the address `adjudicator hub` "
              "printed, with its key.\n")
-HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
-           "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"}
-
-
-def _printable(text: str) -> str:
-    return "".join(c if c.isprintable() else "?" for c in text)
 
 
 def _same(given: str | None, expected: str) -> bool:
@@ -222,7 +218,8 @@ class Hub:
             acked, added = await loop.run_in_executor(
                 self._writer, self.ledger.accept, body["journal_id"], body["rows"],
                 str(body.get("station") or ""), key, None if key.accepted else MAX_NEW_ROWS,
-                self.audit.check)
+                self.audit.check, lambda station, seq: self.identities.row_name(key, station,
+                                                                                  seq))
         except Full as e:  # no alarm: the waiting panel shows it holds its most rows
             return self._answer({"error": str(e), "acked": self.board.waiting.acked(
                 key.key_id)}, 429)
@@ -258,97 +255,6 @@ class Hub:
         acked = self.board.heartbeat(body["journal_id"], body, key=key)
         self._notify()
         return self._answer({"acked": acked, "known": True, **self._event(key)})
-
-    async def _said_key(self, request: web.Request) -> str | None:
-        """The station key id a director's POST names ({"station": key id}), or None."""
-        self._director(request)
-        try:
-            said = wire.decode(await request.content.read(1024))
-            key_id = said["station"] if isinstance(said, dict) else None
-        except (wire.WireError, KeyError):
-            key_id = None
-        return key_id if type(key_id) is str else None  # noqa: E721
-
-    async def accept_station(self, request: web.Request) -> web.Response:
-        """The director accepts a new station (POST with the director's key): its rows join
-        the board from the hub journal, and it counts from now on."""
-        key_id = await self._said_key(request)
-        known = self.identities.accept(key_id) if key_id else None
-        if known is None:
-            return web.json_response({"error": "no such new station"}, status=404,
-                                     headers=HEADERS)
-        known.stored = True  # the director vouched for it: kept, even before its first row
-        takes, known.takes = known.takes, ""
-        loop = asyncio.get_running_loop()
-        meanwhile = self._accepting[known.key_id] = []
-        try:
-            await loop.run_in_executor(self._writer, self.ledger.keep_key, known,
-                                       self.identities.name_of(known.key_id) or takes)
-            rows = await loop.run_in_executor(self._writer, self.ledger.rows_of,
-                                              known.journal_id)
-            self.board.accepted(known.key_id, known)
-            # Rows stored while it was being accepted: its first ones bind its journal, which
-            # rows_of may have been asked for before they did (a station heard first by its
-            # heartbeat). Each row once.
-            journal_id, held = known.journal_id, {r["origin_seq"] for r in rows}
-            for sent_to, batch in meanwhile:
-                if sent_to == journal_id:
-                    rows += [r for r in batch if r["origin_seq"] not in held]
-                    held.update(r["origin_seq"] for r in batch)
-            if journal_id:
-                self.board.add_rows(journal_id, rows, key=known, live=False)
-        finally:
-            self._accepting.pop(known.key_id, None)
-        self._notify()
-        return web.json_response({"accepted": known.key_id}, headers=HEADERS)
-
-    async def rename_station(self, request: web.Request) -> web.Response:
-        """The director renames an accepted station (POST {"station": key id, "name": new}
-        with the director's key): the one way an accepted station's name changes."""
-        self._director(request)
-        try:
-            said = wire.decode(await request.content.read(1024))
-        except wire.WireError:
-            said = None
-        key_id = said.get("station") if isinstance(said, dict) else None
-        name = said.get("name") if isinstance(said, dict) else None
-        if type(key_id) is not str or type(name) is not str:  # noqa: E721
-            return web.json_response({"error": "say the station's key and its new name"},
-                                     status=400, headers=HEADERS)
-        try:
-            name = wire.check_text(name, "the new name", wire.MAX_NAME)
-        except wire.WireError as e:
-            return web.json_response({"error": str(e)}, status=400, headers=HEADERS)
-        known = self.identities.rename(key_id, name)
-        if known is None:
-            return web.json_response({"error": "no such accepted station"}, status=404,
-                                     headers=HEADERS)
-        if isinstance(known, Refusal):
-            return web.json_response({"error": known.why}, status=409, headers=HEADERS)
-        bound = self.identities.name_of(known.key_id)
-        await asyncio.get_running_loop().run_in_executor(self._writer, self.ledger.rename_key,
-                                                         known, bound)
-        self.board.renamed(known.key_id, bound)
-        self.log(f"the director renamed a station {_printable(bound)[:60]} (from "
-                 f"{known.address})")
-        self._notify()
-        return web.json_response({"renamed": known.key_id, "name": bound}, headers=HEADERS)
-
-    async def reject_station(self, request: web.Request) -> web.Response:
-        """The director rejects a waiting station (POST with the director's key): its key is
-        refused from now on, its rows count nowhere (they stay in the hub journal)."""
-        key_id = await self._said_key(request)
-        known = self.identities.reject(key_id) if key_id else None
-        if known is None:
-            return web.json_response({"error": "no such waiting station"}, status=404,
-                                     headers=HEADERS)
-        await asyncio.get_running_loop().run_in_executor(self._writer, self.ledger.set_state,
-                                                         known)
-        self.board.rejected(known.key_id)
-        self.log(f"the director rejected the station {_printable(known.name)[:60]} "
-                 f"(from {known.address})")
-        self._notify()
-        return web.json_response({"rejected": known.key_id}, headers=HEADERS)
 
     # -- the director ------------------------------------------------------------------------
 
@@ -419,14 +325,12 @@ class Hub:
         app.on_cleanup.append(self._stop)
         app.router.add_post("/api/rows", self.rows)
         app.router.add_post("/api/heartbeat", self.heartbeat)
-        app.router.add_post("/api/accept", self.accept_station)
-        app.router.add_post("/api/reject", self.reject_station)
-        app.router.add_post("/api/rename", self.rename_station)
         app.router.add_get("/", self.page)
         app.router.add_get("/state", self.state)
         app.router.add_get("/events", self.events)
         app.router.add_get("/favicon.ico", _no_icon)
         event_routes.add_routes(app, self)
+        station_routes.add_routes(app, self)
         return app
 
 

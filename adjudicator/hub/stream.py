@@ -14,7 +14,7 @@ a page.
 A message is `{"full": true, ...the whole board}` or a change: `{"time", "version"}` plus only
 the parts that changed: "stations" / "tables" as {"set": [entries], "drop": [keys]} (a station's
 key is its "id", a table's its "key"), "stations_order" / "tables_order" (keys, when the order
-changed), and "latest", "alarms", "tsh", "waiting", "event", "checked" whole.
+changed), and "latest", "alarms", "tsh", "waiting", "event", "checked", "tables_more" whole.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ LIFETIME = 600.0  # seconds a page follows before it is asked to reconnect (free
 TOO_MANY = ("Too many live views of this board are open ({n}): close the director's page in "
             "another tab, window or device; this one tries again every 10 s.")
 KEYED = {"stations": "id", "tables": "key"}
-WHOLE = ("latest", "alarms", "tsh", "waiting", "event", "checked")
+WHOLE = ("latest", "alarms", "tsh", "waiting", "event", "checked", "tables_more")
 
 
 def _keyed(state: dict) -> dict:

@@ -108,19 +108,20 @@ class Waiting:
 
     def snapshot(self) -> list[dict]:
         """The panel, oldest first: names drawn with every invisible character as its picture,
-        and a name that looks like another's (lookalike.py) marked so (LOOKS_LIKE)."""
-        entries = sorted(self.entries.values(), key=lambda e: (e.joined, e.key_id))
-        seen: dict[str, list[str]] = {}
-        for name in [*self.accepted_names(), *(e.name for e in entries)]:
-            seen.setdefault(name_key(name[:NAME_SHOWN]), []).append(name)
-        return [{"key": e.key_id, "name": visible(e.name[:NAME_SHOWN]) + _alike(e.name, seen),
+        and the newcomer whose name looks like another's (lookalike.py) marked so (LOOKS_LIKE):
+        one that reads like an accepted station's, or like one that waited before it; never the
+        accepted station, nor the first of those waiting under names that read alike, nor one
+        that asks for an accepted station's very name (its "wants": Accept in its place)."""
+        entries = sorted(self.entries.values(), key=lambda e: e.joined)  # then as they came
+        accepted = set(self.accepted_names())
+        seen = {name_key(name[:NAME_SHOWN]) for name in accepted}
+        marked = []
+        for e in entries:  # (one waiting under an accepted name itself wants its place: said)
+            read = name_key(e.name[:NAME_SHOWN])
+            marked.append(LOOKS_LIKE if read in seen and e.name not in accepted else "")
+            seen.add(read)
+        return [{"key": e.key_id, "name": visible(e.name[:NAME_SHOWN]) + mark,
                  "address": visible(e.address[:60]), "joined": e.joined, "rows": e.rows,
                  "last_seq": e.last_seq, "wants": visible(e.wants[:NAME_SHOWN]),
                  "heard": e.heard.isoformat(timespec="seconds") if e.heard else None}
-                for e in entries]
-
-
-def _alike(name: str, seen: dict[str, list[str]]) -> str:
-    """A marker when another station's name reads as NAME, else ""."""
-    others = [n for n in seen.get(name_key(name[:NAME_SHOWN]), ()) if n != name]
-    return LOOKS_LIKE if others else ""
+                for e, mark in zip(entries, marked)]

@@ -2,7 +2,10 @@
 
 Rows are streamed from SQLite to the output one at a time: memory stays small for any size. A
 CSV cell a spreadsheet would take for a formula is written with a quote in front (OWASP's CSV
-injection rule); a hub's journal adds whether each row's station was accepted by the director.
+injection rule); a hub's journal adds whether each row's station was accepted by the director,
+the hub's findings about the row, and the name the hub holds it under (hub_station: a renamed
+station's row judged after its rename is its new name's, never the former name another station
+may hold now).
 """
 
 from __future__ import annotations
@@ -49,8 +52,12 @@ _CELL_STARTS = tuple("," + c for c in FORMULA_STARTS)
 ACCEPTED = "accepted"  # the column a hub journal's export adds: the station accepted, yes/no
 WRONG_LIST = "wrong_list"  # and the next: a row judged with another list or rule than its
 #                            table's division's at the time (event_history.py), else ""
-HUB_CHECK = "hub_check"  # and the last: the hub's own judgement of the row (hub/audit.py):
+HUB_CHECK = "hub_check"  # and the next: the hub's own judgement of the row (hub/audit.py):
 #                          "agrees", "disagrees: ...", "other list: ...", "unchecked: ..."
+HUB_STATION = "hub_station"  # and the last: the station the hub holds the row under (its
+#                              hub_row_names, hub/identity.row_name), else the row's own
+_STATION = EXPORT_COLUMNS.index("station")  # the same in FIELDS
+assert _STATION == FIELDS.index("station")
 _CHECKED = tuple(EXPORT_COLUMNS.index(c) for c in (
     "game_table", "time_utc", "fingerprint", "rule", "lexicon_name"))  # the same in FIELDS
 assert _CHECKED == tuple(FIELDS.index(c) for c in ("table", "time_utc", "fingerprint", "rule",
@@ -86,6 +93,17 @@ class HubChecks:
         self._conn = conn if conn.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hub_audit'"
         ).fetchone() else None
+        self._names = conn if conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hub_row_names'"
+        ).fetchone() else None
+
+    def held_as(self, seq) -> str | None:
+        """The name the hub holds row SEQ under, when not the row's own."""
+        if self._names is None:
+            return None
+        found = self._names.execute("SELECT station FROM hub_row_names WHERE seq = ?",
+                                    (seq,)).fetchone()
+        return found[0] if found else None
 
     def of(self, seq) -> Check | None:
         """The hub's judgement of row SEQ, when it made one."""
@@ -102,22 +120,25 @@ def hub_history(conn: sqlite3.Connection) -> HubChecks:
     return HubChecks(conn)
 
 
-def hub_cells(row, checks: HubChecks | None) -> tuple[str, str]:
-    """ROW's (a row of EXPORT_ROWS, or its cells in FIELDS order) wrong_list and hub_check
-    cells: the hub's judgement (a row it judged when it arrived), else, for a row held before
-    the hub judged rows, its list and rule against the event's changes by the row's time."""
+def hub_cells(row, checks: HubChecks | None) -> tuple[str, str, str]:
+    """ROW's (a row of EXPORT_ROWS, or its cells in FIELDS order) wrong_list, hub_check and
+    hub_station cells: the hub's judgement (a row it judged when it arrived), else, for a row
+    held before the hub judged rows, its list and rule against the event's changes by the
+    row's time; the name the hub holds it under."""
+    station = str(row[_STATION] or "")
     if checks is None:
-        return "", ""
+        return "", "", station
+    station = checks.held_as(row[0]) or station
     check = checks.of(row[0])
     if check is not None:
         said = check.text(utc_text) if check.why else ""
         return (said if check.state == OTHER_LIST else "",
-                check.state + (f": {said}" if said else ""))
+                check.state + (f": {said}" if said else ""), station)
     if not checks.history.versions:
-        return "", ""
+        return "", "", station
     table, time_utc, fingerprint, rule, lexicon = (row[i] for i in _CHECKED)
     found = checks.history.check(table, time_utc, fingerprint, rule, lexicon)
-    return ("" if found is None else found.text(utc_text)), ""
+    return ("" if found is None else found.text(utc_text)), "", station
 
 
 def row_record(row: JournalRow) -> dict:
@@ -256,7 +277,7 @@ def _csv_lines(cursor, accepted: frozenset | None = None,
                 line = written(cells)
             if accepted is not None:
                 line += "," + _mark(cells[_ORIGIN_CELL], accepted, "", "yes", "no")
-                line += "," + ",".join(written((c,)) if c else ""
+                line += "," + ",".join(written(safe_cells((c,))) if c else ""
                                        for c in hub_cells(cells, history))
             yield line
 
@@ -269,7 +290,7 @@ def _mark(origin, accepted: frozenset, none, yes, no):
 def _json_marked(cursor, accepted: frozenset,
                  history: HubChecks | None = None) -> Iterator[str]:
     """_json_lines, each record ending with "accepted": its station's mark (_mark), and
-    "wrong_list" and "hub_check": hub_cells()."""
+    "wrong_list", "hub_check" and "hub_station": hub_cells()."""
     held = [None]
 
     def rows():
@@ -278,10 +299,11 @@ def _json_marked(cursor, accepted: frozenset,
             yield row
     text = json.encoder.encode_basestring
     for line in _json_lines(rows()):  # one line a row, in step
-        wrong, check = hub_cells(held[0], history)
+        wrong, check, station = hub_cells(held[0], history)
         yield (line[:-1] + _mark(held[0][_ORIGIN], accepted, ', "accepted": null',
                                  ', "accepted": true', ', "accepted": false')
-               + ', "wrong_list": ' + text(wrong) + ', "hub_check": ' + text(check) + "}")
+               + ', "wrong_list": ' + text(wrong) + ', "hub_check": ' + text(check)
+               + ', "hub_station": ' + text(station) + "}")
 
 
 def query(since: int | str | None) -> tuple[str, tuple]:
@@ -325,7 +347,8 @@ def write(cursor, fmt: str, out: TextIO, accepted: frozenset | None = None,
     if fmt == "json":
         head, between, end = "[\n  ", ",\n  ", "\n]\n"
     else:
-        fields = FIELDS if accepted is None else FIELDS + (ACCEPTED, WRONG_LIST, HUB_CHECK)
+        fields = (FIELDS if accepted is None
+                  else FIELDS + (ACCEPTED, WRONG_LIST, HUB_CHECK, HUB_STATION))
         head, between, end = ",".join(fields) + "\n", "\n", "\n"
     for chunk in _chunks(lines, 2048):
         out.write((between if count else head) + between.join(chunk))

@@ -124,8 +124,11 @@ def test_rows_the_hub_cannot_judge_say_why(lists, tmp_path):
     audit = Audit(lambda: EventHistory([(T0, event)]), no_beta.get, clock)
     lacking = audit.check("j", row(lists["BETA"], "CAT", True, table="22", rule="double"))
     assert lacking.state == UNCHECKED and "the hub lacks division B's list BETA" in lacking.why
-    odd = audit.check("j", row(lists["ALPHA"], "QI", True, table="１２"))
+    odd = audit.check("j", row(lists["ALPHA"], "QI", True, table="²"))
     assert odd.state == UNCHECKED and "is in no division of event version 1" in odd.why
+    for read_as_12 in ("１２", "12\u200b", "\u20601\ufeff2"):  # issue 41: table 12, checked
+        assert audit.check("j", row(lists["ALPHA"], "QI", True, table=read_as_12)).state == \
+            AGREES
     words = audit.check("j", row(lists["ALPHA"], "QI5", True))
     assert words.state == UNCHECKED and "not a play" in words.why
     before = Audit(lambda: EventHistory([(T0, event)]), no_beta.get, Clock(T0 - timedelta(1)))
@@ -167,10 +170,14 @@ def test_one_rule_for_a_tables_division_at_the_station_and_the_hub(lists):
         found = audit.check("j", row(lex, "QI", True, table=table,
                                      rule="double" if division == "B" else "5-per-word"))
         assert (found.division or None) == division, (table, found)
-    # fullwidth digits: never a table at the station, never a division at the hub
-    with pytest.raises(TableError):
-        check_table("１２")
-    assert event.division_for_table("１２") is None
+    # fullwidth digits, invisible characters: read alike at both ends (tables.as_read); the
+    # station refuses them (the player types it again), the hub counts them at table 12
+    for odd in ("１２", "12\u200b"):
+        with pytest.raises(TableError, match="it reads as 12"):
+            check_table(odd)
+        assert event.division_for_table(odd) == event.division_for_table("12") == \
+            event.division("A")
+    assert event.division_for_table("²") is None
 
 
 def tampered(station, real_lists) -> None:
@@ -299,7 +306,8 @@ def test_one_stations_flood_of_flagged_rows_never_pushes_anothers_alarm_off(list
     station at distinct tables dated 2099 leave the honest desk's one disagreement on the page
     (issue 41 item 2, for the hub's own judgements)."""
     from adjudicator.event_history import Check
-    from adjudicator.hub.board import MAX_WRONG, Board
+    from adjudicator.hub.board import Board
+    from adjudicator.hub.kept import MAX_WRONG
     from adjudicator.hub.ledger import CHECK
 
     board = Board()
@@ -321,3 +329,32 @@ def test_one_stations_flood_of_flagged_rows_never_pushes_anothers_alarm_off(list
     assert [a["text"] for a in alarms if a["station"] == "Desk 7"] == [
         "said ACCEPTABLE for QZQZ at table 3; division A's ALPHA says UNACCEPTABLE"]
     assert alarms[0]["text"] == "flood 300"  # the latest the hub took first, not by 2099
+
+
+def test_a_table_written_fullwidth_or_with_an_invisible_is_its_table_at_a_real_hub(
+        tmp_path, start_hub, lists):
+    """Issue 41 item 8: '１２' and '12' + U+200B were tables of their own, in no division, never
+    checked, '１２' read as 12 on the page; now each is table 12 (one row on the page), in
+    division A, checked (a lie caught there too) and flagged as written otherwise."""
+    from hub_process import wait_for
+    from odd_station import OddStation
+
+    hub = start_hub()
+    hub.call(setattr, hub.hub, "event_lists", {lex.fingerprint: lex.path
+                                               for lex in lists.values()})
+    hub.call(setattr, hub.hub, "event", event_of(lists, 1))
+    desk = OddStation(hub.url, hub.hub.station_token, "Desk 3")
+    alpha = lists["ALPHA"]
+    for table, words in (("12", "QI"), ("\uff11\uff12", "ZA"), ("12\u200b", "QZQZ")):
+        status, _ = desk.send(words=words, acceptable=1, game_table=table, lexicon_name="ALPHA",
+                              fingerprint=alpha.fingerprint, rule="5-per-word")
+        assert status == 200
+    wait_for(lambda: hub.call(hub.hub.board.snapshot)["checked"]["rows"] == 3)
+    snap = hub.call(hub.hub.board.snapshot)
+    assert snap["checked"] == {"rows": 3, "agree": 2, "disagree": 1, "other_list": 0,
+                               "unchecked": 0}
+    assert [(t["key"], t["challenges"]) for t in snap["tables"]] == [("12", 3)]
+    flags = [f for c in snap["latest"] for f in c["flags"]]
+    assert "table written otherwise ('１２', read as 12)" in flags
+    assert "table written otherwise ('12␦', read as 12)" in flags
+    assert snap["alarms"][0]["text"].startswith("said ACCEPTABLE for QZQZ at table 12")

@@ -46,7 +46,7 @@ def hub_db(tmp_path, make_lexicon):
 
 def test_csv_and_json_exports_mark_rows_from_a_station_never_accepted(hub_db):
     rows = list(csv.DictReader(io.StringIO(export_journal(hub_db, "csv"))))
-    assert tuple(rows[0]) == FIELDS + ("accepted", "wrong_list", "hub_check")
+    assert tuple(rows[0]) == FIELDS + ("accepted", "wrong_list", "hub_check", "hub_station")
     assert [(r["station"], r["accepted"]) for r in rows] == [
         ("Desk 1", "yes"), ("Desk 1", "yes"), ("Ghost", "no"), ("Ghost", "no"), ("Ghost", "no")]
     data = json.loads(export_journal(hub_db, "json"))

@@ -127,24 +127,27 @@ def test_a_restart_keeps_whose_name_is_whose(start_hub, tmp_path):
     assert [(s["name"], s["challenges"]) for s in stations] == [("Desk 5", 1)]
 
 
-def test_waiting_look_alikes_are_marked_on_the_page(start_hub, tmp_path):
-    """Two stations waiting under names that read alike (neither accepted yet, so neither is
-    refused): each is shown with a marker naming the other, and so is one that waited before
-    the director accepted the name it imitates."""
+def test_waiting_look_alikes_mark_only_the_newcomer(start_hub, tmp_path):
+    """Stations waiting under names that read alike (neither accepted yet, so neither is
+    refused): only the one that came later is marked, never the first; once the director
+    accepts the name they imitate, every one still waiting is marked, never the accepted one,
+    and Accept refuses them (issue 41 item 3)."""
     hub = start_hub(accept_new=False)
     early = OddStation(hub.url, hub.hub.station_token, "Desk 1\u034f")
     assert early.beat()[0] == 200
-    assert OddStation(hub.url, hub.hub.station_token, "\u13a0esk 1").beat()[0] == 200
+    assert OddStation(hub.url, hub.hub.station_token, "Desk 1\u0336").beat()[0] == 200
     assert OddStation(hub.url, hub.hub.station_token, "Desk 2").beat()[0] == 200
-    names = sorted(w["name"] for w in hub.call(lambda: hub.hub.board.snapshot()["waiting"]))
-    assert names == ["Desk 1\u034f" + LOOKS_LIKE, "Desk 2", "\u13a0esk 1" + LOOKS_LIKE]
-    _accepted(hub, "Desk 3")
-    for w in hub.call(lambda: hub.hub.board.snapshot()["waiting"]):
-        if w["name"].startswith("\u13a0"):
-            assert _post(hub, "/api/reject", {"station": w["key"]})[0] == 200
+
+    def waiting():
+        return [w["name"] for w in hub.call(lambda: hub.hub.board.snapshot()["waiting"])]
+    assert waiting() == ["Desk 1\u034f", "Desk 1\u0336" + LOOKS_LIKE, "Desk 2"]
     real = OddStation(hub.url, hub.hub.station_token, "Desk 1")
     assert real.beat()[0] == 200
+    assert waiting()[-1] == "Desk 1" + LOOKS_LIKE  # it came last: the panel cannot tell
     assert _post(hub, "/api/accept", {"station": wire.key_id(real.key)})[0] == 200
-    names = sorted(w["name"] for w in hub.call(lambda: hub.hub.board.snapshot()["waiting"]))
-    assert names == ["Desk 1\u034f" + LOOKS_LIKE, "Desk 2"]
+    assert waiting() == ["Desk 1\u034f" + LOOKS_LIKE, "Desk 1\u0336" + LOOKS_LIKE, "Desk 2"]
+    status, answer = _post(hub, "/api/accept", {"station": wire.key_id(early.key)})
+    assert status == 409 and "looks like 'Desk 1'" in answer["error"]
+    stations = hub.call(lambda: hub.hub.board.snapshot()["stations"])
+    assert [s["name"] for s in stations] == ["Desk 1"]
     assert early.beat()[0] == 409  # and from now on refused
