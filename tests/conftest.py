@@ -60,3 +60,63 @@ def _isolated_dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("ADJUDICATOR_JOURNAL", str(tmp_path / "journal.db"))
     monkeypatch.setenv("ADJUDICATOR_SHELF", str(tmp_path / "shelf"))  # never the real home
     monkeypatch.delenv("ADJUDICATOR_LEXICONS", raising=False)
+
+
+# The fast lane: `python -m pytest -m "not slow"` leaves out every test marked here, by what it
+# drives rather than by a mark in its file (no test file carries one): a browser (the phone page,
+# the director's page, in any engine), a kiosk on a pseudo-terminal (pty_driver.PtyApp), or a
+# run measured at more than a few seconds on its own (LONG). The full suite, what CI runs, is all
+# of them. Each kind has its own marker too: `-m browser`, `-m pty`, `-m long`.
+BROWSER_FIXTURES = {"browser", "engine"}  # web_helpers.browser (chromium), engines.engine (three)
+LONG = {  # a file (every test in it) or one test; each took seconds alone, under load, in 2026-11
+    # the hub, its stations and their links as processes: faults, kills, restarts, crowds
+    "tests/hub/test_crowds.py",
+    "tests/hub/test_deadlines.py",
+    "tests/hub/test_event_real.py",
+    "tests/hub/test_event_two_lists.py",
+    "tests/hub/test_faults.py",
+    "tests/hub/test_hall_crowding.py",
+    "tests/hub/test_judge_follows.py",
+    "tests/hub/test_link_faults.py",
+    "tests/hub/test_rename.py",
+    "tests/hub/test_restart.py",
+    "tests/hub/test_slow_clients.py",
+    "tests/hub/test_tsh.py",
+    "tests/hub/test_tsh_hostile.py",
+    "tests/hub/test_tsh_real.py",
+    "tests/hub/test_waiting.py",
+    # the journal under kills, lost files and locks held by other processes
+    "tests/journal/test_journal_contention.py",
+    "tests/journal/test_journal_crash.py",  # 43-59 s: a kill campaign against a station
+    "tests/journal/test_journal_loss_scenarios.py",
+    "tests/journal/test_journal_pipe.py::test_a_verdict_read_from_the_pipe_is_in_the_journal_even_after_kill_9",
+    # whole Textual screens driven key by key at several sizes
+    "tests/docket/test_docket_runner_kiosk.py",
+    "tests/docket/test_docket_runner_unprinted.py",
+    "tests/kiosk/test_kiosk_bigtext.py",
+    "tests/kiosk/test_kiosk_director.py",
+}
+
+
+def _kinds(item) -> list[str]:
+    kinds = []
+    if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        kinds.append("browser")
+    module = getattr(item, "module", None)
+    code = getattr(getattr(item, "function", None), "__code__", None)
+    if (module is not None and hasattr(module, "PtyApp")) or (
+            code is not None and "PtyApp" in code.co_varnames):
+        kinds.append("pty")
+    path = item.nodeid.split("::")[0]
+    if path in LONG or item.nodeid.split("[")[0] in LONG:
+        kinds.append("long")
+    return kinds
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        kinds = _kinds(item)
+        for kind in kinds:
+            item.add_marker(kind)
+        if kinds:
+            item.add_marker("slow")
