@@ -68,6 +68,10 @@ def _isolated_dirs(tmp_path, monkeypatch):
 # run measured at more than a few seconds on its own (LONG). The full suite, what CI runs, is all
 # of them. Each kind has its own marker too: `-m browser`, `-m pty`, `-m long`.
 BROWSER_FIXTURES = {"browser", "engine"}  # web_helpers.browser (chromium), engines.engine (three)
+BROWSER = {  # tests that start an engine themselves, without those fixtures
+    "tests/web/test_phone_verdict_engines.py::"
+    "test_at_200_percent_every_button_and_the_whole_word_are_on_screen",
+}
 LONG = {  # a file (every test in it) or one test; each took seconds alone, under load, in 2026-11
     # the hub, its stations and their links as processes: faults, kills, restarts, crowds
     "tests/hub/test_crowds.py",
@@ -95,20 +99,67 @@ LONG = {  # a file (every test in it) or one test; each took seconds alone, unde
     "tests/docket/test_docket_runner_unprinted.py",
     "tests/kiosk/test_kiosk_bigtext.py",
     "tests/kiosk/test_kiosk_director.py",
+    "tests/kiosk/test_kiosk_director_lists.py",
+    "tests/kiosk/test_kiosk_divisions.py",
+    "tests/kiosk/test_kiosk_double_submit.py",
+    "tests/kiosk/test_kiosk_every_screen.py",
+    "tests/kiosk/test_kiosk_flow.py",
+    "tests/kiosk/test_kiosk_focus_keys.py",
+    "tests/kiosk/test_kiosk_follow.py",
+    "tests/kiosk/test_kiosk_follow_divisions.py",
+    "tests/kiosk/test_kiosk_lockdown.py",  # a click at every cell of a grid
+    "tests/kiosk/test_kiosk_snapshots.py",  # 43 screens compared with their accepted pictures
+    "tests/kiosk/test_kiosk_verdict_keys.py",
+    "tests/kiosk/test_kiosk_config.py::test_kiosk_refuses_to_start_on_invalid_config",
+    "tests/kiosk/test_kiosk_locked_journal.py::"
+    "test_a_locked_journal_says_recording_then_not_recorded_with_no_verdict",
+    "tests/kiosk/test_kiosk_terminal.py::test_however_the_reads_cut_the_input_it_splits_the_same",
+    # mypy over the tree for three systems; the real lists, read whole and mutated
+    "tests/test_platforms.py",
+    "tests/test_readers_mutants.py",
+    "tests/test_readers_real.py",
+    "tests/test_real_lists.py",
+    "tests/test_lexicon_scan.py::test_scan_names_the_official_list_of_a_real_zyzzyva_install",
+    "tests/test_readers_checks.py::"
+    "test_a_database_whose_words_are_computed_huge_is_refused_in_bounded_memory",
+    # every command as a process against closed, full and unwritable outputs; big inputs
+    "tests/test_cli_exits.py::test_every_command_with_its_output_closed_full_or_unwritable",
+    "tests/test_cli_exits.py::test_the_output_test_runs_every_command",
+    "tests/test_batch_lines.py::"
+    "test_a_100_mb_line_is_invalid_in_flat_memory_and_the_next_lines_are_judged",
+    "tests/test_batch_lines.py::test_a_line_too_long_to_be_a_play_is_held_by_its_start_only",
+    "tests/test_batch_blocks.py::test_any_lines_any_separators",
+    "tests/test_cli.py::test_batch_matches_a_plain_line_splitter_and_a_plain_set",
+    "tests/test_launch.py::test_a_child_that_dies_says_why_in_the_log_and_never_on_the_terminal",
+    "tests/journal/test_journal_streaming.py",  # exports and merges in bounded memory
+    "tests/journal/test_journal_failures.py::"
+    "test_cli_judge_shows_the_verdict_even_when_the_journal_is_locked",
+    # a hub and its stations as processes
+    "tests/hub/test_hub_cli.py",
+    "tests/hub/test_follow.py",
+    "tests/hub/test_forwarding.py",
+    "tests/hub/test_event_inside.py",
+    "tests/hub/test_accept_once.py",
+    "tests/hub/test_odd_tables.py::test_a_division_table_is_what_it_was",
+    "tests/hub/test_phone_retry.py",
+    "tests/web/test_phone_server.py",
+    "tests/web/test_serve_access.py::test_rotating_the_token_locks_out_old_links_without_a_restart",
+    "tests/web/test_serve_access.py::"
+    "test_a_websocket_from_another_site_is_refused_even_with_the_token",
 }
 
 
 def _kinds(item) -> list[str]:
     kinds = []
-    if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+    path, test = item.nodeid.split("::")[0], item.nodeid.split("[")[0]
+    if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())) or test in BROWSER:
         kinds.append("browser")
     module = getattr(item, "module", None)
     code = getattr(getattr(item, "function", None), "__code__", None)
     if (module is not None and hasattr(module, "PtyApp")) or (
             code is not None and "PtyApp" in code.co_varnames):
         kinds.append("pty")
-    path = item.nodeid.split("::")[0]
-    if path in LONG or item.nodeid.split("[")[0] in LONG:
+    if path in LONG or test in LONG:
         kinds.append("long")
     return kinds
 
