@@ -69,8 +69,8 @@ def _isolated_dirs(tmp_path, monkeypatch):
 # of them. Each kind has its own marker too: `-m browser`, `-m pty`, `-m long`.
 BROWSER_FIXTURES = {"browser", "engine"}  # web_helpers.browser (chromium), engines.engine (three)
 BROWSER = {  # tests that start an engine themselves, without those fixtures
-    "tests/web/test_phone_verdict_engines.py::"
-    "test_at_200_percent_every_button_and_the_whole_word_are_on_screen",
+    ("tests/web/test_phone_verdict_engines.py::"
+     "test_at_200_percent_every_button_and_the_whole_word_are_on_screen"),
 }
 LONG = {  # a file (every test in it) or one test; each took seconds alone, under load, in 2026-11
     # the hub, its stations and their links as processes: faults, kills, restarts, crowds
@@ -93,7 +93,8 @@ LONG = {  # a file (every test in it) or one test; each took seconds alone, unde
     "tests/journal/test_journal_contention.py",
     "tests/journal/test_journal_crash.py",  # 43-59 s: a kill campaign against a station
     "tests/journal/test_journal_loss_scenarios.py",
-    "tests/journal/test_journal_pipe.py::test_a_verdict_read_from_the_pipe_is_in_the_journal_even_after_kill_9",
+    ("tests/journal/test_journal_pipe.py::"
+     "test_a_verdict_read_from_the_pipe_is_in_the_journal_even_after_kill_9"),
     # whole Textual screens driven key by key at several sizes
     "tests/docket/test_docket_runner_kiosk.py",
     "tests/docket/test_docket_runner_unprinted.py",
@@ -111,8 +112,8 @@ LONG = {  # a file (every test in it) or one test; each took seconds alone, unde
     "tests/kiosk/test_kiosk_snapshots.py",  # 43 screens compared with their accepted pictures
     "tests/kiosk/test_kiosk_verdict_keys.py",
     "tests/kiosk/test_kiosk_config.py::test_kiosk_refuses_to_start_on_invalid_config",
-    "tests/kiosk/test_kiosk_locked_journal.py::"
-    "test_a_locked_journal_says_recording_then_not_recorded_with_no_verdict",
+    ("tests/kiosk/test_kiosk_locked_journal.py::"
+     "test_a_locked_journal_says_recording_then_not_recorded_with_no_verdict"),
     "tests/kiosk/test_kiosk_terminal.py::test_however_the_reads_cut_the_input_it_splits_the_same",
     # mypy over the tree for three systems; the real lists, read whole and mutated
     "tests/test_platforms.py",
@@ -120,20 +121,32 @@ LONG = {  # a file (every test in it) or one test; each took seconds alone, unde
     "tests/test_readers_real.py",
     "tests/test_real_lists.py",
     "tests/test_lexicon_scan.py::test_scan_names_the_official_list_of_a_real_zyzzyva_install",
-    "tests/test_readers_checks.py::"
-    "test_a_database_whose_words_are_computed_huge_is_refused_in_bounded_memory",
+    ("tests/test_readers_checks.py::"
+     "test_a_database_whose_words_are_computed_huge_is_refused_in_bounded_memory"),
     # every command as a process against closed, full and unwritable outputs; big inputs
     "tests/test_cli_exits.py::test_every_command_with_its_output_closed_full_or_unwritable",
     "tests/test_cli_exits.py::test_the_output_test_runs_every_command",
-    "tests/test_batch_lines.py::"
-    "test_a_100_mb_line_is_invalid_in_flat_memory_and_the_next_lines_are_judged",
+    ("tests/test_batch_lines.py::"
+     "test_a_100_mb_line_is_invalid_in_flat_memory_and_the_next_lines_are_judged"),
     "tests/test_batch_lines.py::test_a_line_too_long_to_be_a_play_is_held_by_its_start_only",
     "tests/test_batch_blocks.py::test_any_lines_any_separators",
     "tests/test_cli.py::test_batch_matches_a_plain_line_splitter_and_a_plain_set",
     "tests/test_launch.py::test_a_child_that_dies_says_why_in_the_log_and_never_on_the_terminal",
+    "tests/test_launch.py::test_a_line_taken_without_click_means_what_click_would_make_of_it",
+    ("tests/test_launch.py::"
+     "test_the_supervisor_imports_the_kiosk_once_and_runs_no_thread_when_it_forks"),
+    "tests/test_cli_exits.py::test_ctrl_c_exits_130_not_an_io_code",
+    "tests/test_cli_exits.py::test_a_closed_pipe_ends_quietly_never_with_1",
+    "tests/test_cli_paths.py::test_a_journal_whose_folder_is_not_there_is_refused_not_made",
+    "tests/test_lexicon_in_memory.py::test_judge_batch_whole_process_keeps_its_verdicts",
+    "tests/test_default_lexicon.py::test_shipped_file_equals_a_fresh_compile",
+    "tests/test_readers.py::test_fuzzed_tiny_files_read_or_are_refused",
+    "tests/journal/test_journal_chain.py::test_canonical_is_exactly_the_documented_json",
+    "tests/kiosk/test_kiosk_pin.py::test_gate_locks_after_five_wrong_tries_for_sixty_seconds",
+    "tests/hub/test_odd_peers.py::test_hub_toml_keeps_its_size_across_saves",
     "tests/journal/test_journal_streaming.py",  # exports and merges in bounded memory
-    "tests/journal/test_journal_failures.py::"
-    "test_cli_judge_shows_the_verdict_even_when_the_journal_is_locked",
+    ("tests/journal/test_journal_failures.py::"
+     "test_cli_judge_shows_the_verdict_even_when_the_journal_is_locked"),
     # a hub and its stations as processes
     "tests/hub/test_hub_cli.py",
     "tests/hub/test_follow.py",
@@ -144,8 +157,8 @@ LONG = {  # a file (every test in it) or one test; each took seconds alone, unde
     "tests/hub/test_phone_retry.py",
     "tests/web/test_phone_server.py",
     "tests/web/test_serve_access.py::test_rotating_the_token_locks_out_old_links_without_a_restart",
-    "tests/web/test_serve_access.py::"
-    "test_a_websocket_from_another_site_is_refused_even_with_the_token",
+    ("tests/web/test_serve_access.py::"
+     "test_a_websocket_from_another_site_is_refused_even_with_the_token"),
 }
 
 
