@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
 
 from adjudicator.lexicon.names import claim_of_name
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import FORMAT_VERSION, Lexicon, fingerprint_words
+
+# No per-example time limit: CI runs 4 workers on 2 cores, and a property test once failed there
+# only because one example took longer than Hypothesis's 200 ms default (the examples and their
+# checks are unchanged; a test that sets its own deadline keeps it)
+settings.register_profile("adjudicator", deadline=None)
+settings.load_profile("adjudicator")
 
 @pytest.fixture
 def make_lexicon(tmp_path):
