@@ -340,3 +340,31 @@ def test_a_paste_too_long_is_refused_whole_with_its_real_length(server, new_devi
     page.keyboard.press("Enter")
     assert "Words: QI ZA" in verdict_text(page)
     assert [r.words for r in journal_rows(server)] == [("QI", "ZA")]
+
+
+def test_change_table_starts_the_field_empty_and_the_new_table_is_confirmed(server, new_device):
+    """Issue 43 item 4: at table 1, Change table then "2" and Enter seats the phone at table 2,
+    not 12, and the entry page says the table chosen until its first challenge."""
+    page = new_device()
+    open_page(page, server)
+    sit_at(page, "1")
+    assert "Now at table 1." in page.inner_text("#seated")
+    page.tap("#change")
+    page.wait_for_selector("body[data-view=table]")
+    assert page.input_value("#table") == ""
+    assert page.evaluate("document.activeElement.id") == "table"
+    page.keyboard.type("2")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-view=ready]")
+    assert page.inner_text("#where").startswith("Table 2")
+    seated = page.inner_text("#seated")
+    assert "Now at table 2." in seated and "Change table" in seated
+    page.screenshot(path=str(server.config.parent / "seated.png"))
+    enter(page, "qi")
+    page.keyboard.press("Enter")
+    verdict_text(page)
+    assert journal_rows(server)[-1].table == "2"
+    page.wait_for_selector("body[data-view=verdict] #next")
+    page.tap("#next")
+    page.wait_for_selector("body[data-view=ready]")
+    assert page.inner_text("#seated") == ""  # said until the first challenge, then gone

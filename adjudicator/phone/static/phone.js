@@ -126,8 +126,15 @@
     if (s.view === 'table') {
       $('table-error').textContent = s.error || '';  // a table the station refused, and why
       $('where').textContent = eventName || 'Word judge';
-      setView('table'); $('table').focus(); body.dataset.ready = '1'; return;
+      // Change table starts the field empty: the old number left in it with the cursor after
+      // it made "2" at table 1 seat the phone at table 12 (another division, another list).
+      // A table the station refused stays, all selected, so the first key replaces it.
+      if (['ready', 'entry', 'verdict', 'verdict-held'].includes(before) && !s.error) $('table').value = '';
+      setView('table'); $('table').focus(); $('table').select(); body.dataset.ready = '1'; return;
     }
+    // The table just chosen is said on the entry page until its first challenge: a wrong number
+    // is seen before a word is judged at the wrong table.
+    if (before === 'table') setText('seated', 'Now at table ' + s.table + '. Not your table? Tap Change table.');
     const count = s.count === null || s.count === undefined ? '' : ' · challenges here: ' + s.count;
     $('where').textContent = 'Table ' + s.table + (s.round ? ' · Round ' + s.round : '') + count;
     $('error').textContent = s.error || '';
@@ -174,6 +181,7 @@
       return;
     }
     $('adjudicate').disabled = true;
+    setText('seated', '');
     clearTimeout(idle);
     send({t: 'judge', text: $('words').value});
     clearTimeout(slow);
