@@ -104,48 +104,100 @@ def test_trouble_is_first_on_every_screen(browser, trouble):
         page.close()
 
 
+FOCUSED = "document.activeElement && document.activeElement.dataset.focus || ''"
+
+
 def test_the_director_renames_a_station_from_its_row(browser, trouble):
-    """Rename beside an accepted station: its new name shown live and kept by the hub; a name
-    another station holds is refused in words, the station keeping its own; Cancel does nothing."""
+    """Rename beside an accepted station opens a field in its row (never a prompt()): its new name
+    shown live and kept by the hub; a name another station holds is refused in words beside the
+    field, the station keeping its own; Cancel and Escape do nothing."""
     page = browser.new_page(viewport={"width": 1280, "height": 800})
-    answers: list[str | None] = []
-    said: list[str] = []
-
-    def dialog(d):
-        if d.type == "prompt":
-            answer = answers.pop(0)
-            d.dismiss() if answer is None else d.accept(answer)
-        else:
-            said.append(d.message)
-            d.accept()
-
-    page.on("dialog", dialog)
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     try:
         page.goto(f"{trouble.url}/?key={trouble.hub.director_token}")
         rename = page.get_by_role("button", name="Rename Desk 1", exact=True)
         rename.wait_for(timeout=WAIT)
         assert page.get_by_role("button", name="Rename Spare laptop").count() == 0  # waiting
 
-        answers.append(None)  # Cancel
         rename.click()
-        page.wait_for_timeout(300)
-        assert rename.count() == 1 and not said
+        field = page.get_by_label("New name for Desk 1", exact=False)
+        field.wait_for(timeout=WAIT)
+        assert page.evaluate(FOCUSED).startswith("rename-field:")
+        page.get_by_role("button", name="Cancel").click()
+        rename.wait_for(timeout=WAIT)
+        assert page.evaluate(FOCUSED).startswith("rename:")  # back on its button
 
-        answers.append("  Desk 10  ")
         rename.click()
+        field.wait_for(timeout=WAIT)
+        page.keyboard.press("Escape")
+        rename.wait_for(timeout=WAIT)
+
+        rename.click()
+        field.fill("  Desk 10  ")
+        page.keyboard.press("Enter")
         page.get_by_role("button", name="Rename Desk 10", exact=True).wait_for(timeout=WAIT)
         page.reload()  # kept by the hub, not only drawn
         page.get_by_role("button", name="Rename Desk 10", exact=True).wait_for(timeout=WAIT)
         assert page.get_by_role("button", name="Rename Desk 1", exact=True).count() == 0
 
-        answers.append("Desk 2")  # held by another accepted station
         page.get_by_role("button", name="Rename Desk 10", exact=True).click()
-        for _ in range(50):
-            if said:
-                break
-            page.wait_for_timeout(100)
-        assert said and said[0].startswith("Not renamed: ") and "Desk 2" in said[0]
+        page.get_by_label("New name for Desk 10", exact=False).fill("Desk 2")  # another's name
+        page.get_by_role("button", name="Save name").click()
+        said = page.locator(".rename-said")
+        said.filter(has_text="Not renamed").wait_for(timeout=WAIT)
+        assert "Desk 2" in said.inner_text()
+        page.screenshot(path=str(Path(trouble.journal_path).parent / "rename-refused.png"))
+        page.keyboard.press("Escape")
         assert page.get_by_role("button", name="Rename Desk 10", exact=True).count() == 1
         assert page.get_by_role("button", name="Rename Desk 2", exact=True).count() == 1
+        assert dialogs == []  # no prompt(), no alert()
+    finally:
+        page.close()
+
+
+def test_live_updates_never_move_the_directors_hand(browser, trouble):
+    """Issue 43 item 1: the board is drawn anew every second (each station's "last heard"), and
+    the focus, a rename being typed with its selection, and the scroll position all survive it;
+    Enter on a button tabbed to seconds before still works, with a visible focus ring."""
+    page = browser.new_page(viewport={"width": 1280, "height": 600})
+    try:
+        page.goto(f"{trouble.url}/?key={trouble.hub.director_token}")
+        rename = page.get_by_role("button", name="Rename Desk 1", exact=True)
+        rename.wait_for(timeout=WAIT)
+        rename.focus()
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")  # by keyboard: the ring shows
+        assert page.evaluate(FOCUSED).startswith("rename:")
+        ring = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+        assert ring == "solid"
+        row = page.query_selector("#stations tr")
+        page.wait_for_function("row => !row.isConnected", arg=row, timeout=WAIT)  # drawn anew
+        page.wait_for_timeout(1500)
+        assert page.evaluate(FOCUSED).startswith("rename:")
+        assert page.evaluate("document.activeElement.getAttribute('aria-label')") == \
+            "Rename Desk 1"
+        page.keyboard.press("Enter")
+        field = page.get_by_label("New name for Desk 1", exact=False)
+        field.wait_for(timeout=WAIT)
+        page.keyboard.press("End")
+        page.keyboard.type(" by the wind")
+        page.keyboard.press("Shift+ArrowLeft")
+        page.wait_for_timeout(2500)  # two updates at least
+        assert page.evaluate(FOCUSED).startswith("rename-field:")
+        assert field.input_value() == "Desk 1 by the wind"
+        assert page.evaluate("[document.activeElement.selectionStart,"
+                             " document.activeElement.selectionEnd]") == [17, 18]
+        page.keyboard.press("Escape")
+        rename.wait_for(timeout=WAIT)
+        # the scroll position: the page read halfway down stays there
+        page.evaluate("window.scrollTo(0, 400)")
+        page.wait_for_timeout(2500)
+        assert page.evaluate("window.scrollY") == 400
+        # Accept by keyboard, long after it was tabbed to
+        accept = page.locator("#waiting button.accept").first
+        accept.focus()
+        page.wait_for_timeout(2500)
+        assert page.evaluate(FOCUSED).startswith("accept:")
     finally:
         page.close()
