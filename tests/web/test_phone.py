@@ -368,3 +368,46 @@ def test_change_table_starts_the_field_empty_and_the_new_table_is_confirmed(serv
     page.tap("#next")
     page.wait_for_selector("body[data-view=ready]")
     assert page.inner_text("#seated") == ""  # said until the first challenge, then gone
+
+
+EDGES = """ids => ids.map(id => { const s = getComputedStyle(document.getElementById(id));
+  return [id, parseFloat(s.borderTopWidth), s.borderTopStyle, s.borderTopColor]; })"""
+
+
+def test_in_forced_colours_every_button_keeps_an_edge_and_the_verdict_its_mark_and_word(
+        server, new_device):
+    """Issue 43 item 6 (chromium's forced-colors emulation, as Windows' high contrast): START,
+    ADJUDICATE, Change table, RECHECK and NEXT each keep a visible edge; the verdict keeps its
+    mark and its word, in a frame (double for UNACCEPTABLE)."""
+    page = new_device()
+    page.emulate_media(forced_colors="active")
+    open_page(page, server)
+    assert page.evaluate("matchMedia('(forced-colors: active)').matches")
+    folder = server.config.parent
+
+    def edged(ids):
+        for id_, width, style, colour in page.evaluate(EDGES, ids):
+            assert width >= 2 and style != "none" and colour not in ("rgba(0, 0, 0, 0)",
+                                                                     "transparent"), (id_, colour)
+
+    page.evaluate("document.querySelector('#table-form button.big').id = 'start'")
+    edged(["start"])
+    page.screenshot(path=str(folder / "forced-table.png"))
+    sit_at(page, "4")
+    edged(["adjudicate", "change"])
+    page.screenshot(path=str(folder / "forced-entry.png"))
+    for words, mark, word, style in (("qi", "✔", "ACCEPTABLE", "solid"),
+                                     ("qqq", "✘", "UNACCEPTABLE", "double")):
+        enter(page, words)
+        page.keyboard.press("Enter")
+        verdict_text(page)
+        page.wait_for_selector("body[data-view=verdict] #next")
+        assert page.inner_text("#mark") == mark and page.inner_text("#word") == word
+        for id_ in ("mark", "word"):
+            assert page.eval_on_selector(f"#{id_}", "e => getComputedStyle(e).color") != \
+                page.eval_on_selector("#verdict", "e => getComputedStyle(e).backgroundColor")
+        edged(["next", "recheck-button"])
+        assert page.evaluate(EDGES, ["verdict"])[0][2] == style
+        page.screenshot(path=str(folder / f"forced-{word}.png"))
+        page.tap("#next")
+        page.wait_for_selector("body[data-view=ready]")
