@@ -411,3 +411,23 @@ def test_in_forced_colours_every_button_keeps_an_edge_and_the_verdict_its_mark_a
         page.screenshot(path=str(folder / f"forced-{word}.png"))
         page.tap("#next")
         page.wait_for_selector("body[data-view=ready]")
+
+
+def test_every_phone_at_a_table_shows_its_fresh_count_after_any_phones_challenge(server,
+                                                                             new_device):
+    """Issue 43 item 7: with two phones at one table the second's 'challenges here' was stale."""
+    first, second = new_device(), new_device()
+    for page in (first, second):
+        open_page(page, server)
+        sit_at(page, "3")
+    assert "challenges here: 0" in second.inner_text("#where")
+    for n in (1, 2):
+        enter(first, "qi")
+        first.keyboard.press("Enter")
+        verdict_text(first)
+        second.wait_for_function(
+            f"document.getElementById('where').textContent.endsWith('challenges here: {n}')")
+        first.wait_for_selector("body[data-view=verdict] #next")
+        first.tap("#next")
+        first.wait_for_selector("body[data-view=ready]")
+    assert "challenges here: 2" in first.inner_text("#where")
