@@ -201,3 +201,39 @@ def test_live_updates_never_move_the_directors_hand(browser, trouble):
         assert page.evaluate(FOCUSED).startswith("accept:")
     finally:
         page.close()
+
+
+LONG = ("Desk by the north window of the upper hall, left",
+        "Desk by the north window of the upper hall, right")
+WHOLE = """() => [...document.querySelectorAll('#alarms li, #stations td.station')].map(e => {
+  const name = e.querySelector('.cut');
+  return [e.innerText, e.scrollWidth <= e.clientWidth + 1,
+          name ? getComputedStyle(name).whiteSpace : ''];
+})"""
+
+
+def test_long_names_alike_are_never_cut_to_read_the_same(browser, trouble):
+    """Issue 43 item 3: two long names alike but for their ends read the same once cut to about
+    20 characters in the alarms: they wrap, whole, at every width (renamed by keyboard here)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(f"{trouble.url}/?key={trouble.hub.director_token}")
+        for old, new in zip(("Desk 4", "Desk 2"), LONG):
+            page.get_by_role("button", name=f"Rename {old}", exact=True).focus()
+            page.keyboard.press("Enter")
+            page.keyboard.press("Control+a")
+            page.keyboard.type(new)
+            page.keyboard.press("Enter")
+            page.get_by_role("button", name=f"Rename {new}", exact=True).wait_for(timeout=WAIT)
+        for width, height in ((1280, 800), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.get_by_text(f"{LONG[0]}: silent").wait_for(timeout=WAIT)
+            page.get_by_text(f"{LONG[1]}: not locked").wait_for(timeout=WAIT)
+            seen = page.evaluate(WHOLE)
+            for name in LONG:
+                shown = [s for s in seen if name in s[0]]
+                assert len(shown) >= 2, (name, seen)  # in an alarm and in its station's row
+                assert all(fits and space == "normal" for _, fits, space in shown), shown
+            page.screenshot(path=str(Path(trouble.journal_path).parent / f"long-{width}.png"))
+    finally:
+        page.close()
