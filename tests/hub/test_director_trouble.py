@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 
 from running_hub import RunningHub  # noqa: E402
 from trouble_screenshot import hall, tsh_file  # noqa: E402
-from web_helpers import browser  # noqa: E402,F401 (the fixture)
+from web_helpers import axe_violations, browser  # noqa: E402,F401 (the fixture)
 
 from adjudicator.hub import eventalarms  # noqa: E402
 
@@ -186,6 +186,7 @@ def test_live_updates_never_move_the_directors_hand(browser, trouble):
         page.wait_for_timeout(2500)  # two updates at least
         assert page.evaluate(FOCUSED).startswith("rename-field:")
         assert field.input_value() == "Desk 1 by the wind"
+        assert axe_violations(page) == []  # the open field labelled, its buttons named
         assert page.evaluate("[document.activeElement.selectionStart,"
                              " document.activeElement.selectionEnd]") == [17, 18]
         page.keyboard.press("Escape")
@@ -235,5 +236,27 @@ def test_long_names_alike_are_never_cut_to_read_the_same(browser, trouble):
                 assert len(shown) >= 2, (name, seen)  # in an alarm and in its station's row
                 assert all(fits and space == "normal" for _, fits, space in shown), shown
             page.screenshot(path=str(Path(trouble.journal_path).parent / f"long-{width}.png"))
+    finally:
+        page.close()
+
+
+def test_in_forced_colours_the_directors_buttons_chips_and_trouble_keep_an_edge(browser,
+                                                                               trouble):
+    """Issue 43 item 6 on the director's page: fills and shadows give way to the system's
+    colours, so the chips, the bar beside a station in trouble and every button keep an edge."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.emulate_media(forced_colors="active")
+        page.goto(f"{trouble.url}/?key={trouble.hub.director_token}")
+        page.get_by_role("button", name="Rename Desk 1", exact=True).wait_for(timeout=WAIT)
+        edges = page.evaluate("""() => [...document.querySelectorAll(
+            'button, .alarm, #stations tr.trouble td:first-child')]
+            .filter(e => e.getBoundingClientRect().width > 0).map(e => {
+              const s = getComputedStyle(e);
+              return [e.className || e.tagName, parseFloat(s.borderLeftWidth), s.borderLeftStyle];
+            })""")
+        assert len(edges) > 10
+        assert all(width >= 1 and style != "none" for _, width, style in edges), edges
+        page.screenshot(path=str(Path(trouble.journal_path).parent / "forced.png"))
     finally:
         page.close()
