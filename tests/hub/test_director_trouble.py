@@ -14,7 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 
 from running_hub import RunningHub  # noqa: E402
 from trouble_screenshot import hall, tsh_file  # noqa: E402
-from web_helpers import axe_violations, browser  # noqa: E402,F401 (the fixture)
+from web_helpers import axe_violations  # noqa: E402
+from web_helpers import browser  # noqa: E402,F401 (the fixture)
 
 from adjudicator.hub import eventalarms  # noqa: E402
 
