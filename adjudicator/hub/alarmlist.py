@@ -54,8 +54,24 @@ def station_alarms(view: StationView, now: float, silent_after: float, event: Ev
     if backlog > 0:
         said.append(f"backlog {backlog}")
     if abs(view.skew) > CLOCK_SKEW:
-        said.append(f"clock {'ahead' if view.skew > 0 else 'behind'} by {abs(view.skew):.0f} s")
+        said.append(f"clock {'ahead' if view.skew > 0 else 'behind'} by {skew_words(view.skew)}")
     return said
+
+
+def skew_words(seconds: float) -> str:
+    """A clock's error as a director reads it: '14 h 23 min', '5 min', '1 day 2 h', never
+    '51800 s' (a time zone set wrong shows as whole hours at a glance)."""
+    n = round(abs(seconds))
+    days, rest = divmod(n, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days} day{'s' if days > 1 else ''}" + (f" {hours} h" if hours else "")
+    if hours:
+        return f"{hours} h" + (f" {minutes} min" if minutes else "")
+    if minutes >= 10 or not secs:
+        return f"{minutes} min"
+    return f"{minutes} min {secs} s"
 
 
 def flags_of(value) -> list[str]:

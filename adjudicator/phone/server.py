@@ -188,6 +188,8 @@ class PhoneApp:
             except BadFrame as e:
                 self.log(f"{device.label}: bad frame ({e})")
                 continue
+            if frame["t"] == "judge":  # heard: a wait from here on is the station's, not the link's
+                await self._send(ws, {"t": "judging"})
             try:
                 problem = await act(frame, device, timers=self.timers, clock=self.clock,
                                     judge_in=self.judge_in)
@@ -200,6 +202,16 @@ class PhoneApp:
             payload = state_payload(device, device.here)
             for page in list(device.sockets):
                 await self._send(page, payload)
+            if frame["t"] in ("judge", "recheck") and device.here is not None:
+                await self._recount(device, device.here.table)
+
+    async def _recount(self, device, table: str) -> None:
+        """Every other phone at TABLE is told its fresh challenge count (two phones at one table
+        each said its own count from its last state, so the second's was stale)."""
+        for other in self.devices.at_table(table, but=device):
+            count = {"t": "count", "table": table, "count": other.station.table_count(table)}
+            for page in list(other.sockets):
+                await self._send(page, count)
 
     async def _send(self, ws: web.WebSocketResponse, payload: dict) -> None:
         """Send, or close a phone that does not read (a slow connection never holds the rest)."""

@@ -94,3 +94,8 @@ class Devices:
 
     def __len__(self) -> int:
         return len(self._devices)
+
+    def at_table(self, table: str, but: Device) -> list[Device]:
+        """The other devices seated at TABLE with a page open: each shows its challenge count."""
+        return [d for d in self._devices.values()
+                if d is not but and d.current == table and d.sockets]

@@ -67,9 +67,22 @@ def test_printer_states_and_a_wrong_clock_are_said_in_words():
     board = Board(clock=Clock(), wall=lambda: T0)
     board.heartbeat("a", {"station": "Desk 1", "printer": "printer cover open",
                           "clock": (T0 + timedelta(minutes=5)).isoformat()})
-    assert alarms(board, "Desk 1") == ["printer: cover open", "clock ahead by 300 s"]
+    assert alarms(board, "Desk 1") == ["printer: cover open", "clock ahead by 5 min"]
+    board.heartbeat("a", {"station": "Desk 1", "printer": "ready",
+                          "clock": (T0 + timedelta(seconds=51800)).isoformat()})
+    assert alarms(board, "Desk 1") == ["clock ahead by 14 h 23 min"]  # issue 43: not 51800 s
+    board.heartbeat("a", {"station": "Desk 1", "printer": "ready",
+                          "clock": (T0 - timedelta(seconds=95)).isoformat()})
+    assert alarms(board, "Desk 1") == ["clock behind by 1 min 35 s"]
     board.heartbeat("a", {"station": "Desk 1", "printer": "ready", "clock": T0.isoformat()})
     assert alarms(board, "Desk 1") == []
+
+
+def test_a_clock_error_reads_in_days_hours_and_minutes():
+    from adjudicator.hub.alarmlist import skew_words
+
+    assert [skew_words(s) for s in (61, 600, 3600, 51800, -7260, 90000, 2 * 86400)] == [
+        "1 min 1 s", "10 min", "1 h", "14 h 23 min", "2 h 1 min", "1 day 1 h", "2 days"]
 
 
 def test_station_flags_and_a_split_look_up_across_two_stations_are_alarms():

@@ -90,6 +90,25 @@ def test_rows_arrive_live_and_a_new_station_is_accepted(engine, hub, tmp_path, m
         body_has(page, "CAT QQ")  # and live from then on
         assert "UNACCEPTABLE" in page.text("body")
         shot(page, tmp_path, "director-accepted")
+        # issue 43 item 1: the board is drawn anew every second ("last heard"); a button
+        # tabbed to keeps the focus through it, and Enter then opens the rename field
+        focus = "return (document.activeElement && document.activeElement.dataset.focus) || '';"
+        page.js("document.querySelector('#stations button.rename').focus();")
+        page.js("document.querySelector('#stations tr').dataset.old = '1';")
+        page.wait("return !document.querySelector('#stations tr[data-old]');",
+                  what="the stations drawn anew")
+        assert page.js(focus).startswith("rename:")
+        page.js("document.activeElement.click();")
+        page.wait("return (document.activeElement.dataset.focus || '').startsWith("
+                  "'rename-field:');", what="the rename field, focused")
+        page.js("document.activeElement.value = 'Desk 8 at the door';")
+        page.js("document.querySelector('#stations tr').dataset.old = '1';")
+        page.wait("return !document.querySelector('#stations tr[data-old]');",
+                  what="the stations drawn anew")
+        assert page.js(focus).startswith("rename-field:")
+        assert page.js("return document.activeElement.value;") == "Desk 8 at the door"
+        shot(page, tmp_path, "director-renaming")
+        page.js("document.querySelector('.rename-form button[type=button]').click();")
         page.reload()  # the hub kept it: a fresh page offers no Accept for Desk 8 either
         body_has(page, "CAT QQ")
         page.wait("const e = document.getElementById('live');"

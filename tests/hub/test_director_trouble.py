@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 
 from running_hub import RunningHub  # noqa: E402
 from trouble_screenshot import hall, tsh_file  # noqa: E402
+from web_helpers import axe_violations  # noqa: E402
 from web_helpers import browser  # noqa: E402,F401 (the fixture)
 
 from adjudicator.hub import eventalarms  # noqa: E402
@@ -104,48 +105,159 @@ def test_trouble_is_first_on_every_screen(browser, trouble):
         page.close()
 
 
+FOCUSED = "document.activeElement && document.activeElement.dataset.focus || ''"
+
+
 def test_the_director_renames_a_station_from_its_row(browser, trouble):
-    """Rename beside an accepted station: its new name shown live and kept by the hub; a name
-    another station holds is refused in words, the station keeping its own; Cancel does nothing."""
+    """Rename beside an accepted station opens a field in its row (never a prompt()): its new name
+    shown live and kept by the hub; a name another station holds is refused in words beside the
+    field, the station keeping its own; Cancel and Escape do nothing."""
     page = browser.new_page(viewport={"width": 1280, "height": 800})
-    answers: list[str | None] = []
-    said: list[str] = []
-
-    def dialog(d):
-        if d.type == "prompt":
-            answer = answers.pop(0)
-            d.dismiss() if answer is None else d.accept(answer)
-        else:
-            said.append(d.message)
-            d.accept()
-
-    page.on("dialog", dialog)
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     try:
         page.goto(f"{trouble.url}/?key={trouble.hub.director_token}")
         rename = page.get_by_role("button", name="Rename Desk 1", exact=True)
         rename.wait_for(timeout=WAIT)
         assert page.get_by_role("button", name="Rename Spare laptop").count() == 0  # waiting
 
-        answers.append(None)  # Cancel
         rename.click()
-        page.wait_for_timeout(300)
-        assert rename.count() == 1 and not said
+        field = page.get_by_label("New name for Desk 1", exact=False)
+        field.wait_for(timeout=WAIT)
+        assert page.evaluate(FOCUSED).startswith("rename-field:")
+        page.get_by_role("button", name="Cancel").click()
+        rename.wait_for(timeout=WAIT)
+        assert page.evaluate(FOCUSED).startswith("rename:")  # back on its button
 
-        answers.append("  Desk 10  ")
         rename.click()
+        field.wait_for(timeout=WAIT)
+        page.keyboard.press("Escape")
+        rename.wait_for(timeout=WAIT)
+
+        rename.click()
+        field.fill("  Desk 10  ")
+        page.keyboard.press("Enter")
         page.get_by_role("button", name="Rename Desk 10", exact=True).wait_for(timeout=WAIT)
         page.reload()  # kept by the hub, not only drawn
         page.get_by_role("button", name="Rename Desk 10", exact=True).wait_for(timeout=WAIT)
         assert page.get_by_role("button", name="Rename Desk 1", exact=True).count() == 0
 
-        answers.append("Desk 2")  # held by another accepted station
         page.get_by_role("button", name="Rename Desk 10", exact=True).click()
-        for _ in range(50):
-            if said:
-                break
-            page.wait_for_timeout(100)
-        assert said and said[0].startswith("Not renamed: ") and "Desk 2" in said[0]
+        page.get_by_label("New name for Desk 10", exact=False).fill("Desk 2")  # another's name
+        page.get_by_role("button", name="Save name").click()
+        said = page.locator(".rename-said")
+        said.filter(has_text="Not renamed").wait_for(timeout=WAIT)
+        assert "Desk 2" in said.inner_text()
+        page.screenshot(path=str(Path(trouble.journal_path).parent / "rename-refused.png"))
+        page.keyboard.press("Escape")
         assert page.get_by_role("button", name="Rename Desk 10", exact=True).count() == 1
         assert page.get_by_role("button", name="Rename Desk 2", exact=True).count() == 1
+        assert dialogs == []  # no prompt(), no alert()
+    finally:
+        page.close()
+
+
+def test_live_updates_never_move_the_directors_hand(browser, trouble):
+    """Issue 43 item 1: the board is drawn anew every second (each station's "last heard"), and
+    the focus, a rename being typed with its selection, and the scroll position all survive it;
+    Enter on a button tabbed to seconds before still works, with a visible focus ring."""
+    page = browser.new_page(viewport={"width": 1280, "height": 600})
+    try:
+        page.goto(f"{trouble.url}/?key={trouble.hub.director_token}")
+        rename = page.get_by_role("button", name="Rename Desk 1", exact=True)
+        rename.wait_for(timeout=WAIT)
+        rename.focus()
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")  # by keyboard: the ring shows
+        assert page.evaluate(FOCUSED).startswith("rename:")
+        ring = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+        assert ring == "solid"
+        row = page.query_selector("#stations tr")
+        page.wait_for_function("row => !row.isConnected", arg=row, timeout=WAIT)  # drawn anew
+        page.wait_for_timeout(1500)
+        assert page.evaluate(FOCUSED).startswith("rename:")
+        assert page.evaluate("document.activeElement.getAttribute('aria-label')") == \
+            "Rename Desk 1"
+        page.keyboard.press("Enter")
+        field = page.get_by_label("New name for Desk 1", exact=False)
+        field.wait_for(timeout=WAIT)
+        page.keyboard.press("End")
+        page.keyboard.type(" by the wind")
+        page.keyboard.press("Shift+ArrowLeft")
+        page.wait_for_timeout(2500)  # two updates at least
+        assert page.evaluate(FOCUSED).startswith("rename-field:")
+        assert field.input_value() == "Desk 1 by the wind"
+        assert axe_violations(page) == []  # the open field labelled, its buttons named
+        assert page.evaluate("[document.activeElement.selectionStart,"
+                             " document.activeElement.selectionEnd]") == [17, 18]
+        page.keyboard.press("Escape")
+        rename.wait_for(timeout=WAIT)
+        # the scroll position: the page read halfway down stays there
+        page.evaluate("window.scrollTo(0, 400)")
+        page.wait_for_timeout(2500)
+        assert page.evaluate("window.scrollY") == 400
+        # Accept by keyboard, long after it was tabbed to
+        accept = page.locator("#waiting button.accept").first
+        accept.focus()
+        page.wait_for_timeout(2500)
+        assert page.evaluate(FOCUSED).startswith("accept:")
+    finally:
+        page.close()
+
+
+LONG = ("Desk by the north window of the upper hall, left",
+        "Desk by the north window of the upper hall, right")
+WHOLE = """() => [...document.querySelectorAll('#alarms li, #stations td.station')].map(e => {
+  const name = e.querySelector('.cut');
+  return [e.innerText, e.scrollWidth <= e.clientWidth + 1,
+          name ? getComputedStyle(name).whiteSpace : ''];
+})"""
+
+
+def test_long_names_alike_are_never_cut_to_read_the_same(browser, trouble):
+    """Issue 43 item 3: two long names alike but for their ends read the same once cut to about
+    20 characters in the alarms: they wrap, whole, at every width (renamed by keyboard here)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(f"{trouble.url}/?key={trouble.hub.director_token}")
+        for old, new in zip(("Desk 4", "Desk 2"), LONG):
+            page.get_by_role("button", name=f"Rename {old}", exact=True).focus()
+            page.keyboard.press("Enter")
+            page.keyboard.press("Control+a")
+            page.keyboard.type(new)
+            page.keyboard.press("Enter")
+            page.get_by_role("button", name=f"Rename {new}", exact=True).wait_for(timeout=WAIT)
+        for width, height in ((1280, 800), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.get_by_text(f"{LONG[0]}: silent").wait_for(timeout=WAIT)
+            page.get_by_text(f"{LONG[1]}: not locked").wait_for(timeout=WAIT)
+            seen = page.evaluate(WHOLE)
+            for name in LONG:
+                shown = [s for s in seen if name in s[0]]
+                assert len(shown) >= 2, (name, seen)  # in an alarm and in its station's row
+                assert all(fits and space == "normal" for _, fits, space in shown), shown
+            page.screenshot(path=str(Path(trouble.journal_path).parent / f"long-{width}.png"))
+    finally:
+        page.close()
+
+
+def test_in_forced_colours_the_directors_buttons_chips_and_trouble_keep_an_edge(browser,
+                                                                               trouble):
+    """Issue 43 item 6 on the director's page: fills and shadows give way to the system's
+    colours, so the chips, the bar beside a station in trouble and every button keep an edge."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.emulate_media(forced_colors="active")
+        page.goto(f"{trouble.url}/?key={trouble.hub.director_token}")
+        page.get_by_role("button", name="Rename Desk 1", exact=True).wait_for(timeout=WAIT)
+        edges = page.evaluate("""() => [...document.querySelectorAll(
+            'button, .alarm, #stations tr.trouble td:first-child')]
+            .filter(e => e.getBoundingClientRect().width > 0).map(e => {
+              const s = getComputedStyle(e);
+              return [e.className || e.tagName, parseFloat(s.borderLeftWidth), s.borderLeftStyle];
+            })""")
+        assert len(edges) > 10
+        assert all(width >= 1 and style != "none" for _, width, style in edges), edges
+        page.screenshot(path=str(Path(trouble.journal_path).parent / "forced.png"))
     finally:
         page.close()

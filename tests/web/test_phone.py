@@ -340,3 +340,94 @@ def test_a_paste_too_long_is_refused_whole_with_its_real_length(server, new_devi
     page.keyboard.press("Enter")
     assert "Words: QI ZA" in verdict_text(page)
     assert [r.words for r in journal_rows(server)] == [("QI", "ZA")]
+
+
+def test_change_table_starts_the_field_empty_and_the_new_table_is_confirmed(server, new_device):
+    """Issue 43 item 4: at table 1, Change table then "2" and Enter seats the phone at table 2,
+    not 12, and the entry page says the table chosen until its first challenge."""
+    page = new_device()
+    open_page(page, server)
+    sit_at(page, "1")
+    assert "Now at table 1." in page.inner_text("#seated")
+    page.tap("#change")
+    page.wait_for_selector("body[data-view=table]")
+    assert page.input_value("#table") == ""
+    assert page.evaluate("document.activeElement.id") == "table"
+    page.keyboard.type("2")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-view=ready]")
+    assert page.inner_text("#where").startswith("Table 2")
+    seated = page.inner_text("#seated")
+    assert "Now at table 2." in seated and "Change table" in seated
+    page.screenshot(path=str(server.config.parent / "seated.png"))
+    enter(page, "qi")
+    page.keyboard.press("Enter")
+    verdict_text(page)
+    assert journal_rows(server)[-1].table == "2"
+    page.wait_for_selector("body[data-view=verdict] #next")
+    page.tap("#next")
+    page.wait_for_selector("body[data-view=ready]")
+    assert page.inner_text("#seated") == ""  # said until the first challenge, then gone
+
+
+EDGES = """ids => ids.map(id => { const s = getComputedStyle(document.getElementById(id));
+  return [id, parseFloat(s.borderTopWidth), s.borderTopStyle, s.borderTopColor]; })"""
+
+
+def test_in_forced_colours_every_button_keeps_an_edge_and_the_verdict_its_mark_and_word(
+        server, new_device):
+    """Issue 43 item 6 (chromium's forced-colors emulation, as Windows' high contrast): START,
+    ADJUDICATE, Change table, RECHECK and NEXT each keep a visible edge; the verdict keeps its
+    mark and its word, in a frame (double for UNACCEPTABLE)."""
+    page = new_device()
+    page.emulate_media(forced_colors="active")
+    open_page(page, server)
+    assert page.evaluate("matchMedia('(forced-colors: active)').matches")
+    folder = server.config.parent
+
+    def edged(ids):
+        for id_, width, style, colour in page.evaluate(EDGES, ids):
+            assert width >= 2 and style != "none" and colour not in ("rgba(0, 0, 0, 0)",
+                                                                     "transparent"), (id_, colour)
+
+    page.evaluate("document.querySelector('#table-form button.big').id = 'start'")
+    edged(["start"])
+    page.screenshot(path=str(folder / "forced-table.png"))
+    sit_at(page, "4")
+    edged(["adjudicate", "change"])
+    page.screenshot(path=str(folder / "forced-entry.png"))
+    for words, mark, word, style in (("qi", "✔", "ACCEPTABLE", "solid"),
+                                     ("qqq", "✘", "UNACCEPTABLE", "double")):
+        enter(page, words)
+        page.keyboard.press("Enter")
+        verdict_text(page)
+        page.wait_for_selector("body[data-view=verdict] #next")
+        assert page.inner_text("#mark") == mark and page.inner_text("#word") == word
+        for id_ in ("mark", "word"):
+            assert page.eval_on_selector(f"#{id_}", "e => getComputedStyle(e).color") != \
+                page.eval_on_selector("#verdict", "e => getComputedStyle(e).backgroundColor")
+        edged(["next", "recheck-button"])
+        assert page.evaluate(EDGES, ["verdict"])[0][2] == style
+        page.screenshot(path=str(folder / f"forced-{word}.png"))
+        page.tap("#next")
+        page.wait_for_selector("body[data-view=ready]")
+
+
+def test_every_phone_at_a_table_shows_its_fresh_count_after_any_phones_challenge(server,
+                                                                             new_device):
+    """Issue 43 item 7: with two phones at one table the second's 'challenges here' was stale."""
+    first, second = new_device(), new_device()
+    for page in (first, second):
+        open_page(page, server)
+        sit_at(page, "3")
+    assert "challenges here: 0" in second.inner_text("#where")
+    for n in (1, 2):
+        enter(first, "qi")
+        first.keyboard.press("Enter")
+        verdict_text(first)
+        second.wait_for_function(
+            f"document.getElementById('where').textContent.endsWith('challenges here: {n}')")
+        first.wait_for_selector("body[data-view=verdict] #next")
+        first.tap("#next")
+        first.wait_for_selector("body[data-view=ready]")
+    assert "challenges here: 2" in first.inner_text("#where")

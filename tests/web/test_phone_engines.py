@@ -109,3 +109,15 @@ def test_the_phone_flow_from_table_to_verdict_reload_and_a_long_paste(engine, se
                                     (("QI", "ZZZ"), False, "12", "3"),
                                     (("QI", "ZA"), True, "12", "3")]
     assert page.js("return location.href;") == server.base + "/"  # the token left the bar
+
+    # issue 43 item 4: Change table starts the field empty, so "1" at table 12 is table 1
+    page.wait("return document.getElementById('next').offsetParent !== null;", what="NEXT")
+    page.click("#next")
+    wait_view(page, "ready")
+    page.click("#change")
+    wait_view(page, "table")
+    assert page.value("#table") == ""
+    page.type("#table", "1", "\ue007")
+    wait_view(page, "ready")
+    assert page.text("#where").startswith("Table 1 ")
+    assert "Now at table 1." in page.text("#seated")

@@ -269,3 +269,46 @@ def test_a_restarted_server_keeps_the_phone_at_its_table_and_the_verdict_until_n
     assert "Table 12 · Round 3" in page.inner_text("#where")
     assert [row[:3] for row in journal_rows(server)] == [(("QI", "ZA"), "12", "3"),
                                                          (("CAT",), "12", "3")]
+
+
+def test_words_typed_survive_a_server_restart_and_a_wait_says_whose_it_is(start_server,
+                                                                       new_device):
+    """Issue 43 item 7: a restart of the phone server cleared the words typed and not yet judged
+    (a dropped link kept them): they are given back to the new server and judged there. A judge
+    frame the server never hears says, after 3 s (not 1.5 s), that the link is slow and what to do."""
+    server = start_server()
+    page = new_device(viewport=PHONE)
+    open_page(page, server)
+    sit_at(page, "7")
+    page.tap("#words")
+    page.keyboard.type("qi za")
+    page.wait_for_timeout(300)  # the typed frame sent
+    os.killpg(server.proc.pid, signal.SIGKILL)
+    page.wait_for_selector("body[data-view=connecting]")
+    start_server("--port", str(server.port))
+    page.wait_for_selector("body[data-view=entry]", timeout=30_000)
+    assert page.input_value("#words").upper() == "QI ZA"
+    assert page.inner_text("#where").startswith("Table 7")
+    shot(page, "restart-words-kept")
+    page.reload()  # the new server holds them too: a reload shows them
+    page.wait_for_selector("body[data-view=entry]")
+    assert page.input_value("#words").upper() == "QI ZA"
+    page.tap("#adjudicate")
+    page.wait_for_selector("body[data-view=verdict] #next")
+    assert "Words: QI ZA" in page.inner_text("#verdict")
+    page.tap("#next")
+    page.wait_for_selector("body[data-view=ready]")
+    assert page.input_value("#words") == ""  # judged: not given back again
+    # a judge frame lost on the way: no word for 3 s, then the link named, not the station
+    page.evaluate("""(() => { const send = WebSocket.prototype.send;
+      WebSocket.prototype.send = function (data) {
+        if (!String(data).includes('"judge"')) send.call(this, data); }; })()""")
+    page.tap("#words")
+    page.keyboard.type("cat")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(2000)
+    assert page.inner_text("#error") == ""
+    page.wait_for_selector("#error:has-text('No answer yet')", timeout=10_000)
+    said = page.inner_text("#error")
+    assert "Wi-Fi" in said and "call the director" in said and "words are kept" in said
+    shot(page, "slow-link")

@@ -25,6 +25,22 @@
     } catch (err) { /* storage refused (a private mode): the server's memory still serves */ }
   }
 
+  // Words typed and not yet judged, kept by the page as well as by the server: a server that
+  // restarted (and so forgot them) is given them back when the page reconnects, as after a
+  // dropped link, where the server still holds them. Cleared when judged or cleared on purpose.
+  const TYPED = 'adjudicator-typed';
+  function keptWords(table) {
+    try { const v = JSON.parse(sessionStorage.getItem(TYPED) || 'null'); return v && v.table === table ? v.text : ''; }
+    catch (err) { return ''; }
+  }
+  function keepWords(table, text) {
+    try {
+      if (table && text) sessionStorage.setItem(TYPED, JSON.stringify({table, text}));
+      else sessionStorage.removeItem(TYPED);
+    } catch (err) { /* storage refused: the server's memory still serves */ }
+  }
+  let seatedAt = '';  // the table of the last state shown
+
   function send(frame) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(frame)); }
   function setView(v) {
     const verdict = VERDICT_VIEWS.includes(v);
@@ -56,6 +72,10 @@
       let m; try { m = JSON.parse(e.data); } catch (err) { return; }
       if (m.t === 'hello') hello(m); else if (m.t === 'state') show(m);
       else if (m.t === 'notice') notice(m.title, m.text);
+      else if (m.t === 'judging') heard = true;
+      else if (m.t === 'count' && m.table === seatedAt && lastState) {  // another phone's challenge here
+        lastState.count = m.count; where(lastState);
+      }
     };
     ws.onclose = (e) => {
       ws = null; clearTimeout(timer);
@@ -109,6 +129,11 @@
     if (s) show(s); else $('status').textContent = 'Connection lost: reconnecting…';
   }
 
+  let lastState = null, heard = false;
+  function where(s) {
+    const count = s.count === null || s.count === undefined ? '' : ' · challenges here: ' + s.count;
+    setText('where', 'Table ' + s.table + (s.round ? ' · Round ' + s.round : '') + count);
+  }
   function key(v) { return JSON.stringify(LINES.map(([, field]) => v[field] || '')); }
 
   function show(s) {
@@ -126,16 +151,24 @@
     if (s.view === 'table') {
       $('table-error').textContent = s.error || '';  // a table the station refused, and why
       $('where').textContent = eventName || 'Word judge';
-      setView('table'); $('table').focus(); body.dataset.ready = '1'; return;
+      // Change table starts the field empty: the old number left in it with the cursor after
+      // it made "2" at table 1 seat the phone at table 12 (another division, another list).
+      // A table the station refused stays, all selected, so the first key replaces it.
+      if (['ready', 'entry', 'verdict', 'verdict-held'].includes(before) && !s.error) $('table').value = '';
+      setView('table'); $('table').focus(); $('table').select(); body.dataset.ready = '1'; return;
     }
-    const count = s.count === null || s.count === undefined ? '' : ' · challenges here: ' + s.count;
-    $('where').textContent = 'Table ' + s.table + (s.round ? ' · Round ' + s.round : '') + count;
+    // The table just chosen is said on the entry page until its first challenge: a wrong number
+    // is seen before a word is judged at the wrong table.
+    if (before === 'table') setText('seated', 'Now at table ' + s.table + '. Not your table? Tap Change table.');
+    body.classList.toggle('seated', $('seated').textContent !== '');
+    lastState = s; seatedAt = s.table; where(s);
     $('error').textContent = s.error || '';
     $('judges').textContent = s.judges || '';  // the table's division and list, before the words
     if (s.lexicon) { $('lexicon').textContent = s.lexicon; $('warning').textContent = s.warning || ''; }
     $('adjudicate').disabled = false;
     if (s.verdict) {
       const v = s.verdict, k = key(v);
+      keepWords('', '');  // judged: nothing left to give back
       kept = false; later = null; $('verdict').classList.remove('kept'); setText('link', '');
       $('verdict').className = v.acceptable ? 'yes' : 'no';
       for (const [id, field] of LINES) setText(id, v[field] || '');
@@ -149,11 +182,16 @@
       if (s.view === 'verdict' && (!wasShown || before === 'verdict-held')) $('next').focus({preventScroll: true});
     } else {
       const input = $('words');
-      if (!['ready', 'entry'].includes(before) || document.activeElement !== input || s.error) {
+      const mine = keptWords(s.table);
+      if (before === 'connecting' && !s.text && mine && s.view === 'ready') {
+        input.value = mine; s.view = 'entry';  // a server that forgot them: given them back
+        send({t: 'typed', text: mine});
+      } else if (!['ready', 'entry'].includes(before) || document.activeElement !== input || s.error) {
         if (document.activeElement !== input || !s.error) input.value = s.text || '';
       } else if (before === 'entry' && s.view === 'ready' && !s.text) {
         input.value = '';  // the entry's idle timer ran out
       }
+      keepWords(s.table, input.value);
       setView(s.view);
       if (!['ready', 'entry'].includes(before) && before !== 'connecting') input.focus();
     }
@@ -174,12 +212,18 @@
       return;
     }
     $('adjudicate').disabled = true;
+    setText('seated', ''); body.classList.remove('seated');
     clearTimeout(idle);
     send({t: 'judge', text: $('words').value});
-    clearTimeout(slow);
-    slow = setTimeout(() => {  // the verdict is recorded before it is shown: say why it waits
-      $('error').textContent = 'Still recording the verdict… if this stays, call the director.';
-    }, 1500);
+    clearTimeout(slow); heard = false;
+    // The verdict is recorded before it is shown. After 3 s say why it waits, and whose the wait
+    // is: the server said it has the words (the station is recording), or it has not (the link).
+    // 3 s, not 5: a journal another program holds is waited on for about 5 s, then NOT RECORDED.
+    slow = setTimeout(() => {
+      $('error').textContent = heard
+        ? 'Still recording the verdict… Wait on this page: the words are kept. If nothing shows within a minute, call the director.'
+        : 'No answer yet: the Wi-Fi link to the word judge is slow. Wait on this page: the words are kept. If nothing shows within a minute, call the director.';
+    }, 3000);
   });
   // Nothing is cut silently: an insertion (typing, a paste, a drop) that would make the entry
   // longer than a play forms is refused whole and the player told its real length (entry.py).
@@ -204,6 +248,7 @@
       input.value = before; refuseLong(Math.max(n, 1)); return;
     }
     send({t: 'typed', text: $('words').value});
+    keepWords(seatedAt, $('words').value);
     if (view === 'ready' || view === 'entry') setView($('words').value.trim() ? 'entry' : 'ready');
     clearTimeout(idle);  // the station's idle timer: an unfinished entry is cleared (protocol.py)
     if (entryIdle > 0 && $('words').value.trim()) idle = setTimeout(() => send({t: 'expire'}), entryIdle * 1000 + 100);
