@@ -43,6 +43,7 @@ def station_file(tmp_path, name: str, division: str, lexicon: str, hub) -> Confi
     path.write_text(f'# {name}: by the door\nstation = "{name}"\nlexicon = "{lexicon}"\n'
                     f'divisions = ["{division}"]\njournal = "{name}.db"\n'
                     f'hub = "{hub.url}"\nhub_token = "{hub.hub.station_token}"\n'
+                    f'hub_fingerprint = "{hub.pin}"\n'
                     '[[division]]\nname = "A"\nlexicon = "ALPHA"\ntables = "1-20"\n'
                     '[[division]]\nname = "B"\nlexicon = "BETA"\ntables = "21-40"\n')
     return load_config(str(path))
