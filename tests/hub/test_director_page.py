@@ -113,7 +113,7 @@ def test_the_page_rides_out_a_hub_restart_and_shows_the_journal_again(browser, t
 
     lex = make_lexicon(["QI", "ZA"], name="CSW24")
     hub = HubProcess(tmp_path / "hub.toml")
-    port = int(hub.local_url.rsplit(":", 1)[1])
+    port, page_port = (int(url.rsplit(":", 1)[1]) for url in (hub.url, hub.local_url))
     desk, fwd = station(tmp_path, hub, "Desk 5", lex)
     desk.record(adjudicate(lex, ("ZA", "QI")), station="Desk 5", mode="station", table="3")
     fwd.push()
@@ -124,7 +124,8 @@ def test_the_page_rides_out_a_hub_restart_and_shows_the_journal_again(browser, t
         page.locator("#latest").get_by_text("ZA QI").wait_for(timeout=WAIT)
         hub.stop()
         expect(page.locator("#live")).to_have_text("hub not answering: retrying", timeout=WAIT)
-        hub = HubProcess(tmp_path / "hub.toml", port=port)  # same journal: same key, same rows
+        hub = HubProcess(tmp_path / "hub.toml", port=port,  # same journal: same key, rows
+                         args=("--director-port", str(page_port)))
         expect(page.locator("#live")).to_have_text("live", timeout=WAIT)
         page.locator("#latest").get_by_text("ZA QI").wait_for(timeout=WAIT)
         table, _, judged, count, *_ = cells(page.locator("#tables tr").first)

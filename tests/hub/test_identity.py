@@ -44,7 +44,7 @@ def as_key(hub, path: str, body: dict, key: bytes, first: bool = True) -> dict:
 
 
 def accept(hub, key_id: str) -> None:
-    assert director(hub.url, hub.hub.director_token, "accept", key_id) == 200
+    assert director(hub.local_url, hub.hub.director_token, "accept", key_id) == 200
 
 
 def alarm_texts(hub) -> list[str]:
