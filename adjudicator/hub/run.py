@@ -103,8 +103,12 @@ async def serve(journal_path: str, host: str, port: int, ready=None, tsh: str = 
     loop.set_exception_handler(loop_exception_handler(log))
     route_library_logs(log)
     cap = connection_cap(max_connections)
-    certificate = ensure_certificate(journal_path)  # before the journal: a file error first
-    hub = Hub(journal_path, tsh=tsh)
+    hub = Hub(journal_path, tsh=tsh)  # the journal first: its folder's errors are said first
+    try:
+        certificate = ensure_certificate(journal_path)
+    except BaseException:
+        hub.close()
+        raise
     hub.log = log
     hub.certificate, hub.director_from_anywhere = certificate, director_from_anywhere
     load_event(hub, event, lists or {}, config_path, tables_from_tsh)
