@@ -10,8 +10,9 @@ director's key closed once answered (no keep-alive crowd), at most PER_ADDRESS o
 silent from one address, and RESERVE places kept for connections with a token (a crowd without
 it is evicted, idle ones first, to make way), and every repeated complaint said once with a
 count instead of a traceback each. Stations reach it over TLS with the hub's own certificate
-(certificate.py), the director's browser over plain HTTP on 127.0.0.1 (director_gate.py). SIGTERM and SIGHUP (a shutdown, a closed terminal) stop it
-as Ctrl-C does: every connection closed, the journal closed, one line said.
+(certificate.py), the director's browser over plain HTTP on 127.0.0.1 (director_gate.py).
+SIGTERM and SIGHUP (a shutdown, a closed terminal) stop it as Ctrl-C does: every connection
+closed, the journal closed, one line said.
 """
 
 from __future__ import annotations

@@ -209,7 +209,8 @@ def test_a_hub_shows_any_field_a_station_sends_before_and_after_a_restart(start_
     hub.stop()
     hub = start_hub(tmp_path / "hub.db", port=port)  # the rows come back from its journal
     _answers(hub, key)
-    state = json.loads(urllib.request.urlopen(f"{hub.local_url}/state?key={key}", timeout=20).read())
+    state = json.loads(urllib.request.urlopen(f"{hub.local_url}/state?key={key}",
+                                              timeout=20).read())
     assert "²" in [t["table"] for t in state["tables"]]
     assert [t["table"] for t in state["tables"]][0] == "4"  # numbers first
     _page_renders(browser, hub, key)

@@ -41,7 +41,7 @@ def adjudicator(*args: str) -> subprocess.CompletedProcess:
                           text=True, env=cli_env(), timeout=60)
 
 
-def test_a_listener_on_the_halls_network_reads_no_secret(start_hub, tmp_path, lists,
+def test_a_listener_on_the_halls_network_reads_no_secret(start_hub, tmp_path, lists,  # noqa: F811
                                                          monkeypatch, run, make_lexicon):
     hub = started(start_hub, tmp_path)
     hall = Relay(hub.port)  # every byte between the station and the hub, as the hall sees it
