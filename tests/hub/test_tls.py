@@ -227,3 +227,25 @@ def test_an_old_plain_http_config_says_to_join_again(start_hub, tmp_path, run, m
     fwd = Forwarder(desk(tmp_path / "local.db", lex), hub.local_url, hub.hub.station_token)
     assert fwd.push().acked == 1
     fwd.stop()
+
+
+def test_a_connection_that_never_does_its_tls_handshake_is_closed(start_hub):
+    """The connection guard counts a TLS connection once its handshake is done: one that
+    connects and says nothing is closed by the handshake's own limit (first_request)."""
+    hub = start_hub(first_request=1.0)
+    silent = socket.create_connection(("127.0.0.1", hub.port), timeout=30)
+    try:
+        assert silent.recv(1024) == b""  # closed by the hub, not by this test's timeout
+    finally:
+        silent.close()
+    plain = socket.create_connection(("127.0.0.1", hub.port), timeout=30)
+    try:  # plain HTTP to the stations' port: no answer in clear, the connection closed
+        plain.sendall(b"GET /favicon.ico HTTP/1.1\r\nHost: hub\r\n\r\n")
+        got = b""
+        while chunk := plain.recv(4096):
+            got += chunk
+        assert b"HTTP/1.1" not in got
+    except ConnectionResetError:
+        pass
+    finally:
+        plain.close()
