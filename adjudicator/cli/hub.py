@@ -60,7 +60,7 @@ def hub_cmd(host: str, port: int, config_path: str, director_port: int | None,
     def ready(hub, bound: int) -> None:
         base = base_url(host, bound, "https")
         fingerprint = hub.certificate.fingerprint
-        join = f"{base}/join?code={hub.join_code}&sha256={fingerprint}"
+        join = f"{base}/join?code={hub.join_code}#sha256={fingerprint}"  # no & for a shell
         before, after = startup_lines(getattr(hub, "event", None), cfg.journal, cfg.path, base,
                                       hub.station_token, hub.director_token, join, fingerprint,
                                       f"http://127.0.0.1:{hub.director_port}",

@@ -22,7 +22,7 @@ def join_cmd(url: str, station: str | None, division: str | None,
              config_path: str | None) -> None:
     """Join the event a hub runs: one command sets this station up.
 
-    URL is the `adjudicator join https://H:P/join?code=...&sha256=...` address the hub printed
+    URL is the `adjudicator join https://H:P/join?code=...#sha256=...` address the hub printed
     (its sha256: the hub's certificate, the only one this station will trust). Writes the
     station's config (the event, its divisions, lists by name, rules, the director's PIN hash,
     the hub lines, its journal), and fetches from the hub the event's lists this machine's
@@ -31,8 +31,8 @@ def join_cmd(url: str, station: str | None, division: str | None,
 
     \b
     Examples:
-      adjudicator join "https://192.168.1.20:8080/join?code=...&sha256=..."
-      adjudicator join "https://192.168.1.20:8080/join?code=...&sha256=..." --name "Desk 4"
+      adjudicator join https://192.168.1.20:8080/join?code=...#sha256=...
+      adjudicator join https://192.168.1.20:8080/join?code=...#sha256=... --name "Desk 4"
     """
     from ..config import default_config_path, default_journal_path, load_config, \
         station_name_problem

@@ -1,7 +1,7 @@
 """Joining an event: the hub's event fetched with the join code, the lists the shelf lacks fetched.
 
 `fetch_event(url)` reads `GET /join?code=C` over TLS with the certificate whose SHA-256 the join
-address carries (`https://H:P/join?code=C&sha256=F`: pins.py; the code is never sent to any
+address carries (`https://H:P/join?code=C#sha256=F`: pins.py; the code is never sent to any
 other certificate, nor in clear), the hub lines and the event checked by parse_event as
 anything from a peer is; `fetch_list(hub, code, fingerprint)` fetches one compiled list the
 event names, checks it is that list (its fingerprint, recomputed from its words) before it is
@@ -62,18 +62,19 @@ class Joined:
 
 def parse_join_url(url: str) -> tuple[str, str, str]:
     """(hub base address, join code, certificate fingerprint) from
-    `https://H:P/join?code=C&sha256=F`; EntryError otherwise (an old hub's http:// line too:
-    it would send the code in clear to whoever answers)."""
+    `https://H:P/join?code=C#sha256=F` (or `&sha256=F`); EntryError otherwise (an old hub's
+    http:// line too: it would send the code in clear to whoever answers)."""
     parts = urlsplit(url.strip())
     query = parse_qs(parts.query)
     code = query.get("code", [""])[0]
     if parts.scheme not in ("http", "https") or not parts.netloc or not code:
         raise EntryError("join-url", f"{url!r} is not a join address: use the line "
-                         "`adjudicator hub` printed (https://H:P/join?code=...&sha256=...)")
-    fingerprint = pins.normal(query.get("sha256", [""])[0])
+                         "`adjudicator hub` printed (https://H:P/join?code=...#sha256=...)")
+    pinned = parse_qs(parts.fragment).get("sha256") or query.get("sha256") or [""]
+    fingerprint = pins.normal(pinned[0])
     if parts.scheme != "https" or not fingerprint:
         raise EntryError("join-url", f"{url.split('?')[0]!r} carries no certificate "
-                         "fingerprint (https://...&sha256=...): use the join line the hub "
+                         "fingerprint (https://...#sha256=...): use the join line the hub "
                          "prints now; the code is sent to no hub without it")
     return f"{parts.scheme}://{parts.netloc}", code, fingerprint
 

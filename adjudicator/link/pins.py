@@ -93,7 +93,7 @@ def allowed(url: str) -> str:
         raise LinkRefused(f"the hub {hub.removeprefix('http://')} is set as plain http, which "
                           "everyone on the hall's network can read and forge: run `adjudicator "
                           "join URL` again with the join line the hub prints now (https://..."
-                          "&sha256=...)")
+                          "#sha256=...)")
     if parts.scheme != "https":
         raise LinkRefused(f"the hub {hub} is not a hub's address (https://H:P)")
     pin = pinned(url)

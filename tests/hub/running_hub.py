@@ -61,7 +61,7 @@ class RunningHub:
     @property
     def join_url(self) -> str:
         """The join line the hub prints: its code and its certificate's SHA-256."""
-        return f"{self.url}/join?code={self.hub.join_code}&sha256={self.pin}"
+        return f"{self.url}/join?code={self.hub.join_code}#sha256={self.pin}"
 
     @property
     def local_url(self) -> str:

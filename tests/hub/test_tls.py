@@ -195,7 +195,7 @@ def test_the_hub_says_where_the_directors_page_answers(tmp_path):
         assert default.director_url.startswith("http://127.0.0.1:")
         assert default.url.startswith("https://") and len(default.pin) == 64
         assert default.join_url.startswith(f"{default.url}/join?code=")
-        assert default.join_url.endswith(f"&sha256={default.pin}")
+        assert default.join_url.endswith(f"#sha256={default.pin}")  # no & for a shell
     finally:
         default.stop()
     chosen = HubProcess(tmp_path / "hub.toml", args=("--director-from-anywhere",))
