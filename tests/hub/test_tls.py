@@ -187,6 +187,27 @@ def test_the_directors_page_answers_another_machine_only_when_the_director_chose
     assert _tls_status(chosen.port, "/state?key=wrong", "127.0.0.2")[0] == 403
 
 
+def test_a_pin_typed_on_a_panel_across_the_hall_crosses_only_inside_tls(start_hub, tmp_path,
+                                                                         lists):  # noqa: F811
+    import json
+
+    hub = started(start_hub, tmp_path)
+    hall = Relay(hub.port)  # the director's laptop and a second machine, the hall between
+    panel = f"https://127.0.0.1:{hall.port}/api/event?key={hub.hub.director_token}"
+    state = json.loads(get(panel)[1])
+    change = {"name": state["event"]["event"]["name"],
+              "version": state["event"]["event"]["version"],
+              "divisions": [{k: d[k] for k in ("name", "lexicon", "challenge_rule", "tables")}
+                            for d in state["event"]["division"]], "pin": "582046"}
+    status, body = post(panel, change)
+    assert status == 200, body
+    heard = bytes(hall.recorded)
+    hall.close()
+    assert heard[:1] == b"\x16" and hub.hub.event.pin_hash
+    for secret in ("582046", hub.hub.event.pin_hash, hub.hub.director_token, "api/event"):
+        assert secret.encode() not in heard, secret
+
+
 def test_the_hub_says_where_the_directors_page_answers(tmp_path):
     default = HubProcess(tmp_path / "hub.toml")
     try:
