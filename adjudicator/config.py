@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import tomllib
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -13,6 +14,8 @@ from .errors import ConfigError
 from .modes import MODES
 from .rules import ChallengeRule
 from .visible import is_hidden
+
+HEX64_TEXT = re.compile(r"[0-9a-f]{64}")  # a SHA-256 as hub_fingerprint holds it
 
 if TYPE_CHECKING:  # the event's module is read only by a config that names divisions
     from .event import Division, Event
@@ -94,8 +97,9 @@ class Config:
     printer: PrinterSettings = field(default_factory=PrinterSettings)
     path: str = ""
     journal_setting: str = ""  # the journal key as written in the file ("" = default place)
-    hub: str = ""  # the director's hub ("http://H:P"): every row is forwarded there; "" = none
+    hub: str = ""  # the director's hub ("https://H:P"): every row is forwarded there; "" = none
     hub_token: str = ""  # the station token the hub printed
+    hub_fingerprint: str = ""  # the SHA-256 of the hub's certificate: the only one trusted
     # the event's divisions ([[division]], as the hub has them: adjudicator/event.py) and the
     # ones this station serves (divisions = ["A"]; () = every division of the event)
     event_divisions: tuple[Division, ...] = ()
@@ -188,6 +192,7 @@ def parse_config(data: dict[str, Any], where: str = "") -> Config:
         pin_hash=r.text("pin_hash", ""),
         hub=r.text("hub", "").strip().rstrip("/"),
         hub_token=r.text("hub_token", "").strip(),
+        hub_fingerprint=r.text("hub_fingerprint", "").strip().lower(),
         style=r.choice("style", "auto", STYLES),
         divisions=r.text_list("divisions"),
         event_version=r.integer("event_version", 0, 0, 10**12 - 1),  # wire.EVENT_VERSION
@@ -206,10 +211,15 @@ def parse_config(data: dict[str, Any], where: str = "") -> Config:
     r.refuse_unknown()
     if cfg["hub"] and not cfg["hub"].startswith(("http://", "https://")):
         raise ConfigError(f"{_in(where)}key hub: {cfg['hub']!r} is not an address like "
-                          '"http://192.168.1.20:8080" (as `adjudicator hub` prints it)')
+                          '"https://192.168.1.20:8080" (as `adjudicator hub` prints it)')
     if cfg["hub"] and not cfg["hub_token"]:
         raise ConfigError(f"{_in(where)}key hub_token: missing; paste both lines "
                           "`adjudicator hub` printed")
+    if cfg["hub"].startswith("https://") and not HEX64_TEXT.fullmatch(cfg["hub_fingerprint"]):
+        raise ConfigError(f"{_in(where)}key hub_fingerprint: "
+                          + ("missing" if not cfg["hub_fingerprint"] else "not a SHA-256 (64 hex)")
+                          + ": the hub's certificate is trusted by it alone; paste the lines "
+                          "`adjudicator hub` prints, or run `adjudicator join URL` again")
     t = _Reader(timers_table, where, "timers.")
     timers = Timers(
         entry_idle=t.number("entry_idle", 30.0, minimum=1.0),

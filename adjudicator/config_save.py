@@ -124,6 +124,7 @@ def to_toml_dict(cfg: Config) -> dict[str, Any]:
         "split_window": cfg.split_window,
         "pin_hash": cfg.pin_hash,
         **({"hub": cfg.hub, "hub_token": cfg.hub_token} if cfg.hub else {}),
+        **({"hub_fingerprint": cfg.hub_fingerprint} if cfg.hub_fingerprint else {}),
         **({"style": cfg.style} if cfg.style != "auto" else {}),
         "divisions": list(cfg.divisions),
         "event_version": cfg.event_version,

@@ -133,7 +133,8 @@ def hub_fetch(config: Config) -> Fetch | None:
     if not (config.hub and config.hub_token):
         return None
     return lambda fingerprint: fetch_list(config.hub, "", fingerprint, token=config.hub_token,
-                                          key=of_journal(config.journal))
+                                          key=of_journal(config.journal),
+                                          pin=config.hub_fingerprint)
 
 
 def offer(station, event: Event, now: float | None = None) -> None:

@@ -166,7 +166,7 @@ def test_backlog_drain_and_visible(tmp_path):
     path = tmp_path / "late.db"
     journal = Journal.open(path, split_window=0)
     journal.forward()
-    fwd = Forwarder(str(path), f"http://127.0.0.1:{port}", "not yet")
+    fwd = Forwarder(str(path), f"https://127.0.0.1:{port}", "not yet")  # pinned once it starts
     hub = HubProcess(tmp_path / "hub.toml", port=port)  # the station joins, is accepted
     fwd.token = hub.token
     fwd.beat()

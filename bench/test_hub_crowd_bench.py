@@ -111,7 +111,7 @@ def test_keep_alive_crowd_without_the_token(tmp_path, addresses):
     log_path = tmp_path / "hub.log"
     with open(log_path, "w") as log:
         hub = HubProcess(tmp_path / "hub.toml", stderr=log, preexec_fn=_file_limit_1024)
-    port = int(hub.url.rsplit(":", 1)[1])
+    port = int(hub.local_url.rsplit(":", 1)[1])  # raw sockets: the guard, in clear
     try:
         base = Traffic(hub)
         time.sleep(10)

@@ -144,7 +144,7 @@ def test_trickling_connections_under_ulimit_1024(tmp_path):
     log_path = tmp_path / "hub.log"
     with open(log_path, "w") as log:
         hub = HubProcess(tmp_path / "hub.toml", stderr=log, preexec_fn=_file_limit_1024)
-    port = int(hub.url.rsplit(":", 1)[1])
+    port = int(hub.local_url.rsplit(":", 1)[1])  # raw sockets: the guard, in clear
 
     def page_load() -> float:
         start = time.monotonic()
@@ -213,7 +213,7 @@ def test_a_thousand_event_streams(tmp_path):
     lex = tiny_lexicon(tmp_path)
     (tmp_path / "hub.toml").write_text('journal = "hub.db"\n')
     hub = HubProcess(tmp_path / "hub.toml", accept_all=True)
-    port = int(hub.url.rsplit(":", 1)[1])
+    port = int(hub.local_url.rsplit(":", 1)[1])  # raw sockets: the guard, in clear
     key = hub.director_url.split("key=")[1]
     try:
         stations(tmp_path, hub, [(f"Desk {i}", lex) for i in range(24)], 100)

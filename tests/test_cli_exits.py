@@ -147,7 +147,7 @@ def _commands(tmp_path, tiny, printer, live_hub):
     hub.write_text(f'journal = "{tmp_path / "hub.db"}"\n')
     station = tmp_path / "station.toml"
     station.write_text(f'journal = "{journal}"\nhub = "{live_hub[0]}"\n'
-                       f'hub_token = "{live_hub[1]}"\n')
+                       f'hub_token = "{live_hub[1]}"\nhub_fingerprint = "{live_hub[2]}"\n')
     hub, station = str(hub), str(station)
     return [
         ["--help"], ["--version"], ["judge", "--help"], ["kiosk", "--help"], ["serve", "--help"],
@@ -169,13 +169,14 @@ def _commands(tmp_path, tiny, printer, live_hub):
         ["serve", "--port", "0", "--config", config],  # its link and code, then it would serve
         ["hub", "--port", "0", "--config", hub],  # its URL and lines, then it would serve
         ["journal", "push", "--config", station],  # to a live hub: "N rows sent..."
-        ["join", f"{live_hub[0]}/join?code=x", "--config", str(tmp_path / "joined.toml")],
+        ["join", f"{live_hub[0]}/join?code=x&sha256={live_hub[2]}", "--config", str(tmp_path / "joined.toml")],
     ]
 
 
 @pytest.fixture
 def live_hub(tmp_path):
-    """A real `adjudicator hub` on a free port: (its URL, the stations' token)."""
+    """A real `adjudicator hub` on a free port: (its URL, the stations' token, the SHA-256 of
+    its certificate)."""
     import re
     import socket
 
@@ -188,13 +189,15 @@ def live_hub(tmp_path):
                                            "--config", str(config)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        token = None
+        token = pin = None
         for line in proc.stdout:
+            if found := re.search(r'hub_fingerprint = "([^"]+)"', line):
+                pin = found.group(1)
             if found := re.search(r'hub_token = "([^"]+)"', line):
                 token = found.group(1)
                 break
-        assert token, "the hub printed no hub_token line"
-        yield f"http://127.0.0.1:{port}", token
+        assert token and pin, "the hub printed no hub_token or hub_fingerprint line"
+        yield f"https://127.0.0.1:{port}", token, pin
     finally:
         proc.terminate()
         proc.wait(timeout=10)

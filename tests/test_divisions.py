@@ -172,6 +172,10 @@ def test_the_hub_says_the_event_and_its_lists_at_start(tmp_path, monkeypatch, ru
 
     class FakeHub:
         station_token, director_token, join_code = "st", "dt", "jc"
+        director_port = 8081
+
+        class certificate:  # noqa: N801 - as the hub's Certificate reads
+            fingerprint = "c" * 64
 
     async def fake_serve(journal, host, port, ready, tsh="", **kwargs):
         ready(FakeHub, 8080)

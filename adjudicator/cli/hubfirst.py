@@ -30,7 +30,7 @@ def ask_first(service: Station, push_follows: bool = False) -> bool:
 
     cfg = service.config
     forwarder = Forwarder(cfg.journal, cfg.hub, cfg.hub_token, status=station_status(service),
-                          timeout=ASK_WAIT)
+                          timeout=ASK_WAIT, pin=cfg.hub_fingerprint)
     service.takes_at_once = True  # no screen, no challenge under way: taken as it comes
     forwarder.on_event = service.follow
     forwarder.on_name = service.renamed

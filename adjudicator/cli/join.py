@@ -22,7 +22,8 @@ def join_cmd(url: str, station: str | None, division: str | None,
              config_path: str | None) -> None:
     """Join the event a hub runs: one command sets this station up.
 
-    URL is the `adjudicator join http://H:P/join?code=...` address the hub printed. Writes the
+    URL is the `adjudicator join https://H:P/join?code=...#sha256=...` address the hub printed
+    (its sha256: the hub's certificate, the only one this station will trust). Writes the
     station's config (the event, its divisions, lists by name, rules, the director's PIN hash,
     the hub lines, its journal), and fetches from the hub the event's lists this machine's
     shelf lacks (checked by fingerprint before they are shelved). Then `adjudicator kiosk`,
@@ -30,8 +31,8 @@ def join_cmd(url: str, station: str | None, division: str | None,
 
     \b
     Examples:
-      adjudicator join http://192.168.1.20:8080/join?code=...
-      adjudicator join http://192.168.1.20:8080/join?code=... --name "Desk 4" --division A
+      adjudicator join https://192.168.1.20:8080/join?code=...#sha256=...
+      adjudicator join https://192.168.1.20:8080/join?code=...#sha256=... --name "Desk 4"
     """
     from ..config import default_config_path, default_journal_path, load_config, \
         station_name_problem
@@ -58,7 +59,7 @@ def join_cmd(url: str, station: str | None, division: str | None,
                              f"(its divisions: {names})")
         served = (chosen,)
     for d in {d.fingerprint: d for d in served}.values():
-        path = fetch_list(joined.hub, joined.code, d.fingerprint)
+        path = fetch_list(joined.hub, joined.code, d.fingerprint, pin=joined.fingerprint)
         click.echo(f"List {d.lexicon} ({d.fingerprint[:12]}): {path}")
     lists = {(d.lexicon, d.fingerprint) for d in served}
     rules = {d.challenge_rule.value for d in served}
@@ -66,7 +67,7 @@ def join_cmd(url: str, station: str | None, division: str | None,
                        _machine_name())
     values = {
         "station": name,
-        "hub": joined.hub, "hub_token": joined.hub_token,
+        "hub": joined.hub, "hub_fingerprint": joined.fingerprint, "hub_token": joined.hub_token,
         "divisions": [served[0].name] if division is not None else None,
         "lexicon": next(iter(lists))[0] if len(lists) == 1 else None,
         "challenge_rule": next(iter(rules)) if len(rules) == 1 else None,

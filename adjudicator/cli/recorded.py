@@ -187,7 +187,7 @@ def send_to_hub(service: Station, follow: bool = True) -> None:
 
     cfg = service.config
     forwarder = Forwarder(cfg.journal, cfg.hub, cfg.hub_token, status=station_status(service),
-                          timeout=HUB_REQUEST)
+                          timeout=HUB_REQUEST, pin=cfg.hub_fingerprint)
     if follow:  # the one way every surface follows (Station.follow), taken at once
         service.takes_at_once = True
         forwarder.on_event = service.follow

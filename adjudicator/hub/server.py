@@ -62,6 +62,8 @@ class Hub:
         self.config_path = ""
         self.tables_from_tsh: frozenset[str] = frozenset()  # divisions given tables by tsh
         self.event_lock = asyncio.Lock()  # the director's changes of the event, one at a time
+        self.certificate = None  # run.py: the TLS certificate (certificate.Certificate) served
+        self.director_port = 0  # run.py: the director's page's port on 127.0.0.1
         self.tsh = None
         if tsh:
             from .tsh import TshNames

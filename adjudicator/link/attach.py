@@ -29,7 +29,7 @@ def start(station):
 
     config = station.config
     forwarder = forward_journal(config.journal, config.hub, config.hub_token,
-                                station_status(station))
+                                station_status(station), pin=config.hub_fingerprint)
     station.hub_link = forwarder  # its describe(): the link's state, for any surface to show
     forwarder.on_event = station.follow  # the hub's event, taken at the next Ready (issue 27)
     forwarder.event_wanted = station.following.wants  # and again when a retry is due (40)

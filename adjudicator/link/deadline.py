@@ -4,6 +4,9 @@ A socket timeout bounds one read: a hub (or anything on its address) that answer
 1.5 s keeps a plain urllib request reading for ever. Here every read, write and the connection
 itself are given only the time left before one deadline, so the whole request (connect, send,
 status line, headers, body, a refusal's body) ends by then: a timeout past it, as any other.
+Every connection is first allowed by pins.py: https only to the certificate pinned for its
+address (compared right after the handshake, before the request is sent), http only to this
+machine; a redirect elsewhere is held to the same.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import io
 import time
 import urllib.request
 from functools import partial
+
+from . import pins
 
 
 class Deadline:
@@ -81,11 +86,30 @@ class _HTTPConnection(_Timed, http.client.HTTPConnection):
         self.deadline = deadline
         super().__init__(*args, **kwargs)
 
+    def connect(self):
+        pins.allowed(f"http://{_host(self.host)}:{self.port}")  # this machine only
+        super().connect()
+
 
 class _HTTPSConnection(_Timed, http.client.HTTPSConnection):
     def __init__(self, *args, deadline: Deadline, **kwargs):
         self.deadline = deadline
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, context=pins.context(), **kwargs)
+
+    def connect(self):
+        url = f"https://{_host(self.host)}:{self.port}"
+        pin = pins.allowed(url)  # before any connection: an unpinned hub is not even asked
+        super().connect()  # the TCP connection and the TLS handshake, within the deadline
+        try:
+            pins.check(url, pin, self.sock.getpeercert(binary_form=True))
+        except pins.LinkRefused:
+            self.sock.close()
+            self.sock = None
+            raise
+
+
+def _host(host: str) -> str:
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
 class _HTTPHandler(urllib.request.HTTPHandler):
@@ -103,11 +127,11 @@ class _HTTPSHandler(urllib.request.HTTPSHandler):
         self.deadline = deadline
 
     def https_open(self, req):
-        return self.do_open(partial(_HTTPSConnection, deadline=self.deadline), req,
-                            context=self._context)
+        return self.do_open(partial(_HTTPSConnection, deadline=self.deadline), req)
 
 
 def urlopen(request: urllib.request.Request, deadline: Deadline):
     """urllib's urlopen (its errors, HTTPError for a 4xx/5xx), ended by DEADLINE at the latest."""
-    opener = urllib.request.build_opener(_HTTPHandler(deadline), _HTTPSHandler(deadline))
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}),  # the hub is near
+                                         _HTTPHandler(deadline), _HTTPSHandler(deadline))
     return opener.open(request, timeout=max(0.001, deadline.left()))

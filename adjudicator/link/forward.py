@@ -24,6 +24,7 @@ from .. import wire
 from ..errors import AdjudicatorError
 from ..journal import db, outbox
 from . import key as station_key
+from . import pins
 from .deadline import Deadline, urlopen
 
 BATCH = 200  # rows a request
@@ -128,6 +129,9 @@ def _late(hub: str, timeout: float) -> str:
 
 def _unreachable(hub: str, e: Exception) -> HubUnreachable:
     """The failure E of a request to HUB, as the one line it is."""
+    refused = getattr(e, "reason", e)
+    if isinstance(refused, pins.LinkRefused):  # not sent: a wrong certificate, plain http
+        return HubUnreachable(str(refused))
     if isinstance(e, wire.WireError):
         return HubUnreachable(f"the hub {hub} answered with something that is not the hub's "
                               f"answer ({e})")
@@ -151,7 +155,10 @@ class Forwarder:
 
     def __init__(self, journal_path: str, hub: str, token: str, *, status: Status | None = None,
                  batch: int = BATCH, poll: float = POLL, heartbeat: float = HEARTBEAT,
-                 timeout: float = TIMEOUT):
+                 timeout: float = TIMEOUT, pin: str = ""):
+        """PIN: the SHA-256 of the hub's certificate (the config's hub_fingerprint), trusted for
+        HUB from now on in this process (pins.py); none: the one pinned before."""
+        pins.trust(hub, pin)
         self.path, self.hub, self.token = str(journal_path), hub.rstrip("/"), token
         self.status = status or (lambda: {})
         self.batch, self.poll, self.heartbeat_every, self.timeout = batch, poll, heartbeat, timeout
@@ -442,11 +449,13 @@ _running: dict[str, Forwarder] = {}
 _lock = threading.Lock()
 
 
-def forward_journal(journal_path: str, hub: str, token: str, status: Status | None = None
-                    ) -> Forwarder:
+def forward_journal(journal_path: str, hub: str, token: str, status: Status | None = None,
+                    pin: str = "") -> Forwarder:
     """The one running Forwarder for this journal in this process (many phone sessions share a
-    journal); STATUS replaces the previous one's."""
+    journal); STATUS replaces the previous one's; PIN: the hub's certificate's SHA-256."""
     import os
+
+    pins.trust(hub, pin)
 
     key = os.path.abspath(journal_path)
     with _lock:

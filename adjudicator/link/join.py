@@ -1,7 +1,9 @@
 """Joining an event: the hub's event fetched with the join code, the lists the shelf lacks fetched.
 
-`fetch_event(url)` reads `GET /join?code=C` (the hub lines and the event, checked by parse_event
-as anything from a peer is); `fetch_list(hub, code, fingerprint)` fetches one compiled list the
+`fetch_event(url)` reads `GET /join?code=C` over TLS with the certificate whose SHA-256 the join
+address carries (`https://H:P/join?code=C#sha256=F`: pins.py; the code is never sent to any
+other certificate, nor in clear), the hub lines and the event checked by parse_event as
+anything from a peer is; `fetch_list(hub, code, fingerprint)` fetches one compiled list the
 event names, checks it is that list (its fingerprint, recomputed from its words) before it is
 put on the shelf. Every failure is one line with the README's exit code: a hub not reached 4, a
 wrong code 2, a list that is not the one asked for 3.
@@ -24,6 +26,7 @@ from ..event import HEX64, Event, EventError, parse_event
 from ..lexicon import store as shelves
 from ..lexicon.compiled import Lexicon
 from ..visible import visible
+from . import pins
 from .deadline import Deadline, urlopen
 
 TIMEOUT = 10.0  # seconds the event's answer may take
@@ -47,22 +50,33 @@ class WrongCode(EntryError):
 
 @dataclass(frozen=True)
 class Joined:
-    """What the hub said: its address, the station token, the event (checked), the code."""
+    """What the hub said: its address, the station token, the event (checked), the code, and
+    the SHA-256 of the hub's certificate (pinned: the config keeps it as hub_fingerprint)."""
 
     hub: str
     hub_token: str
     event: Event
     code: str
+    fingerprint: str = ""
 
 
-def parse_join_url(url: str) -> tuple[str, str]:
-    """(hub base address, join code) from `http://H:P/join?code=C`; EntryError otherwise."""
+def parse_join_url(url: str) -> tuple[str, str, str]:
+    """(hub base address, join code, certificate fingerprint) from
+    `https://H:P/join?code=C#sha256=F` (or `&sha256=F`); EntryError otherwise (an old hub's
+    http:// line too: it would send the code in clear to whoever answers)."""
     parts = urlsplit(url.strip())
-    code = parse_qs(parts.query).get("code", [""])[0]
+    query = parse_qs(parts.query)
+    code = query.get("code", [""])[0]
     if parts.scheme not in ("http", "https") or not parts.netloc or not code:
         raise EntryError("join-url", f"{url!r} is not a join address: use the line "
-                         "`adjudicator hub` printed (http://H:P/join?code=...)")
-    return f"{parts.scheme}://{parts.netloc}", code
+                         "`adjudicator hub` printed (https://H:P/join?code=...#sha256=...)")
+    pinned = parse_qs(parts.fragment).get("sha256") or query.get("sha256") or [""]
+    fingerprint = pins.normal(pinned[0])
+    if parts.scheme != "https" or not fingerprint:
+        raise EntryError("join-url", f"{url.split('?')[0]!r} carries no certificate "
+                         "fingerprint (https://...#sha256=...): use the join line the hub "
+                         "prints now; the code is sent to no hub without it")
+    return f"{parts.scheme}://{parts.netloc}", code, fingerprint
 
 
 def _signed(url: str, token: str, key: bytes | None, stamp: str = "") -> dict:
@@ -102,6 +116,8 @@ def _get(url: str, timeout: float, limit: int, into=None, token: str = "",
                                 ) from None
         except (urllib.error.URLError, OSError, ValueError) as e:
             reason = getattr(e, "reason", e)
+            if isinstance(reason, pins.LinkRefused):
+                raise HubNotReached(str(reason)) from None
             raise HubNotReached(f"cannot reach the hub at {url.split('?')[0]}: "
                                 f"{getattr(reason, 'strerror', None) or reason}") from None
     raise HubNotReached(f"the hub at {url.split('?')[0]} did not take the station's signature")
@@ -134,7 +150,8 @@ def _said(e: urllib.error.HTTPError):
 
 def fetch_event(url: str, timeout: float = TIMEOUT) -> Joined:
     """The event at the join address URL, checked whole (never trusted unchecked)."""
-    base, code = parse_join_url(url)
+    base, code, fingerprint = parse_join_url(url)
+    pins.trust(base, fingerprint)
     data = _get(f"{base}/join?code={quote(code, safe='')}", timeout, MAX_ANSWER)
     try:
         said = json.loads(data)
@@ -149,7 +166,7 @@ def fetch_event(url: str, timeout: float = TIMEOUT) -> Joined:
         raise HubNotReached(f"{base} did not answer with a hub's station token")
     if not event.divisions or any(not HEX64.match(d.fingerprint) for d in event.divisions):
         raise HubNotReached(f"{base} answered an event without its lists pinned")
-    return Joined(base, token, event, code)  # the address typed, whatever the answer says
+    return Joined(base, token, event, code, fingerprint)  # the address typed, whatever it says
 
 
 def shelved(fingerprint: str, shelf: str | None = None) -> str | None:
@@ -160,12 +177,15 @@ def shelved(fingerprint: str, shelf: str | None = None) -> str | None:
 
 
 def fetch_list(hub: str, code: str, fingerprint: str, shelf: str | None = None,
-               timeout: float = LIST_TIMEOUT, token: str = "", key: bytes | None = None) -> str:
+               timeout: float = LIST_TIMEOUT, token: str = "", key: bytes | None = None,
+               pin: str = "") -> str:
     """The list FINGERPRINT fetched from HUB onto the shelf (SHELF: its folder, default the
     user's), when not there already: checked to be that very list before it is shelved (its
     fingerprint, then its words against it). Its path on the shelf. CODE: the join code; or
     TOKEN and KEY: the station token and the station's key of a joined station the director
-    accepted (following a change of list: the request is signed with the key)."""
+    accepted (following a change of list: the request is signed with the key). PIN: the SHA-256
+    of the hub's certificate (none: the one pinned before, pins.py)."""
+    pins.trust(hub, pin)
     if not HEX64.match(fingerprint):
         raise LexiconError(f"{fingerprint[:70]!r} is not a list's fingerprint")
     held = shelved(fingerprint, shelf)

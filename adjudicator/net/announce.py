@@ -19,12 +19,13 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
-def base_url(host: str, port: int) -> str:
-    """Where phones reach the server: a wildcard bind is shown as this machine's LAN address."""
+def base_url(host: str, port: int, scheme: str = "http") -> str:
+    """Where phones (or, over https, stations) reach the server: a wildcard bind is shown as
+    this machine's LAN address."""
     shown = lan_address() if host in WILDCARD_HOSTS else host
     if ":" in shown:  # IPv6 literal
         shown = f"[{shown}]"
-    return f"http://{shown}:{port}"
+    return f"{scheme}://{shown}:{port}"
 
 
 def token_url(base: str, token: str) -> str:

@@ -99,6 +99,13 @@ def follower(folder: str, hub: str, token: str, heartbeat: float, names: list[st
     threading.Event().wait()
 
 
+def _pin(hub: str) -> str:
+    """The certificate this process trusts for HUB, for a worker to trust it too."""
+    from adjudicator.link import pins
+
+    return pins.pinned(hub)
+
+
 class Worker:
     """One worker process of the fleet; kill() is kill -9."""
 
@@ -108,6 +115,7 @@ class Worker:
         self.args = [sys.executable, __file__, str(folder), hub, token, str(lexicon), str(rows),
                      str(seed), *names]
         self.env = env
+        self.env["FLEET_HUB_PIN"] = _pin(hub)
         self.start()
 
     @classmethod
@@ -119,6 +127,7 @@ class Worker:
                                                                 self.env.get("PYTHONPATH")]))
         self.args = [sys.executable, __file__, "follow", str(folder), hub, token,
                      str(heartbeat), *names]
+        self.env["FLEET_HUB_PIN"] = _pin(hub)
         self.start()
         return self
 
@@ -180,7 +189,7 @@ class FlakyLink:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"https://127.0.0.1:{self.port}"  # TLS end to end: the link only relays it
 
     async def _handle(self, reader, writer) -> None:
         fault = None
@@ -311,6 +320,9 @@ def run_faults(tmp: Path, stations: int = 8, rows: int = 40, workers: int = 2,
     hub = HubProcess(tmp / "hub.toml")
     port = int(hub.url.rsplit(":", 1)[1])
     link = FlakyLink(port, drop)
+    from adjudicator.link import pins
+
+    pins.trust(link.url, hub.pin)  # the hub's certificate, reached through the flaky link
     names = [f"S{i:02d}" for i in range(stations)]
     fleet = [Worker(tmp, link.url, hub.token, lexicon, rows, i, names[i::workers])
              for i in range(workers)]
@@ -360,6 +372,10 @@ def run_faults(tmp: Path, stations: int = 8, rows: int = 40, workers: int = 2,
 
 if __name__ == "__main__":
     a = sys.argv[1:]
+    from adjudicator.link import pins
+
+    hub_url = a[2] if a[0] == "follow" else a[1]
+    pins.trust(hub_url, os.environ.get("FLEET_HUB_PIN", ""))  # as its config would
     if a[0] == "follow":  # fleet.py follow FOLDER HUB TOKEN HEARTBEAT NAME...
         follower(a[1], a[2], a[3], float(a[4]), a[5:])
     else:

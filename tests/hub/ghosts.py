@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import ssl
 from urllib.parse import quote, urlsplit
 
 from adjudicator import wire
@@ -26,8 +27,13 @@ class Ghost:
 
     def send_raw(self, path: str, headers: dict, data: bytes) -> tuple[int, dict]:
         parts = urlsplit(self.url)
-        conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10,
-                                          source_address=(self.address, 0))
+        if parts.scheme == "https":  # the hub's stations' listener (TLS, its own certificate)
+            conn = http.client.HTTPSConnection(parts.hostname, parts.port, timeout=10,
+                                               source_address=(self.address, 0),
+                                               context=ssl._create_unverified_context())
+        else:
+            conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10,
+                                              source_address=(self.address, 0))
         try:
             conn.request("POST", path, body=data, headers=headers)
             response = conn.getresponse()

@@ -31,7 +31,8 @@ def _child_setup(then=None) -> None:
 
 class HubProcess:
     def __init__(self, config: Path, port: int = 0, host: str = "127.0.0.1", stderr=None,
-                 preexec_fn=None, accept_all: bool = False, command: list[str] | None = None):
+                 preexec_fn=None, accept_all: bool = False, command: list[str] | None = None,
+                 args: tuple[str, ...] = ()):
         """STDERR: a file for the hub's log (default: a pipe); PREEXEC_FN: run in the child
         before the hub starts (e.g. a lower file limit); ACCEPT_ALL: a director accepts every
         new station as it appears (AttentiveDirector), until stop(); COMMAND: what runs as
@@ -40,7 +41,7 @@ class HubProcess:
         self.proc = subprocess.Popen(
             [*(command or [sys.executable, "-m", "adjudicator"]), "hub", "--host", host,
              "--port", str(port),
-             "--config", str(config)], stdout=subprocess.PIPE,
+             "--config", str(config), *args], stdout=subprocess.PIPE,
             stderr=subprocess.PIPE if stderr is None else stderr, text=True, env=cli_env(),
             preexec_fn=lambda: _child_setup(preexec_fn))
         self.lines: list[str] = []
@@ -56,9 +57,15 @@ class HubProcess:
         text = "\n".join(self.lines)
         self.director_url = re.search(r"(http://\S+/\?key=\S+)", text).group(1)
         self.url = re.search(r'hub = "([^"]+)"', text).group(1)
+        self.local_url = self.director_url.split("/?key=")[0]  # 127.0.0.1, in clear
         self.token = re.search(r'hub_token = "([^"]+)"', text).group(1)
-        self.station_lines = [line.strip() for line in self.lines
-                              if line.strip().startswith(("hub =", "hub_token ="))]
+        self.pin = re.search(r'hub_fingerprint = "([^"]+)"', text).group(1)
+        self.join_url = re.search(r"adjudicator join (\S+)", text).group(1)
+        self.station_lines = [line.strip() for line in self.lines if line.strip().startswith(
+            ("hub =", "hub_token =", "hub_fingerprint ="))]
+        from adjudicator.link import pins
+
+        pins.trust(self.url, self.pin)  # this process's senders, as the lines make a station
         self.errors: list[str] = []  # its stderr, read as it comes (a full pipe would stall it)
         import threading
 

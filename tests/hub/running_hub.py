@@ -7,7 +7,11 @@ import threading
 
 
 class RunningHub:
-    """`serve()` on its own event loop thread; stop() ends it as Ctrl-C would (cancelled)."""
+    """`serve()` on its own event loop thread; stop() ends it as Ctrl-C would (cancelled).
+    url: the stations' address (TLS, as in production), pin: its certificate's SHA-256, trusted
+    by every sender of this process as `adjudicator join` makes a station trust it; port: that
+    listener's; local_port: the listener in clear on 127.0.0.1 (the director's browser; the
+    raw-socket tests of the connection guard, which both listeners share)."""
 
     def __init__(self, journal_path: str, port: int = 0, accept_new: bool = True, **options):
         """OPTIONS: run.serve()'s (log, max_connections, first_request...). ACCEPT_NEW: every
@@ -18,6 +22,8 @@ class RunningHub:
         self.options = options
         self.hub = None
         self.port = port
+        self.local_port = 0
+        self.pin = ""
         self._ready = threading.Event()
         self._loop = asyncio.new_event_loop()
         self._task = None
@@ -25,6 +31,9 @@ class RunningHub:
         self._thread.start()
         if not self._ready.wait(20):
             raise RuntimeError("the hub did not start")
+        from adjudicator.link import pins
+
+        pins.trust(self.url, self.pin)  # as the join line would: its certificate only
 
     def _run(self) -> None:
         from adjudicator.hub.run import serve
@@ -32,6 +41,7 @@ class RunningHub:
         def ready(hub, bound):
             hub.identities.accept_new = self.accept_new
             self.hub, self.port = hub, bound
+            self.local_port, self.pin = hub.director_port, hub.certificate.fingerprint
             self._ready.set()
 
         asyncio.set_event_loop(self._loop)
@@ -46,7 +56,16 @@ class RunningHub:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"https://127.0.0.1:{self.port}"
+
+    @property
+    def join_url(self) -> str:
+        """The join line the hub prints: its code and its certificate's SHA-256."""
+        return f"{self.url}/join?code={self.hub.join_code}#sha256={self.pin}"
+
+    @property
+    def local_url(self) -> str:
+        return f"http://127.0.0.1:{self.local_port}"
 
     def call(self, fn, *args):
         """Run FN(*args) on the hub's loop and return its result (for the board)."""

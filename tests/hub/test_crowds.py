@@ -27,7 +27,7 @@ def heartbeat(hub, i: int) -> dict:
 
 
 def state(hub) -> dict:
-    with urllib.request.urlopen(f"{hub.url}/state?key={hub.hub.director_token}",
+    with urllib.request.urlopen(f"{hub.local_url}/state?key={hub.hub.director_token}",
                                 timeout=10) as r:
         return json.loads(r.read())
 
@@ -37,7 +37,7 @@ def test_a_keep_alive_crowd_without_the_token_never_shuts_out_a_station(start_hu
                                                                           addresses):
     out = io.StringIO()
     hub = start_hub(log=OneLineLog(out), max_connections=60)
-    crowd = Crowd(hub.port, 120, rate=40, addresses=addresses)  # twice the cap, kept alive
+    crowd = Crowd(hub.local_port, 120, rate=40, addresses=addresses)  # twice the cap, kept alive
     try:
         time.sleep(1.0)
         for i in range(10):  # a station's POSTs and the director's page, meanwhile
@@ -52,7 +52,7 @@ def test_a_keep_alive_crowd_without_the_token_never_shuts_out_a_station(start_hu
 
 def test_a_connection_without_the_token_is_closed_once_answered(start_hub):
     hub = start_hub()
-    s = connect(hub.port, "127.0.0.1")
+    s = connect(hub.local_port, "127.0.0.1")
     s.sendall(b"GET /favicon.ico HTTP/1.1\r\nHost: hub\r\n\r\n")
     answer = b""
     while True:
@@ -62,7 +62,7 @@ def test_a_connection_without_the_token_is_closed_once_answered(start_hub):
         answer += got
     assert answer.startswith(b"HTTP/1.1 204")
     s.close()
-    with_key = http.client.HTTPConnection("127.0.0.1", hub.port, timeout=10)
+    with_key = http.client.HTTPConnection("127.0.0.1", hub.local_port, timeout=10)
     for _ in range(3):  # the director's key: kept alive, the same connection asks again
         with_key.request("GET", f"/state?key={hub.hub.director_token}")
         response = with_key.getresponse()
@@ -74,11 +74,11 @@ def test_a_connection_without_the_token_is_closed_once_answered(start_hub):
 def test_one_address_holds_a_bounded_number_of_silent_connections(start_hub):
     out = io.StringIO()
     hub = start_hub(log=OneLineLog(out), per_address=16)
-    crowd = Silent(hub.port, 100, addresses=1)  # far below the cap of 600
-    others = Silent(hub.port, 20, addresses=20)  # 20 other addresses, one each
+    crowd = Silent(hub.local_port, 100, addresses=1)  # far below the cap of 600
+    others = Silent(hub.local_port, 20, addresses=20)  # 20 other addresses, one each
     try:
         time.sleep(1.5)  # past the grace a new connection has to ask
-        late = connect(hub.port, "127.0.0.1")  # the address's next connection makes it count
+        late = connect(hub.local_port, "127.0.0.1")  # the address's next connection makes it count
         deadline = time.monotonic() + 10
         while crowd.closed() < 100 - 16 and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -96,13 +96,13 @@ def test_connections_with_a_token_keep_their_room(start_hub):
     """A cap of 60 kept full by silent connections from many addresses: the director's
     keep-alive connection and the stations' posts still get through, every time."""
     hub = start_hub(max_connections=60)
-    director = http.client.HTTPConnection("127.0.0.1", hub.port, timeout=10)
+    director = http.client.HTTPConnection("127.0.0.1", hub.local_port, timeout=10)
     director.request("GET", f"/state?key={hub.hub.director_token}")
     director.getresponse().read()
     crowds = []
     try:
         for round_ in range(3):
-            crowds.append(Silent(hub.port, 80, addresses=40))
+            crowds.append(Silent(hub.local_port, 80, addresses=40))
             director.request("GET", f"/state?key={hub.hub.director_token}")
             answer = director.getresponse()
             assert answer.status == 200  # never evicted for the crowd

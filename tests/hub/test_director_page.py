@@ -100,7 +100,7 @@ def test_the_page_follows_the_hall_live_and_names_alarms_in_words(browser, hub, 
 
 def test_the_station_token_opens_no_page(browser, hub):
     page = browser.new_page()
-    response = page.goto(f"{hub.url}/?key={hub.token}")
+    response = page.goto(f"{hub.local_url}/?key={hub.token}")
     assert response.status == 403
     assert "for the tournament director" in page.inner_text("body")
     assert "Latest challenges" not in page.content()
@@ -113,7 +113,7 @@ def test_the_page_rides_out_a_hub_restart_and_shows_the_journal_again(browser, t
 
     lex = make_lexicon(["QI", "ZA"], name="CSW24")
     hub = HubProcess(tmp_path / "hub.toml")
-    port = int(hub.url.rsplit(":", 1)[1])
+    port, page_port = (int(url.rsplit(":", 1)[1]) for url in (hub.url, hub.local_url))
     desk, fwd = station(tmp_path, hub, "Desk 5", lex)
     desk.record(adjudicate(lex, ("ZA", "QI")), station="Desk 5", mode="station", table="3")
     fwd.push()
@@ -124,7 +124,8 @@ def test_the_page_rides_out_a_hub_restart_and_shows_the_journal_again(browser, t
         page.locator("#latest").get_by_text("ZA QI").wait_for(timeout=WAIT)
         hub.stop()
         expect(page.locator("#live")).to_have_text("hub not answering: retrying", timeout=WAIT)
-        hub = HubProcess(tmp_path / "hub.toml", port=port)  # same journal: same key, same rows
+        hub = HubProcess(tmp_path / "hub.toml", port=port,  # same journal: same key, rows
+                         args=("--director-port", str(page_port)))
         expect(page.locator("#live")).to_have_text("live", timeout=WAIT)
         page.locator("#latest").get_by_text("ZA QI").wait_for(timeout=WAIT)
         table, _, judged, count, *_ = cells(page.locator("#tables tr").first)
@@ -244,7 +245,7 @@ def test_a_page_beyond_the_cap_of_live_views_says_so_then_follows_when_one_close
 
     from adjudicator.hub.stream import MAX_STREAMS
 
-    port = int(hub.url.rsplit(":", 1)[1])
+    port = int(hub.local_url.rsplit(":", 1)[1])
     key = hub.director_url.split("key=")[1]
     others = []
     for _ in range(MAX_STREAMS):

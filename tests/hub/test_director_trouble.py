@@ -43,7 +43,7 @@ def trouble(tmp_path, monkeypatch):
 def test_trouble_is_first_on_every_screen(browser, trouble):
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
-        page.goto(f"{trouble.url}/?key={trouble.hub.director_token}")
+        page.goto(f"{trouble.local_url}/?key={trouble.hub.director_token}")
         page.get_by_text("judged with NWL2020").first.wait_for(timeout=WAIT)
         top = page.locator("#event-top").inner_text()
         assert "Club Open 2026" in top and "version 3" in top
@@ -116,7 +116,7 @@ def test_the_director_renames_a_station_from_its_row(browser, trouble):
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     try:
-        page.goto(f"{trouble.url}/?key={trouble.hub.director_token}")
+        page.goto(f"{trouble.local_url}/?key={trouble.hub.director_token}")
         rename = page.get_by_role("button", name="Rename Desk 1", exact=True)
         rename.wait_for(timeout=WAIT)
         assert page.get_by_role("button", name="Rename Spare laptop").count() == 0  # waiting

@@ -86,7 +86,7 @@ def test_the_pin_is_changed_on_the_panel_and_journaled_as_the_pages(start_hub, t
                                                                     lists):  # noqa: F811
     hub = started(start_hub, tmp_path, HUB_TOML.replace(
         'name = "Club Open 2026"', f'name = "Club Open 2026"\npin_hash = "{hash_pin("2468")}"'))
-    url = f"{hub.url}/api/event?key={hub.hub.director_token}"
+    url = f"{hub.local_url}/api/event?key={hub.hub.director_token}"
     state = json.loads(get(url)[1])
     assert state["pin_set"] and state["pin_warning"] == SHORT_PIN  # set before the rule
     assert state["event"]["event"]["pin_hash"] == ""  # the page needs no hash
@@ -108,7 +108,7 @@ def test_the_pin_is_changed_on_the_panel_and_journaled_as_the_pages(start_hub, t
 
 def test_a_stale_save_is_refused_saying_what_changed(start_hub, tmp_path, lists, run):  # noqa: F811
     hub = started(start_hub, tmp_path)
-    url = f"{hub.url}/api/event?key={hub.hub.director_token}"
+    url = f"{hub.local_url}/api/event?key={hub.hub.director_token}"
     loaded = json.loads(get(url)[1])["event"]
     divisions = [{k: d[k] for k in ("name", "lexicon", "challenge_rule", "tables")}
                  for d in loaded["division"]]
@@ -204,7 +204,8 @@ def test_a_pin_set_in_hub_toml_is_journaled_as_hub_tomls_at_start_and_a_short_on
     from dataclasses import replace
 
     def said(event):
-        return startup_lines(event, "hub.db", "hub.toml", "http://h:1", "t", "d", "j")[0]
+        return startup_lines(event, "hub.db", "hub.toml", "https://h:1", "t", "d", "j", "f" * 64,
+                             "http://127.0.0.1:2")[0]
 
     short = said(replace(again.hub.event, pin_hash=hash_pin("2468")))
     warned = [line for line in short if line.startswith("Warning")]

@@ -202,14 +202,14 @@ def test_the_join_code_is_kept_in_the_hub_journal(tmp_path):
 def test_a_change_at_the_panel_is_saved_journaled_and_versioned(start_hub, tmp_path, lists):
     hub = started(start_hub, tmp_path)
     key = hub.hub.director_token
-    status, body = get(f"{hub.url}/api/event?key={key}")
+    status, body = get(f"{hub.local_url}/api/event?key={key}")
     state = json.loads(body)
     assert status == 200 and state["lists"] == ["TINYA", "TINYB", "TINYC"]
     change = {"name": "Club Open 2026", "version": 1, "divisions": [
         {"name": "A", "lexicon": "TINYA", "challenge_rule": "5-per-word", "tables": "1-20"},
         {"name": "B", "lexicon": "TINYC", "challenge_rule": "5-per-turn", "tables": "21-40"}]}
-    assert post(f"{hub.url}/api/event?key=wrong", change)[0] == 403
-    status, body = post(f"{hub.url}/api/event?key={key}", change)
+    assert post(f"{hub.local_url}/api/event?key=wrong", change)[0] == 403
+    status, body = post(f"{hub.local_url}/api/event?key={key}", change)
     said = json.loads(body)
     assert status == 200 and said["changed"]
     assert said["what"] == "division B: list TINYB -> TINYC; division B: rule double -> 5-per-turn"
@@ -243,7 +243,7 @@ def test_a_bad_change_at_the_panel_changes_nothing(start_hub, tmp_path, lists, c
     if isinstance(change, dict):
         change = {**change, "version": 1}
     before = (tmp_path / "hub.toml").read_text()
-    status, body = post(f"{hub.url}/api/event?key={hub.hub.director_token}", change)
+    status, body = post(f"{hub.local_url}/api/event?key={hub.hub.director_token}", change)
     assert status == 400 and said in json.loads(body)["error"]
     assert hub.hub.event.version == 1 and (tmp_path / "hub.toml").read_text() == before
 
@@ -278,7 +278,7 @@ def test_join_writes_a_whole_station_config_and_fetches_the_lists(start_hub, tmp
                                                                   monkeypatch, run):
     hub = started(start_hub, tmp_path)
     home = station_home(tmp_path, monkeypatch)
-    url = f"{hub.url}/join?code={hub.hub.join_code}"
+    url = hub.join_url
     done = run("join", url, "--name", "Desk 4", "--division", "B")
     assert done.exit_code == 0, done.stderr
     cfg = load_config(str(home / "config.toml"))
@@ -306,7 +306,7 @@ def test_join_changes_an_existing_config_in_place(start_hub, tmp_path, lists, mo
     path = home / "desk.toml"
     path.write_text('# Desk 7, by the window\nstation = "Desk 7"\nsplit_window = 60  # slow\n'
                     'mode = "smart-device"\n[timers]\nentry_idle = 45\n')
-    done = run("join", f"{hub.url}/join?code={hub.hub.join_code}", "--config", str(path))
+    done = run("join", hub.join_url, "--config", str(path))
     assert done.exit_code == 0, done.stderr
     text = path.read_text()
     assert "# Desk 7, by the window" in text and "split_window = 60  # slow" in text
@@ -318,23 +318,26 @@ def test_join_changes_an_existing_config_in_place(start_hub, tmp_path, lists, mo
     assert done.output.splitlines()[-2] == (  # a phone server: serve, not the kiosk
         f"Start it with: adjudicator serve --config {path}  (the players' phones; a tablet at a "
         f"table: adjudicator kiosk --config {path} --session TABLE)")
-    again = run("join", f"{hub.url}/join?code={hub.hub.join_code}", "--config", str(path))
+    again = run("join", hub.join_url, "--config", str(path))
     assert "Already up to date" in again.output and path.read_text() == text
 
 
 def test_join_failures_are_one_line_each(start_hub, tmp_path, lists, monkeypatch, run):
     hub = started(start_hub, tmp_path)
     home = station_home(tmp_path, monkeypatch)
-    wrong = run("join", f"{hub.url}/join?code=nope")
+    wrong = run("join", f"{hub.url}/join?code=nope&sha256={hub.pin}")
     assert wrong.exit_code == 2 and "wrong join code" in wrong.stderr
     assert not (home / "config.toml").exists()
-    gone = run("join", "http://127.0.0.1:1/join?code=abc")
+    gone = run("join", f"https://127.0.0.1:1/join?code=abc&sha256={hub.pin}")
     assert gone.exit_code == 4 and "cannot reach the hub" in gone.stderr
     nonsense = run("join", "not a url")
     assert nonsense.exit_code == 2 and "is not a join address" in nonsense.stderr
-    no_division = run("join", f"{hub.url}/join?code={hub.hub.join_code}", "--division", "Z")
+    no_division = run("join", hub.join_url, "--division", "Z")
     assert no_division.exit_code == 2 and "no division 'Z'" in no_division.stderr
-    for result in (wrong, gone, nonsense, no_division):
+    old_line = run("join", f"http://127.0.0.1:{hub.port}/join?code={hub.hub.join_code}")
+    assert old_line.exit_code == 2 and "carries no certificate fingerprint" in old_line.stderr
+    assert "use the join line the hub prints now" in old_line.stderr
+    for result in (wrong, gone, nonsense, no_division, old_line):
         assert result.stderr.count("\n") == 1 and result.stderr.startswith("adjudicator: ")
 
 
@@ -344,7 +347,7 @@ def test_a_list_whose_fingerprint_differs_is_not_shelved(start_hub, tmp_path, li
     fp_a = lists["TINYA"][0]
     hub.hub.event_lists[fp_a] = lists["TINYC"][1]  # a hub serving the wrong file for A
     home = station_home(tmp_path, monkeypatch)
-    done = run("join", f"{hub.url}/join?code={hub.hub.join_code}", "--division", "A")
+    done = run("join", hub.join_url, "--division", "A")
     assert done.exit_code == 3, done.stderr
     assert f"the hub sent another list (TINYC" in done.stderr
     assert not (home / "shelf").exists() or os.listdir(home / "shelf") == []
@@ -360,7 +363,7 @@ def test_a_damaged_list_from_the_hub_is_not_shelved(start_hub, tmp_path, lists, 
     bad.write_bytes(bytes(data))
     hub.hub.event_lists[lists["TINYA"][0]] = str(bad)
     home = station_home(tmp_path, monkeypatch)
-    done = run("join", f"{hub.url}/join?code={hub.hub.join_code}", "--division", "A")
+    done = run("join", hub.join_url, "--division", "A")
     assert done.exit_code == 3 and "not a usable list" in done.stderr
     assert not (home / "shelf").exists() or os.listdir(home / "shelf") == []
 
@@ -402,9 +405,9 @@ def test_the_events_pin_reaches_the_station_and_no_pin_leaves_the_stations_own(
     hub = started(start_hub, tmp_path, HUB_TOML.replace(
         'name = "Club Open 2026"', f'name = "Club Open 2026"\npin_hash = "{pin}"'))
     home = station_home(tmp_path, monkeypatch)
-    status, body = get(f"{hub.url}/join?code={hub.hub.join_code}")
+    status, body = get(hub.join_url)
     assert status == 200 and json.loads(body)["event"]["pin_hash"] == ""  # never over /join
-    done = run("join", f"{hub.url}/join?code={hub.hub.join_code}")
+    done = run("join", hub.join_url)
     assert done.exit_code == 0, done.stderr
     assert load_config(str(home / "config.toml")).pin_hash == ""  # none yet: the hub's
     # answers give it once the director accepted the station (this hub accepts at once)
@@ -418,7 +421,7 @@ def test_the_events_pin_reaches_the_station_and_no_pin_leaves_the_stations_own(
     event, files = pin_lists(cfg.event, cfg.path)
     nopin = start_hub(str(tmp_path / "hub2.db"), event=event, lists=files,
                       config_path=cfg.path)
-    done = run("join", f"{nopin.url}/join?code={nopin.hub.join_code}", "--config", str(path))
+    done = run("join", nopin.join_url, "--config", str(path))
     assert done.exit_code == 0, done.stderr
     assert load_config(str(path)).pin_hash == own
 
@@ -427,7 +430,7 @@ def test_fetch_list_puts_the_list_on_the_shelf_it_is_given(start_hub, tmp_path, 
     from adjudicator.link.join import fetch_event, fetch_list
 
     hub = started(start_hub, tmp_path)
-    joined = fetch_event(f"{hub.url}/join?code={hub.hub.join_code}")
+    joined = fetch_event(hub.join_url)
     folder = tmp_path / "another-shelf"
     fp = joined.event.division("A").fingerprint
     path = fetch_list(joined.hub, joined.code, fp, str(folder))
@@ -518,7 +521,7 @@ def test_two_changes_at_once_are_two_versions(start_hub, tmp_path, lists):
     import threading
 
     hub = started(start_hub, tmp_path)
-    url = f"{hub.url}/api/event?key={hub.hub.director_token}"
+    url = f"{hub.local_url}/api/event?key={hub.hub.director_token}"
     changes = [{"name": name, "version": 1, "divisions": [
         {"name": "A", "lexicon": "TINYA", "challenge_rule": "5-per-word", "tables": "1-20"},
         {"name": "B", "lexicon": lexicon, "challenge_rule": "double", "tables": "21-40"}]}

@@ -22,7 +22,7 @@ def panel(browser, start_hub, tmp_path, lists):
     hub = started(start_hub, tmp_path)
     page = browser.new_page()
     try:
-        page.goto(f"{hub.url}/?key={hub.hub.director_token}")
+        page.goto(f"{hub.local_url}/?key={hub.hub.director_token}")
         page.wait_for_function("() => document.querySelectorAll('#divisions tr').length === 2",
                                timeout=WAIT)
         yield hub, page
@@ -71,7 +71,7 @@ def test_a_stale_save_on_the_page_says_what_changed_and_the_pin_is_set_there(pan
     other = {"name": "Day 2", "version": 1, "divisions": [
         {"name": "A", "lexicon": "TINYA", "challenge_rule": "5-per-word", "tables": "1-20"},
         {"name": "B", "lexicon": "TINYB", "challenge_rule": "double", "tables": "21-40"}]}
-    url = f"{hub.url}/api/event?key={hub.hub.director_token}"
+    url = f"{hub.local_url}/api/event?key={hub.hub.director_token}"
     assert post(url, other)[0] == 200
     page.locator("#divisions tr").nth(1).locator(".list").select_option("TINYC")
     page.click("#save-event")

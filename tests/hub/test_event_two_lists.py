@@ -41,7 +41,7 @@ def test_the_directors_event_of_two_lists_on_every_surface(start_hub, tmp_path, 
     hub = started(start_hub, tmp_path)
     hub_shelf = os.environ.get("ADJUDICATOR_SHELF", "")
     home = station_home(tmp_path, monkeypatch)
-    url = f"{hub.url}/join?code={hub.hub.join_code}"
+    url = hub.join_url
     home.mkdir()
     desk, phones_toml, laptop, by_hand = (home / n for n in (
         "desk.toml", "phones.toml", "laptop.toml", "hand.toml"))
@@ -49,7 +49,8 @@ def test_the_directors_event_of_two_lists_on_every_surface(start_hub, tmp_path, 
         assert run("join", url, "--config", str(path), "--name", path.stem).exit_code == 0
     phones_toml.write_text('mode = "smart-device"\n' + phones_toml.read_text())
     by_hand.write_text(f'station = "By hand"\nlexicon = "TINYA"\njournal = "hand.db"\n'
-                       f'hub = "{hub.url}"\nhub_token = "{hub.hub.station_token}"\n')
+                       f'hub = "{hub.url}"\nhub_token = "{hub.hub.station_token}"\n'
+                    f'hub_fingerprint = "{hub.pin}"\n')
 
     station = open_station(load_config(str(desk)))
     phones = build_phone_app(load_config(str(phones_toml)),
@@ -76,7 +77,7 @@ def test_the_directors_event_of_two_lists_on_every_surface(start_hub, tmp_path, 
         key = hub.hub.director_token
         with monkeypatch.context() as at_the_hub:  # this process is the hub's laptop too
             at_the_hub.setenv("ADJUDICATOR_SHELF", hub_shelf)
-            status, body = post(f"{hub.url}/api/event?key={key}", CHANGE)
+            status, body = post(f"{hub.local_url}/api/event?key={key}", CHANGE)
         assert status == 200 and json.loads(body)["changed"], body
         for surface in (station, hand):
             wait_for(lambda s=surface: s.following.pending and s.following.pending.version == 2)

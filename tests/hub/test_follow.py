@@ -43,6 +43,7 @@ def station_file(tmp_path, name: str, division: str, lexicon: str, hub) -> Confi
     path.write_text(f'# {name}: by the door\nstation = "{name}"\nlexicon = "{lexicon}"\n'
                     f'divisions = ["{division}"]\njournal = "{name}.db"\n'
                     f'hub = "{hub.url}"\nhub_token = "{hub.hub.station_token}"\n'
+                    f'hub_fingerprint = "{hub.pin}"\n'
                     '[[division]]\nname = "A"\nlexicon = "ALPHA"\ntables = "1-20"\n'
                     '[[division]]\nname = "B"\nlexicon = "BETA"\ntables = "21-40"\n')
     return load_config(str(path))
@@ -265,7 +266,7 @@ def test_a_rejected_station_says_the_hub_refused_it_not_that_it_was_not_reached(
     desk = open_desk(tmp_path, "Desk 5", "A", "ALPHA", hub)
     try:
         waiting = wait_for(lambda: hub.call(hub.hub.board.snapshot)["waiting"])
-        assert director(hub.url, hub.hub.director_token, "reject", waiting[0]["key"]) == 200
+        assert director(hub.local_url, hub.hub.director_token, "reject", waiting[0]["key"]) == 200
         said = wait_for(lambda: (t := follow.ready_text(desk)) and "refused" in t and t)
         assert said.startswith("The hub refused this station (the director rejected this "
                                "station")

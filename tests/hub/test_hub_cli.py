@@ -38,12 +38,13 @@ def status(url: str) -> int:
 
 def test_hub_prints_the_directors_url_and_the_two_station_lines(hub, tmp_path):
     assert (tmp_path / "hub.toml").read_text().startswith('journal = "hub.db"')
-    assert hub.station_lines == [f'hub = "{hub.url}"', f'hub_token = "{hub.token}"']
+    assert hub.station_lines == [f'hub = "{hub.url}"', f'hub_fingerprint = "{hub.pin}"',
+                                 f'hub_token = "{hub.token}"']
     assert status(hub.director_url) == 200
-    assert status(f"{hub.url}/events?key={hub.token}") == 403  # the station token: no page
-    assert status(f"{hub.url}/?key={hub.token}") == 403
+    assert status(f"{hub.local_url}/events?key={hub.token}") == 403  # the station token: no page
+    assert status(f"{hub.local_url}/?key={hub.token}") == 403
     assert status(f"{hub.url}/") == 403
-    assert status(f"{hub.url}/state?key=wrong") == 403
+    assert status(f"{hub.local_url}/state?key=wrong") == 403
 
 
 def test_push_sends_a_stations_rows_and_the_hub_journal_verifies(hub, tmp_path, make_lexicon):

@@ -44,7 +44,7 @@ def as_key(hub, path: str, body: dict, key: bytes, first: bool = True) -> dict:
 
 
 def accept(hub, key_id: str) -> None:
-    assert director(hub.url, hub.hub.director_token, "accept", key_id) == 200
+    assert director(hub.local_url, hub.hub.director_token, "accept", key_id) == 200
 
 
 def alarm_texts(hub) -> list[str]:
@@ -162,7 +162,7 @@ def test_the_director_accepts_a_new_station_and_it_stays_accepted(tmp_path, make
     assert station["address"] == "127.0.0.1" and station["joined"] and station["rows"] == 1
 
     def accept(key: str) -> int:
-        request = urllib.request.Request(f"{hub.url}/api/accept?key={key}", method="POST",
+        request = urllib.request.Request(f"{hub.local_url}/api/accept?key={key}", method="POST",
                                          data=json.dumps({"station": station["key"]}).encode())
         try:
             with urllib.request.urlopen(request, timeout=10) as r:
@@ -206,7 +206,7 @@ def test_without_the_token_the_hub_reads_no_body(start_hub):
     """A request with a wrong token is answered after its headers: the 8 MB it announces are
     never read (a few KB sent, the answer is already there, the connection closed)."""
     hub = start_hub(accept_new=False)
-    sock = socket.create_connection(("127.0.0.1", hub.port), timeout=10)
+    sock = socket.create_connection(("127.0.0.1", hub.local_port), timeout=10)
     sock.sendall(b"POST /api/rows HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong\r\n"
                  b"Content-Type: application/json\r\nContent-Length: 8000000\r\n\r\n"
                  + b"{" * 4096)
@@ -317,7 +317,7 @@ def test_the_director_lets_a_replaced_station_take_its_name(tmp_path, make_lexic
     [alarm] = [a for a in hub.call(hub.hub.board.snapshot)["alarms"]
                if "claims the name 'Desk 1'" in a["text"]]
     assert alarm["key"] == wire.key_id(new.key)
-    request = urllib.request.Request(f"{hub.url}/api/accept?key={hub.hub.director_token}",
+    request = urllib.request.Request(f"{hub.local_url}/api/accept?key={hub.hub.director_token}",
                                      method="POST",
                                      data=json.dumps({"station": alarm["key"]}).encode())
     urllib.request.urlopen(request, timeout=10).close()

@@ -50,7 +50,7 @@ def station(start_hub, tmp_path, lists, monkeypatch, run):  # noqa: F811 - the f
     hub_shelf = os.environ["ADJUDICATOR_SHELF"]
     monkeypatch.setattr(eventalarms, "BEHIND_AFTER", 0.0)  # a station behind: an alarm at once
     home = station_home(tmp_path, monkeypatch)
-    done = run("join", f"{hub.url}/join?code={hub.hub.join_code}", "--name", "Laptop")
+    done = run("join", hub.join_url, "--name", "Laptop")
     assert done.exit_code == 0, done.output
     shelf.add(str(tmp_path / "tinyc.txt"), name="TINYC", folder=str(home / "shelf"))
     return hub, hub_shelf, home / "config.toml"
@@ -60,7 +60,7 @@ def change_b(hub, hub_shelf, monkeypatch) -> None:
     """The director changes division B's list to TINYC on the page (version 2)."""
     with monkeypatch.context() as at_the_hub:  # this process is the hub's laptop too
         at_the_hub.setenv("ADJUDICATOR_SHELF", hub_shelf)
-        status, body = post(f"{hub.url}/api/event?key={hub.hub.director_token}", CHANGE)
+        status, body = post(f"{hub.local_url}/api/event?key={hub.hub.director_token}", CHANGE)
     assert status == 200 and json.loads(body)["changed"], body
 
 

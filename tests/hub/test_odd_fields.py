@@ -119,7 +119,7 @@ def _answers(hub, key: str) -> None:
             body = r.read()
             if path == "/state":
                 json.loads(body)
-    conn = http.client.HTTPConnection("127.0.0.1", hub.port, timeout=20)
+    conn = http.client.HTTPConnection("127.0.0.1", hub.local_port, timeout=20)
     try:
         conn.request("GET", f"/events?key={key}")
         response = conn.getresponse()
@@ -139,7 +139,7 @@ def _page_renders(browser, hub, key: str) -> None:
     page = browser.new_page(viewport={"width": 1024, "height": 800})
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        page.goto(f"{hub.url}/?key={key}")
+        page.goto(f"{hub.local_url}/?key={key}")
         page.get_by_text("live", exact=True).wait_for(timeout=20_000)
         page.locator("#latest tr").first.wait_for(timeout=20_000)
         page.locator("#tables tr").first.wait_for(timeout=20_000)
@@ -155,11 +155,11 @@ def test_a_hub_shows_any_field_a_station_sends_before_and_after_a_restart(start_
     key = hub.hub.director_token
     desk = OddStation(hub.url, hub.hub.station_token)
     assert desk.send()[0] == 200
-    desk.accept(f"{hub.url}/?key={key}")  # accepted: its rows count everywhere on the board
+    desk.accept(f"{hub.local_url}/?key={key}")  # accepted: its rows count everywhere on the board
     taken, refused, errors = [], [], []
     page = browser.new_page(viewport={"width": 1024, "height": 800})  # open all along
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{hub.url}/?key={key}")
+    page.goto(f"{hub.local_url}/?key={key}")
     page.get_by_text("live", exact=True).wait_for(timeout=20_000)
 
     @settings(max_examples=EXAMPLES, deadline=None, database=None,
@@ -181,7 +181,7 @@ def test_a_hub_shows_any_field_a_station_sends_before_and_after_a_restart(start_
         else:
             taken.append(field)
             if who is not desk:
-                who.accept(f"{hub.url}/?key={key}")
+                who.accept(f"{hub.local_url}/?key={key}")
         status, answer = desk.beat(**(_beat(text) if field == "beat" else {}))
         assert status in ((200, 400, 409) if field == "beat" else (200, 400)), (status, answer)
         _answers(hub, key)
@@ -197,7 +197,7 @@ def test_a_hub_shows_any_field_a_station_sends_before_and_after_a_restart(start_
         assert desk.send(**_fields(field, text))[0] == 200, field  # shown, not refused
     odd_name = OddStation(hub.url, hub.hub.station_token, "\u202eDesk ²")
     assert odd_name.send()[0] == 200  # a name with a bidi mark: shown with its picture
-    odd_name.accept(f"{hub.url}/?key={key}")
+    odd_name.accept(f"{hub.local_url}/?key={key}")
     for field, text, why in [("game_table", "\ud800", "game_table holds a lone surrogate"),
                              ("flags", "[" * 5000 + "]" * 5000, "flags must be a JSON list"),
                              ("game_table", "x" * 10_000, "game_table is longer than 500")]:
@@ -209,7 +209,8 @@ def test_a_hub_shows_any_field_a_station_sends_before_and_after_a_restart(start_
     hub.stop()
     hub = start_hub(tmp_path / "hub.db", port=port)  # the rows come back from its journal
     _answers(hub, key)
-    state = json.loads(urllib.request.urlopen(f"{hub.url}/state?key={key}", timeout=20).read())
+    state = json.loads(urllib.request.urlopen(f"{hub.local_url}/state?key={key}",
+                                              timeout=20).read())
     assert "²" in [t["table"] for t in state["tables"]]
     assert [t["table"] for t in state["tables"]][0] == "4"  # numbers first
     _page_renders(browser, hub, key)

@@ -57,7 +57,7 @@ def test_wire_takes_an_honest_heartbeats_event_fields():
 def test_an_odd_panel_field_is_a_400(start_hub, tmp_path, lists, change):  # noqa: F811
     hub = started(start_hub, tmp_path)
     before = (tmp_path / "hub.toml").read_text()
-    status, body = post(f"{hub.url}/api/event?key={hub.hub.director_token}", change)
+    status, body = post(f"{hub.local_url}/api/event?key={hub.hub.director_token}", change)
     assert status == 400 and json.loads(body)["error"], body
     assert hub.hub.event.version == 1 and (tmp_path / "hub.toml").read_text() == before
 
@@ -67,12 +67,12 @@ def test_hub_toml_keeps_its_size_across_saves(start_hub, tmp_path, lists):  # no
     key = hub.hub.director_token
     lines = len((tmp_path / "hub.toml").read_text().splitlines())
     for i in range(20):
-        state = json.loads(get(f"{hub.url}/api/event?key={key}")[1])
+        state = json.loads(get(f"{hub.local_url}/api/event?key={key}")[1])
         change = {"name": f"Club Open {i}", "version": state["event"]["event"]["version"],
                   "divisions": [{"name": d["name"], "lexicon": d["lexicon"],
                                  "challenge_rule": d["challenge_rule"], "tables": d["tables"]}
                                 for d in state["event"]["division"]]}
-        status, body = post(f"{hub.url}/api/event?key={key}", change)
+        status, body = post(f"{hub.local_url}/api/event?key={key}", change)
         assert status == 200, body
     assert hub.hub.event.version == 21
     assert len((tmp_path / "hub.toml").read_text().splitlines()) == lines

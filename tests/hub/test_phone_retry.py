@@ -37,7 +37,7 @@ def test_a_list_the_hub_could_not_send_is_taken_once_it_is_back(start_hub, tmp_p
     home = station_home(tmp_path, monkeypatch)
     home.mkdir()
     phones_toml = home / "phones.toml"
-    url = f"{hub.url}/join?code={hub.hub.join_code}"
+    url = hub.join_url
     assert run("join", url, "--config", str(phones_toml), "--name", "Phones").exit_code == 0
     phones_toml.write_text('mode = "smart-device"\n' + phones_toml.read_text())
     app = build_phone_app(load_config(str(phones_toml)), tokens=TokenStore(str(tmp_path / "t")))
@@ -49,7 +49,7 @@ def test_a_list_the_hub_could_not_send_is_taken_once_it_is_back(start_hub, tmp_p
         sender.heartbeat_every = 3600.0  # quiet while this process is the hub's laptop
         with monkeypatch.context() as at_the_hub:
             at_the_hub.setenv("ADJUDICATOR_SHELF", hub_shelf)
-            status, body = post(f"{hub.url}/api/event?key={hub.hub.director_token}", CHANGE)
+            status, body = post(f"{hub.local_url}/api/event?key={hub.hub.director_token}", CHANGE)
         assert status == 200 and json.loads(body)["changed"], body
         tinyc = lists["TINYC"][1]
         os.replace(tinyc, tinyc + ".away")  # the hub's file gone when the station asks for it

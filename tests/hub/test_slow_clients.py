@@ -73,8 +73,8 @@ def test_trickling_connections_are_closed_and_the_hub_keeps_answering(start_hub,
 
     out = io.StringIO()
     hub = start_hub(log=OneLineLog(out), max_connections=100, first_request=1.5)
-    director = f"{hub.url}/?key={hub.hub.director_token}"
-    slow = Trickler(hub.port, TRICKLERS)
+    director = f"{hub.local_url}/?key={hub.hub.director_token}"
+    slow = Trickler(hub.local_port, TRICKLERS)
     try:
         time.sleep(0.5)
         status, page = get(director)  # the cap is full of tricklers: the oldest makes way
@@ -88,7 +88,7 @@ def test_trickling_connections_are_closed_and_the_hub_keeps_answering(start_hub,
         while len(slow.closed) < len(slow.socks) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert len(slow.closed) == len(slow.socks)  # every one closed (1.5 s each, + slack)
-        state = json.loads(get(f"{hub.url}/state?key={hub.hub.director_token}")[1])
+        state = json.loads(get(f"{hub.local_url}/state?key={hub.hub.director_token}")[1])
         assert [s["name"] for s in state["stations"]] == ["Desk 1"]
     finally:
         slow.stop()
@@ -100,7 +100,7 @@ def test_trickling_connections_are_closed_and_the_hub_keeps_answering(start_hub,
 def test_a_body_that_never_ends_is_cut_and_an_idle_connection_closed(start_hub):
     out = io.StringIO()
     hub = start_hub(log=OneLineLog(out), idle=1.0, body=1.0)
-    s = socket.create_connection(("127.0.0.1", hub.port), timeout=10)
+    s = socket.create_connection(("127.0.0.1", hub.local_port), timeout=10)
     s.sendall(b"POST /api/rows HTTP/1.1\r\nHost: hub\r\nContent-Type: application/json\r\n"
               b"Authorization: Bearer " + hub.hub.station_token.encode() +
               b"\r\nContent-Length: 100000\r\n\r\n{\"journal_id\":")
@@ -110,7 +110,7 @@ def test_a_body_that_never_ends_is_cut_and_an_idle_connection_closed(start_hub):
         cut = b""  # closed with a reset: as closed
     assert cut == b""  # cut, not left waiting for the other 99,986 bytes
     s.close()
-    idle = socket.create_connection(("127.0.0.1", hub.port), timeout=10)
+    idle = socket.create_connection(("127.0.0.1", hub.local_port), timeout=10)
     idle.sendall(b"GET /favicon.ico HTTP/1.1\r\nHost: hub\r\n\r\n")
     assert idle.recv(1024).startswith(b"HTTP/1.1 204")
     assert idle.recv(1024) == b""  # then closed once idle

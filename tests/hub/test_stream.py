@@ -110,7 +110,7 @@ def test_many_open_streams_leave_posts_answered_and_the_page_updated(start_hub):
 
     hub = start_hub()
     key = hub.hub.director_token
-    socks = [open_stream(hub.port, key) for _ in range(STREAMS)]
+    socks = [open_stream(hub.local_port, key) for _ in range(STREAMS)]
     try:
         statuses = [read_status(s) for s in socks]
         accepted = [s for s, (code, _) in zip(socks, statuses) if code == 200]
@@ -144,7 +144,7 @@ def test_many_open_streams_leave_posts_answered_and_the_page_updated(start_hub):
              key=bytes([0]) * 32)  # Desk 0's key, known to the hub since its first contact
         time.sleep(0.3)
     assert hub.call(lambda: len(hub.hub.feed.streams)) == 0  # every closed page let go
-    with urllib.request.urlopen(f"{hub.url}/state?key={key}", timeout=20) as r:
+    with urllib.request.urlopen(f"{hub.local_url}/state?key={key}", timeout=20) as r:
         assert len(json.loads(r.read())["stations"]) == 20
 
 

@@ -48,7 +48,7 @@ def real_station(tmp_path, hub, lex, name: str, n: int = 2, table: str = "5") ->
     sender = Forwarder(str(tmp_path / f"{name}.db"), hub.url, hub.hub.station_token,
                        status=lambda: {"lexicon": lex.name, "fingerprint": lex.fingerprint})
     sender.push()
-    assert director(hub.url, hub.hub.director_token, "accept", wire.key_id(sender.key)) == 200
+    assert director(hub.local_url, hub.hub.director_token, "accept", wire.key_id(sender.key)) == 200
     return sender
 
 
@@ -90,7 +90,7 @@ def test_a_made_up_station_counts_nowhere_until_accepted_also_after_a_restart(
     assert [w["rows"] for w in snap["waiting"] if w["name"] == "Desk 9"] == [25]
     assert {c["station"] for c in snap["latest"]} == {"Desk 1", "Desk 2"}
     # accepted: its rows join the board, flagged "clock ahead", never pinned on top
-    assert director(again.url, again.hub.director_token, "accept", wire.key_id(bytes([9]) * 32)
+    assert director(again.local_url, again.hub.director_token, "accept", wire.key_id(bytes([9]) * 32)
                     ) == 200
     real[0] = Forwarder(str(tmp_path / "Desk 1.db"), again.url, again.hub.station_token)
     with Journal.open(tmp_path / "Desk 1.db") as journal:
@@ -174,8 +174,8 @@ def test_reject_forgets_a_station_and_refuses_its_key_for_good(tmp_path, make_le
     squatter = Ghost(hub.url, hub.hub.station_token, bytes([3]) * 32)
     squatter.rows(jid, "Desk 3", rows)
     key = wire.key_id(bytes([3]) * 32)
-    assert director(hub.url, hub.hub.station_token, "reject", key) == 403  # not a station's
-    assert director(hub.url, hub.hub.director_token, "reject", key) == 200
+    assert director(hub.local_url, hub.hub.station_token, "reject", key) == 403  # not a station's
+    assert director(hub.local_url, hub.hub.director_token, "reject", key) == 200
     assert state(hub)["waiting"] == []
     with pytest.raises(NotTaken) as refused:
         squatter.beat(jid, "Desk 3")
@@ -289,7 +289,7 @@ def test_a_waiting_station_keeps_its_heartbeats_pace_and_sends_its_rows_once_acc
         assert hub.hub.ledger.journal.count() == 3
         assert sender._rows_pause == sender.heartbeat_every  # rows tried at each heartbeat
         [station] = state(hub)["waiting"]
-        assert director(hub.url, hub.hub.director_token, "accept", station["key"]) == 200
+        assert director(hub.local_url, hub.hub.director_token, "accept", station["key"]) == 200
         wait_for(lambda: sender.acked == 6)
     finally:
         sender.stop()
@@ -337,7 +337,7 @@ def test_a_squatters_row_never_counts_in_the_table_it_took(tmp_path, make_lexico
     with pytest.raises(Exception, match="belongs to another station's key"):
         real.push()
     [conflict] = [a for a in state(hub)["alarms"] if a.get("key")]
-    assert director(hub.url, hub.hub.director_token, "accept", conflict["key"]) == 200
+    assert director(hub.local_url, hub.hub.director_token, "accept", conflict["key"]) == 200
     assert real.push().acked == 2
     real.stop()
     snap = state(hub)
@@ -425,7 +425,7 @@ def test_first_rows_stored_while_the_director_accepts_are_on_the_board(start_hub
         return keep_key(*args)
 
     monkeypatch.setattr(ledger, "keep_key", slow_keep_key)
-    assert director(hub.url, hub.hub.director_token, "accept", wire.key_id(desk.key)) == 200
+    assert director(hub.local_url, hub.hub.director_token, "accept", wire.key_id(desk.key)) == 200
     for _ in range(100):
         if "answer" in sent:
             break

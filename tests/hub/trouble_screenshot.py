@@ -116,7 +116,7 @@ def shoot(out: Path, engines: list[str]) -> list[Path]:
         eventalarms.BEHIND_AFTER = 0.0  # this process only: a picture, not a test
         try:
             hall(hub)
-            url = f"{hub.url}/?key={hub.hub.director_token}"
+            url = f"{hub.local_url}/?key={hub.hub.director_token}"
             for name in engines:
                 taken += _engine(name, url, out, hub)
         finally:
