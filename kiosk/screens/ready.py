@@ -42,6 +42,7 @@ class ReadyScreen(LockedScreen):
         self._judged = False
         self._resumed = False  # resume_now ran: the ScreenResume posted with it is done
         self._notice = notice  # said until the first key (why director mode closed)
+        self._released_text = ""  # a held refusal's whole text, said once its hold is over
         self._by_table = self.app.station.lists.needs_table  # the table decides list and rule
 
     def compose(self) -> ComposeResult:
@@ -349,12 +350,42 @@ class ReadyScreen(LockedScreen):
             self.call_after_refresh(self._judge, text, table, wait=True)
             return
         if outcome.locked:  # nothing recorded, so nothing shown: the players may try again
-            protocol.refused()
-            self._say(NO_VERDICT.format(problem=outcome.problem, again="TAB"), error=True)
+            self.refuse_held(NO_VERDICT.format(problem=outcome.problem, again="TAB"))
             return
         self.app.unseen = None
         self._judged = True  # the entry is cleared on the way back, not on the verdict's path
         self.app.show_verdict(outcome)
+
+    def refuse_held(self, text: str) -> None:
+        """The challenge taken is refused with TEXT, held as a verdict is (issue 42): the keys
+        read while it was being recorded, and for timers.verdict_hold after, do nothing (they
+        had made `cat xu` TAB `zz` TAB judge CAT XUZZ, the refusal painted over unread); then
+        it says what TAB does, and stays until a key. The words stay for the retry, with a
+        whole entry_idle to make it in."""
+        import time
+
+        protocol = self.app.protocol
+        protocol.refused(held=True)
+        self.app.ignore_read_before = time.monotonic()  # read during the wait: nothing
+        self._say(text.rsplit("; ", 1)[0] + ".", error=True)  # (its last words after the hold)
+        self._released_text = text
+        self.set_timer(max(protocol.timers.verdict_hold, 0.01), self._refusal_released)
+        protocol.typed(self.query_one(EntryInput).value)  # the idle timer from now
+        if self._idle is not None:
+            self._idle.stop()
+            self._idle = None
+        if protocol.deadline is not None:
+            self._idle = self.set_timer(timer_delay(protocol), self._expire)
+
+    def _refusal_released(self) -> None:
+        """The refusal's hold is over: it says what TAB does now (unless a key changed it)."""
+        if self.app.protocol.holding():
+            self.set_timer(0.05, self._refusal_released)
+            return
+        message = self.query_one("#message", Static)
+        held = self._released_text.rsplit("; ", 1)[0] + "."
+        if message.content == held:
+            self._say(self._released_text, error=True)
 
     def _say(self, text: str, *, error: bool) -> None:
         message = self.query_one("#message", Static)
