@@ -42,12 +42,14 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     return SpawnSupervisor(child_command(config_path, mode, session)).run()
 
 
-def _checked_config(config_path: str | None, mode: str | None):
-    """The config, read and its journal's folder checked; nothing is started or shown yet."""
+def _checked_config(config_path: str | None, mode: str | None, journal: bool = True):
+    """The config, read and (JOURNAL) its journal's folder checked; nothing is started or
+    shown yet."""
     from .destination import check_journal
 
     config = _config(config_path, mode)  # ConfigError (exit 6) names the key
-    check_journal(config.journal)  # its folder not there (a drive not mounted): exit 4
+    if journal:
+        check_journal(config.journal)  # its folder not there (a drive not mounted): exit 4
     return config
 
 
@@ -98,13 +100,17 @@ def run_app(config_path: str | None, mode: str | None, session: str) -> int:
 
     from .restarts import EXIT_CRASHED
     from .station import open_station
-    from .supervised import child_ready_callback, child_started
+    import os
+
+    from .supervised import RESTARTED_ENV, child_ready_callback, child_started
 
     # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector
     # would walk them again and again before the first paint. The app collects once, after it.
     gc.disable()
     try:
-        config = _checked_config(config_path, mode)  # refused: said before anything is shown
+        # refused: said before anything is shown; started again after a child that ran, a
+        # journal gone bad is said on Ready instead (the station judges on, NOT RECORDED)
+        config = _checked_config(config_path, mode, journal=not os.environ.get(RESTARTED_ENV))
         child_started(config.journal)  # the supervisor learns it; error output to the kiosk log
         station = open_station(config, session=session, defer_journal=True,
                                check_words=False)  # LexiconError: exit 3

@@ -60,8 +60,12 @@ def note_restart(journal_path: str, why: str) -> None:
     if director:
         save_state(state, director_open=False)
     try:
+        import os
+
         from .journal import Journal
 
+        if not os.path.isfile(journal_path):  # never made here: a lost journal's successor
+            raise OSError(f"no journal file at {journal_path}")  # is the station's to make
         with Journal.open(journal_path, timeout=5.0) as journal:
             journal.note_event("kiosk restarted", detail)
     except Exception as e:  # noqa: BLE001 - the station judges on; the log says why

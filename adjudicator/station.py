@@ -15,7 +15,8 @@ from typing import NamedTuple
 
 from adjudicator.config import Config
 from adjudicator.entry import check_entry_length, parse_entry
-from adjudicator.errors import AdjudicatorError, ConfigError, JournalLockedError
+from adjudicator.errors import (AdjudicatorError, ConfigError, JournalLockedError,
+                                JournalLostError, JournalUnwritableError)
 from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.lists import TableLists, lists_for
 from adjudicator.rules import consequence_under
@@ -128,6 +129,10 @@ class Station:
         self.table_counts = table_counts or TableCounts()
         self.printer_state = ""  # as the print desk last heard it, for the hub's heartbeat
         self._following = None  # the hub's event: the version run, a change waiting
+        self._lost = None  # the last row known of a journal file lost under the station
+        self.journal_alarm = ""  # the open journal failed its last record (disk full...)
+        self._alarm_clears = False  # ...and the alarm goes once its files can be written
+        self._note: tuple[object, str] | None = None  # (journal, what Ready says of it)
 
     @property
     def lexicon(self) -> Lexicon:
@@ -148,12 +153,62 @@ class Station:
         return self._journal
 
     def _journal_to_record(self):
-        """The journal, opened again now if it could not be opened before."""
+        """The journal, opened again now if it could not be opened before (or its file was
+        lost: then the one that continues it, journal/successor.py)."""
         journal = self.journal
         if journal is None and self._reopener is not None:
-            journal, problem = self._reopener()
+            journal, problem = self._reopener(self._lost)
             self._journal, self.journal_problem = journal, ("" if journal else problem)
         return journal
+
+    def check_journal(self) -> None:
+        """Is the journal open still the file at its path, and writable? Asked at Ready (a
+        few stat calls, nothing read): a file deleted or replaced is let go (JOURNAL NOT
+        AVAILABLE until it is recreated or put back); an alarm of files that could not be
+        written goes once they can be (issue 42)."""
+        journal = self._journal
+        if self._opener is not None:
+            return
+        if journal is None:
+            import os
+
+            # nothing where the journal was (deleted, or a folder there taken away): the file
+            # that continues it is made now, not only at the next verdict; never waits
+            if self._lost is not None and self._reopener is not None and not os.path.lexists(
+                    self.config.journal):
+                self._journal_to_record()
+            return
+        try:
+            journal.check()
+        except JournalLostError as e:
+            self._lose(journal, str(e))
+        except JournalUnwritableError as e:
+            self.journal_alarm, self._alarm_clears = str(e), True
+        else:
+            if self._alarm_clears:
+                self.journal_alarm, self._alarm_clears = "", False
+
+    def _lose(self, journal, why: str) -> None:
+        """JOURNAL's file is no longer at its path: nothing more is written into it."""
+        self._lost = journal.last_head() or self._lost
+        try:
+            journal.let_go()
+        except Exception:  # noqa: BLE001 - let go whatever it says
+            pass
+        self._journal, self.journal_problem = None, why
+        self.journal_alarm, self._alarm_clears = "", False
+
+    @property
+    def journal_note(self) -> str:
+        """What Ready says of the open journal itself: a file that continues a lost one."""
+        journal = self._journal
+        if journal is None or self._opener is not None:
+            return ""
+        if self._note is None or self._note[0] is not journal:
+            from adjudicator.journal.successor import follows_note
+
+            self._note = (journal, follows_note(journal))
+        return self._note[1]
 
     @journal.setter
     def journal(self, value) -> None:
@@ -293,11 +348,19 @@ class Station:
         """(seq, problem, locked): LOCKED when another program held the journal's lock."""
         if self._journal_to_record() is None:
             return None, self.journal_problem or "no journal is open", False
+        journal = self.journal
         try:
-            seq = self.journal.record(verdict, **self._fields(recheck_of, agrees, table, round,
-                                                              rule))
+            seq = journal.record(verdict, **self._fields(recheck_of, agrees, table, round, rule))
+        except JournalLostError as e:  # never a number from a file that is not the journal
+            self._lose(journal, str(e))
+            return None, _reason(e), False
         except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
-            return None, _reason(e), isinstance(e, JournalLockedError)
+            locked = isinstance(e, JournalLockedError)
+            if not locked:
+                self.journal_alarm = _reason(e)
+                self._alarm_clears = isinstance(e, JournalUnwritableError)
+            return None, _reason(e), locked
+        self.journal_alarm, self._alarm_clears = "", False
         self.table_counts.add(table)
         if self.hub_link is not None:
             self.hub_link.wake()  # sent now, not at the next poll; a sender that ended starts again
@@ -398,15 +461,21 @@ def _reason(e: Exception) -> str:
     return str(e) if isinstance(e, AdjudicatorError) else f"{type(e).__name__}: {e}"
 
 
-def open_journal(config: Config):
-    """(journal, problem): the open journal, or None and why (the kiosk still judges, loudly)."""
+def open_journal(config: Config, lost=None):
+    """(journal, problem): the open journal, or None and why (the kiosk still judges, loudly).
+    Where the journal was lost (LOST: its last row known; or its head file left beside an
+    empty path), the file that continues it (journal/successor.py), never one from #1."""
     try:
         from adjudicator.journal import Journal
+        from adjudicator.journal.successor import open_after
     except ImportError as e:  # pragma: no cover - only while the journal package is missing
         return None, f"journal package missing: {e}"
     try:
-        return Journal.open(config.journal, split_window=config.split_window,
-                            timeout=STATION_LOCK_PATIENCE), ""
+        from adjudicator.journal.db import default_journal_path
+
+        path = config.journal or default_journal_path()
+        return open_after(path, lost, station=config.station, opener=lambda p: Journal.open(
+            p, split_window=config.split_window, timeout=STATION_LOCK_PATIENCE)), ""
     except AdjudicatorError as e:
         return None, str(e)
     except OSError as e:
@@ -430,7 +499,7 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
         lists = lists_for(config, lexicon=lexicon, secondary=secondary, check_words=check_words)
     problem, opener, reopener = "", None, None
     if journal is None:
-        reopener = lambda: open_journal(config)  # noqa: E731 - retried while it cannot open
+        reopener = lambda lost=None: open_journal(config, lost)  # noqa: E731 - retried
     if journal is None and defer_journal:
         opener = reopener  # opened just after the first paint
     elif journal is None:

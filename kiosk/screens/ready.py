@@ -86,6 +86,7 @@ class ReadyScreen(LockedScreen):
             self._say(self._notice, error=False)
         if self.app.station.config.hub:
             self.set_interval(1.0, self.follow_event)
+        self.set_interval(1.0, self.watch_journal)
 
     def follow_event(self) -> None:
         """At Ready only (never during a challenge): the hub's change taken, and said."""
@@ -115,19 +116,33 @@ class ReadyScreen(LockedScreen):
         note.update(said)
         note.display = bool(said)
 
-    def show_journal_state(self) -> None:
-        """The count of challenges, and a loud line when the journal cannot record."""
+    def show_journal_state(self, count: bool = True) -> None:
+        """The count of challenges, and a loud line when the journal cannot record: not open,
+        its file lost under the station, its last record failed, or a file that continues a
+        lost one (issue 42: Ready said nothing of any)."""
         station = self.app.station
-        self.query_one("#count", Static).update(self._count_text())
-        broken = not station.journal_pending and station.journal is None
+        if count:
+            self.query_one("#count", Static).update(self._count_text())
+        said = ""
+        if not station.journal_pending:
+            station.check_journal()  # the file at the path still the one held? (a few stats)
+            if station.journal is None or station.journal_alarm:
+                problem = station.journal_alarm or station.journal_problem
+                said = f"JOURNAL NOT AVAILABLE: call the director ({problem})"
+            else:
+                said = station.journal_note
         banners = self.query("#journal-problem")
-        if broken and not banners:  # built only when needed: rare, and not on the cold start
+        if said and not banners:  # built only when needed: rare, and not on the cold start
             self.mount(Static("", id="journal-problem", classes="alarm"), after="#count")
         for banner in self.query("#journal-problem").results(Static):
-            if broken:
-                banner.update(
-                    f"JOURNAL NOT AVAILABLE: call the director ({station.journal_problem})")
-            banner.display = broken
+            if said:
+                banner.update(said)
+            banner.display = bool(said)
+
+    def watch_journal(self) -> None:
+        """Every second at Ready: the journal's state said as it changes, never read."""
+        if self.is_current and not self.app.protocol.judging:
+            self.show_journal_state(count=False)
 
     def on_screen_resume(self) -> None:
         if self._resumed:  # done already, when the verdict left (resume_now)
