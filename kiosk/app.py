@@ -308,7 +308,16 @@ class KioskApp(InOrder, App, inherit_bindings=False):
         it again (adjudicator/unseen.py)."""
         self.ignore_read_before = max(self.ignore_read_before, time.monotonic())
         if seq is not None:
-            mark_shown(self.state_file, seq)
+            self.after_written(mark_shown, self.state_file, seq)
+
+    def after_written(self, callback, *args) -> None:
+        """CALLBACK(*ARGS) once what is painted now has reached the terminal (the kiosk's
+        driver writes from a thread of its own); at once under any other driver."""
+        later = getattr(self._driver, "after_written", None)
+        if later is None:
+            callback(*args)
+        else:
+            later(lambda: callback(*args))
 
     def show_unseen_now(self) -> None:
         """The last verdict this station recorded and never showed (it was stopped between

@@ -367,7 +367,8 @@ class RunnerScreen(LockedScreen):
         self.last_outcome = outcome
         self.last_place = (table, round_)
         if outcome.seq is not None:  # painted: no restart shows it again (adjudicator/unseen.py)
-            self.app.call_after_refresh(mark_shown, self.app.state_file, outcome.seq)
+            self.app.call_after_refresh(self.app.after_written, mark_shown, self.app.state_file,
+                                        outcome.seq)
 
     def show_unseen(self, outcome: Outcome, note: str) -> None:
         """A slip's verdict recorded and never shown (the desk stopped between the commit and
