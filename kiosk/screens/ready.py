@@ -253,10 +253,18 @@ class ReadyScreen(LockedScreen):
         return True
 
     def _show_try_out(self) -> None:
-        """Gone once a PIN is set (set-pin, taken at F12); never on a phone-sized screen, where
-        the ADJUDICATE button needs the row."""
-        if self.app.size.height < SHORT or is_set(self.app.station.config.pin_hash):
-            self.query("#try-out").remove()  # not display=False: CSS hides it while typing
+        """The lock line follows the PIN the station has now (issue 42: a PIN taken from the
+        hub was said beside a stale 'not locked'): gone once a PIN is set (set-pin, taken at
+        F12, or the event's), back if a followed change takes it away; never on a phone-sized
+        screen, where the ADJUDICATE button needs the row."""
+        station = self.app.station
+        wanted = (station.config.mode != "smart-device" and self.app.size.height >= SHORT
+                  and not is_set(station.config.pin_hash))
+        lines = self.query("#try-out")
+        if not wanted:
+            lines.remove()  # not display=False: CSS hides it while typing
+        elif not lines:
+            self.mount(Static(TRY_OUT, id="try-out", classes="alarm"), before="#count")
 
     def _count_text(self) -> str:
         if self.app.station.journal_pending:

@@ -22,8 +22,8 @@ from pty_driver import PtyApp, hooked_env, kiosk_argv, kiosk_child, station_conf
 from pty_screen import Shown
 
 from adjudicator.journal import Journal
-from adjudicator.station_state import load_state, state_path
-from adjudicator.unseen import SHOWN
+from adjudicator.station_state import state_path
+from adjudicator.unseen import last_shown
 
 FULL = bool(os.environ.get("ADJUDICATOR_FULL"))
 KILLS = int(os.environ.get("ADJUDICATOR_CAMPAIGN_KILLS", "300" if FULL else "20"))
@@ -168,4 +168,4 @@ def test_a_kill_campaign_loses_no_verdict_and_fakes_none(tmp_path):
     assert (never_shown, not_recorded, fake) == ([], [], [])
     assert kills == KILLS and rows
     # what the terminal showed last is marked shown, once written to it (not only queued)
-    assert load_state(state_path(journal_path)).get(SHOWN) == max(rows)
+    assert last_shown(state_path(journal_path)) == max(rows)

@@ -17,8 +17,8 @@ from pty_screen import Shown
 from adjudicator.journal import Journal
 from adjudicator.journal.flags import SPLIT_LOOKUP
 from adjudicator.station import open_station
-from adjudicator.station_state import load_state, state_path
-from adjudicator.unseen import SHOWN
+from adjudicator.station_state import state_path
+from adjudicator.unseen import last_shown
 
 SIZE = (80, 24)
 
@@ -35,7 +35,7 @@ async def test_a_restarted_station_shows_the_verdict_it_never_showed(make_app, c
         await pilot.press(*"qi", "tab")
         await settle(pilot)
         assert screen_name(first) == "VerdictScreen"
-    assert load_state(state_path(config.journal))[SHOWN] == 1  # painted: marked shown
+    assert last_shown(state_path(config.journal)) == 1  # painted: marked shown
     # the next challenge is committed, and the station dies before its paint
     with Journal.open(config.journal) as journal:
         station = open_station(config, tiny, journal)
@@ -48,7 +48,7 @@ async def test_a_restarted_station_shows_the_verdict_it_never_showed(make_app, c
         assert text_of(app, "#words") == "Words: ZA CAT"
         assert "ACCEPTABLE" in text_of(app, "#plain")
         assert text_of(app, "#record").startswith("Challenge #2")
-        assert load_state(state_path(config.journal))[SHOWN] == 2  # shown now
+        assert last_shown(state_path(config.journal)) == 2  # shown now
         await elapse(pilot, app, 0.4)
         await pilot.press("space")
         await pilot.press(*"za cat", "tab")  # the players challenge it again
