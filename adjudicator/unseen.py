@@ -2,10 +2,11 @@
 
 The journal is written before a verdict is shown; a station killed in between (25-55 ms) left a
 row nobody saw, and players who then typed the play again got a second row flagged "possible
-split look-up" (issue 36). A station marks each verdict shown once it is painted, in its state
-file (station_state.py: `shown_seq`); at its next start, the last row of its own that is newer
-is shown before the station is used, and the players' re-challenge of the same words is recorded
-as a recheck of it (WESPA 3.10.9), never as a second challenge.
+split look-up" (issue 36). A station marks each verdict shown once it is on the terminal, in a
+mark file beside its state file written in place (a full disk cannot stop it; issue 42); at its
+next start, the last row of its own that is newer is shown before any key is applied, and the
+players' re-challenge of the same words is recorded as a recheck of it (WESPA 3.10.9), never as
+a second challenge.
 """
 
 from __future__ import annotations
