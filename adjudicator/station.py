@@ -17,6 +17,7 @@ from adjudicator.config import Config
 from adjudicator.entry import check_entry_length, parse_entry
 from adjudicator.errors import (AdjudicatorError, ConfigError, JournalLockedError,
                                 JournalLostError, JournalUnwritableError)
+from adjudicator.journal_keeping import JournalKeeping
 from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.lists import TableLists, lists_for
 from adjudicator.rules import consequence_under
@@ -90,7 +91,7 @@ class TableCounts:
                 self._counts[table] += 1
 
 
-class Station:
+class Station(JournalKeeping):
     """One station's service: config, lexicons, journal, session label; judges and records."""
 
     hub_link = None  # the hub's sender (link/attach.py sets it when the config names a hub)
@@ -129,10 +130,6 @@ class Station:
         self.table_counts = table_counts or TableCounts()
         self.printer_state = ""  # as the print desk last heard it, for the hub's heartbeat
         self._following = None  # the hub's event: the version run, a change waiting
-        self._lost = None  # the last row known of a journal file lost under the station
-        self.journal_alarm = ""  # the open journal failed its last record (disk full...)
-        self._alarm_clears = False  # ...and the alarm goes once its files can be written
-        self._note: tuple[object, str] | None = None  # (journal, what Ready says of it)
 
     @property
     def lexicon(self) -> Lexicon:
@@ -151,64 +148,6 @@ class Station:
             self._journal, problem = opener()
             self.journal_problem = problem if self._journal is None else ""
         return self._journal
-
-    def _journal_to_record(self):
-        """The journal, opened again now if it could not be opened before (or its file was
-        lost: then the one that continues it, journal/successor.py)."""
-        journal = self.journal
-        if journal is None and self._reopener is not None:
-            journal, problem = self._reopener(self._lost)
-            self._journal, self.journal_problem = journal, ("" if journal else problem)
-        return journal
-
-    def check_journal(self) -> None:
-        """Is the journal open still the file at its path, and writable? Asked at Ready (a
-        few stat calls, nothing read): a file deleted or replaced is let go (JOURNAL NOT
-        AVAILABLE until it is recreated or put back); an alarm of files that could not be
-        written goes once they can be (issue 42)."""
-        journal = self._journal
-        if self._opener is not None:
-            return
-        if journal is None:
-            import os
-
-            # nothing where the journal was (deleted, or a folder there taken away): the file
-            # that continues it is made now, not only at the next verdict; never waits
-            if self._lost is not None and self._reopener is not None and not os.path.lexists(
-                    self.config.journal):
-                self._journal_to_record()
-            return
-        try:
-            journal.check()
-        except JournalLostError as e:
-            self._lose(journal, str(e))
-        except JournalUnwritableError as e:
-            self.journal_alarm, self._alarm_clears = str(e), True
-        else:
-            if self._alarm_clears:
-                self.journal_alarm, self._alarm_clears = "", False
-
-    def _lose(self, journal, why: str) -> None:
-        """JOURNAL's file is no longer at its path: nothing more is written into it."""
-        self._lost = journal.last_head() or self._lost
-        try:
-            journal.let_go()
-        except Exception:  # noqa: BLE001 - let go whatever it says
-            pass
-        self._journal, self.journal_problem = None, why
-        self.journal_alarm, self._alarm_clears = "", False
-
-    @property
-    def journal_note(self) -> str:
-        """What Ready says of the open journal itself: a file that continues a lost one."""
-        journal = self._journal
-        if journal is None or self._opener is not None:
-            return ""
-        if self._note is None or self._note[0] is not journal:
-            from adjudicator.journal.successor import follows_note
-
-            self._note = (journal, follows_note(journal))
-        return self._note[1]
 
     @journal.setter
     def journal(self, value) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 
 from ..errors import JournalError
-from . import anchor, db
+from . import anchor
 
 FOLLOWS = "follows"  # meta key: the last row of the journal this file continues (not in it)
 
