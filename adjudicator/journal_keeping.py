@@ -48,8 +48,11 @@ class JournalKeeping:
                     self.config.journal):
                 self._journal_to_record()
             return
+        check = getattr(journal, "check", None)  # (a journal of another kind: nothing to ask)
+        if check is None:
+            return
         try:
-            journal.check()
+            check()
         except JournalLostError as e:
             self._lose(journal, str(e))
         except JournalUnwritableError as e:
@@ -62,7 +65,7 @@ class JournalKeeping:
         """JOURNAL's file is no longer at its path: nothing more is written into it."""
         self._lost = journal.last_head() or self._lost
         try:
-            journal.let_go()
+            getattr(journal, "let_go", journal.close)()
         except Exception:  # noqa: BLE001 - let go whatever it says
             pass
         self._journal, self.journal_problem = None, why

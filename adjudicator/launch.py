@@ -42,14 +42,12 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     return SpawnSupervisor(child_command(config_path, mode, session)).run()
 
 
-def _checked_config(config_path: str | None, mode: str | None, journal: bool = True):
-    """The config, read and (JOURNAL) its journal's folder checked; nothing is started or
-    shown yet."""
+def _checked_config(config_path: str | None, mode: str | None):
+    """The config, read and its journal's folder checked; nothing is started or shown yet."""
     from .destination import check_journal
 
     config = _config(config_path, mode)  # ConfigError (exit 6) names the key
-    if journal:
-        check_journal(config.journal)  # its folder not there (a drive not mounted): exit 4
+    check_journal(config.journal)  # its folder not there (a drive not mounted): exit 4
     return config
 
 
@@ -102,6 +100,7 @@ def run_app(config_path: str | None, mode: str | None, session: str) -> int:
     from .station import open_station
     import os
 
+    from .errors import FileAccessError
     from .supervised import RESTARTED_ENV, child_ready_callback, child_started
 
     # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector
@@ -110,7 +109,12 @@ def run_app(config_path: str | None, mode: str | None, session: str) -> int:
     try:
         # refused: said before anything is shown; started again after a child that ran, a
         # journal gone bad is said on Ready instead (the station judges on, NOT RECORDED)
-        config = _checked_config(config_path, mode, journal=not os.environ.get(RESTARTED_ENV))
+        try:
+            config = _checked_config(config_path, mode)
+        except FileAccessError:
+            if not os.environ.get(RESTARTED_ENV):
+                raise
+            config = _config(config_path, mode)
         child_started(config.journal)  # the supervisor learns it; error output to the kiosk log
         station = open_station(config, session=session, defer_journal=True,
                                check_words=False)  # LexiconError: exit 3

@@ -47,9 +47,9 @@ def prepare_marks(state_file: str | None) -> None:
     except OSError:
         pass
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
         try:
-            os.pwrite(fd, b"\0" * (2 * SLOT), 0)
+            os.write(fd, b"\0" * (2 * SLOT))
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -85,12 +85,13 @@ def mark_shown(state_file: str | None, seq: int | None) -> None:
     if not state_file or seq is None:
         return
     try:
-        fd = os.open(_mark_path(state_file), os.O_RDWR)
+        fd = os.open(_mark_path(state_file), os.O_RDWR | getattr(os, "O_BINARY", 0))
     except OSError:
         save_state(state_file, **{SHOWN: int(seq)})
         return
     try:
-        os.pwrite(fd, _slot(int(seq)), (int(seq) % 2) * SLOT)
+        os.lseek(fd, (int(seq) % 2) * SLOT, os.SEEK_SET)
+        os.write(fd, _slot(int(seq)))
         os.fsync(fd)
     except OSError:
         save_state(state_file, **{SHOWN: int(seq)})

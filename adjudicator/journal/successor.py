@@ -57,8 +57,9 @@ def open_after(path: str, lost: anchor.Head | None, *, station: str, opener):
 
 def follows_note(journal) -> str:
     """What Ready says of a journal file that continues a lost one, else ""."""
+    meta = getattr(journal, "meta", None)  # (a journal of another kind says nothing)
     try:
-        info = journal.meta()
+        info = meta() if meta is not None else {}
     except JournalError:
         return ""
     last = info.get(FOLLOWS, "")

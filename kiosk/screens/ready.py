@@ -25,7 +25,7 @@ from adjudicator.station import NO_VERDICT
 from ..widgets.bigtext import BigText
 from ..widgets.entry_input import EntryInput
 from ..widgets.touch_button import TouchButton
-from .base import LockedScreen, timer_delay
+from .base import LockedScreen, journal_said, timer_delay
 
 STEP_1, STEP_2 = KEYBOARD.step_1, KEYBOARD.step_2
 SHORT = 22  # rows: a shorter screen keeps the try-out row for the ADJUDICATE button
@@ -123,14 +123,7 @@ class ReadyScreen(LockedScreen):
         station = self.app.station
         if count:
             self.query_one("#count", Static).update(self._count_text())
-        said = ""
-        if not station.journal_pending:
-            station.check_journal()  # the file at the path still the one held? (a few stats)
-            if station.journal is None or station.journal_alarm:
-                problem = station.journal_alarm or station.journal_problem
-                said = f"JOURNAL NOT AVAILABLE: call the director ({problem})"
-            else:
-                said = station.journal_note
+        said = journal_said(station)
         banners = self.query("#journal-problem")
         if said and not banners:  # built only when needed: rare, and not on the cold start
             self.mount(Static("", id="journal-problem", classes="alarm"), after="#count")
