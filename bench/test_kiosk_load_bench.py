@@ -63,41 +63,60 @@ def station(tmp_path_factory):
     return str(config), child_env(ADJUDICATOR_CACHE=str(folder / "cache"), BARE_BUTTON="1")
 
 
-def _button(app: PtyApp) -> tuple[int, int]:
-    """The ADJUDICATE button's middle on the screen (1-based column, row), read with pyte."""
-    screen = pyte.Screen(80, 24)
-    pyte.ByteStream(screen).feed(bytes(app.screen))
-    for row, line in enumerate(screen.display):
-        col = line.find("ADJUDICATE")
-        if col >= 0:
-            return col + 6, row + 1
-    raise AssertionError("no ADJUDICATE on screen:\n" + "\n".join(screen.display))
+class _Screen:
+    """The pty's screen as a terminal shows it, fed as the app writes (pyte)."""
+
+    def __init__(self, app: PtyApp) -> None:
+        self.app, self.fed = app, 0
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+
+    def lines(self) -> list[str]:
+        data = bytes(self.app.screen[self.fed:])
+        self.fed += len(data)
+        self.stream.feed(data)
+        return self.screen.display
+
+    def until(self, test, timeout: float = 30.0) -> list[str]:
+        deadline = time.monotonic() + timeout
+        while True:
+            lines = self.lines()
+            if test(lines):
+                return lines
+            assert time.monotonic() < deadline, "\n".join(lines)
+            self.app.drain(0.005)
+
+    def button(self) -> tuple[int, int]:
+        """The ADJUDICATE button's middle now (1-based column, row)."""
+        for row, line in enumerate(self.lines()):
+            col = line.find("ADJUDICATE")
+            if col >= 0:
+                return col + 6, row + 1
+        raise AssertionError("no ADJUDICATE on screen:\n" + "\n".join(self.screen.display))
 
 
 def _session(argv, env, rounds: int, load) -> tuple[list[float], list[float]]:
     app = PtyApp(argv, env)
+    shown = _Screen(app)
     tabs, taps = [], []
     try:
         app.read_until(b"press TAB.")
         app.drain(1.5)  # steady state: fonts, journal
-        x, y = _button(app)
-        for n in range(rounds):
+        for _ in range(rounds):
             load()
-            for way, out in ((b"\t", tabs), (b"tap", taps)):
-                mark = len(app.screen)
+            for way, out in (("tab", tabs), ("tap", taps)):
                 app.write(b"qi za")
-                app.drain(0.01)
-                before = time.perf_counter()
-                if way == b"tap":
-                    app.write(f"\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m".encode())
-                else:
-                    app.write(way)
-                out.append(app.read_until(VERDICT, start=mark) - before)
-                app.drain(0.005)
+                shown.until(lambda lines: any("qi za" in line for line in lines))
+                x, y = shown.button()  # (where it is while words are typed)
                 mark = len(app.screen)
+                before = time.perf_counter()
+                app.write(b"\t" if way == "tab" else
+                          f"\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m".encode())
+                out.append(app.read_until(VERDICT, start=mark) - before)
+                shown.until(lambda lines: any("the play is" in line for line in lines))
                 app.write(b" ")
-                app.read_until(b"press TAB.", start=mark)
-                app.drain(0.02)
+                shown.until(lambda lines: not any("the play is" in line for line in lines)
+                            and any("press TAB." in line for line in lines))
     finally:
         app.close()
     return tabs, taps
@@ -112,10 +131,34 @@ def _ms(s: float) -> str:
     return f"{s * 1000:.1f} ms"
 
 
+def _commits(folder: str, n: int) -> list[float]:
+    """Seconds of N commits of one small row, WAL and synchronous=FULL as the journal's, in
+    FOLDER: the disk's part of a verdict recorded before it is shown (the bare app has none)."""
+    import sqlite3
+
+    conn = sqlite3.connect(os.path.join(folder, "floor.db"), isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("CREATE TABLE IF NOT EXISTS t (x TEXT)")
+    out = []
+    for _ in range(n):
+        before = time.perf_counter()
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO t VALUES ('qi za')")
+        conn.execute("COMMIT")
+        out.append(time.perf_counter() - before)
+        time.sleep(0.01)  # one a verdict's pace, not a burst
+    conn.close()
+    return out
+
+
 def test_verdict_latency_with_the_suite_beside(station, load):
     config, env = station
-    kiosk_tab, kiosk_tap, bare_tab, bare_tap = [], [], [], []
+    kiosk_tab, kiosk_tap, bare_tab, bare_tap, commits = [], [], [], [], []
+    folder = os.path.dirname(config)
     for _ in range(2):  # turn about, so both see the suite at every stage
+        load()
+        commits += _commits(folder, ROUNDS // 2)
         t, p = _session(kiosk_argv(config), env, ROUNDS // 2, load)
         kiosk_tab += t
         kiosk_tap += p
@@ -129,3 +172,7 @@ def test_verdict_latency_with_the_suite_beside(station, load):
               f"(goal p99 <= {goal} ms); bare Textual p50 {_ms(b50)} p99 {_ms(b99)} (the floor)")
         report(f"kiosk {what} p99, suite beside", f"{_ms(k99)} (p50 {_ms(k50)})",
                f"bare Textual p99 {_ms(b99)}")
+    c50, c99 = _p(commits, 0.5), _p(commits, 0.99)
+    print(f"\na durable commit (WAL, synchronous=FULL) beside them: p50 {_ms(c50)} p99 "
+          f"{_ms(c99)}: the disk's floor under a verdict recorded before it is shown")
+    report("durable commit p99, suite beside", f"{_ms(c99)} (p50 {_ms(c50)})", "the disk")

@@ -304,9 +304,8 @@ class KioskApp(InOrder, App, inherit_bindings=False):
         self.call_after_refresh(self._painted, outcome.seq)
 
     def _painted(self, seq: int | None) -> None:
-        """A verdict is on screen: what was read before it does nothing, and no restart shows
-        it again (adjudicator/unseen.py)."""
-        self.ignore_read_before = max(self.ignore_read_before, time.monotonic())
+        """A verdict is on screen: no restart shows it again (adjudicator/unseen.py), once its
+        frame has reached the terminal."""
         if seq is not None:
             self.after_written(mark_shown, self.state_file, seq)
 
@@ -337,7 +336,6 @@ class KioskApp(InOrder, App, inherit_bindings=False):
         if show is not None:
             show(self.unseen, UNSEEN_NOTE)
             self.ignore_read_before = time.monotonic()
-            self.call_after_refresh(self._painted, None)
 
     def look_for_unseen(self) -> Outcome | None:
         """Once, before anything is judged: the verdict recorded and never shown, if any, and
