@@ -70,6 +70,15 @@ class JournalLockedError(JournalError):
     """Another program held the journal's lock past the wait: nothing was written."""
 
 
+class JournalLostError(JournalError):
+    """The file at the journal's path is no longer the one the station opened (deleted,
+    replaced by another file or a folder): nothing is written into the file it holds (issue 42)."""
+
+
+class JournalUnwritableError(JournalError):
+    """The journal's files cannot be written now (read-only, immutable): nothing was tried."""
+
+
 class JournalFileError(JournalError, FileAccessError):
     """A journal file that is not there or cannot be read: exit 4, still a JournalError."""
 

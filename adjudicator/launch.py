@@ -98,13 +98,23 @@ def run_app(config_path: str | None, mode: str | None, session: str) -> int:
 
     from .restarts import EXIT_CRASHED
     from .station import open_station
-    from .supervised import child_ready_callback, child_started
+    import os
+
+    from .errors import FileAccessError
+    from .supervised import RESTARTED_ENV, child_ready_callback, child_started
 
     # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector
     # would walk them again and again before the first paint. The app collects once, after it.
     gc.disable()
     try:
-        config = _checked_config(config_path, mode)  # refused: said before anything is shown
+        # refused: said before anything is shown; started again after a child that ran, a
+        # journal gone bad is said on Ready instead (the station judges on, NOT RECORDED)
+        try:
+            config = _checked_config(config_path, mode)
+        except FileAccessError:
+            if not os.environ.get(RESTARTED_ENV):
+                raise
+            config = _config(config_path, mode)
         child_started(config.journal)  # the supervisor learns it; error output to the kiosk log
         station = open_station(config, session=session, defer_journal=True,
                                check_words=False)  # LexiconError: exit 3

@@ -90,6 +90,7 @@ class Protocol:
         self.deadline: float | None = None
         self._verdict_shown_at: float | None = None
         self.judging = False  # a judgement or recheck taken and not yet shown (take_judgement)
+        self.held_until: float | None = None  # a refusal held as a verdict is (refused(held))
 
     def remaining(self) -> float | None:
         """Seconds until the running timer runs out (0 when overdue); None when none runs."""
@@ -128,10 +129,22 @@ class Protocol:
         self.judging = True
         return True
 
-    def refused(self) -> State:
-        """The judgement taken was not made (the entry was refused): the entry stays as it was."""
+    def refused(self, held: bool = False) -> State:
+        """The judgement taken was not made (the entry was refused): the entry stays as it was.
+
+        HELD: refused after it was taken to be recorded (a journal another program held
+        locked): the refusal is held as a verdict is, timers.verdict_hold, so that no key read
+        with the TAB, during the wait or just after can paint over it unread (issue 42)."""
         self.judging = False
+        if held:
+            self.held_until = self._clock() + self.timers.verdict_hold
         return self.state
+
+    def holding(self) -> bool:
+        """True while a refusal is held (refused(held=True)): every key does nothing."""
+        if self.held_until is not None and self._clock() >= self.held_until:
+            self.held_until = None
+        return self.held_until is not None
 
     def judged(self) -> State:
         """A verdict is shown (first judgement or recheck): held, then waiting for the players."""
@@ -158,6 +171,7 @@ class Protocol:
         """The players are done with the verdict: Ready, the entry cleared."""
         self.state, self.deadline, self._verdict_shown_at = State.READY, None, None
         self.judging = False
+        self.held_until = None
         return self.state
 
     def expire(self) -> State:

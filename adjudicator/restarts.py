@@ -60,8 +60,17 @@ def note_restart(journal_path: str, why: str) -> None:
     if director:
         save_state(state, director_open=False)
     try:
+        import os
+
         from .journal import Journal
 
+        from .journal.anchor import read_head
+
+        # a lost journal (its head file left, nothing there) is continued by the station, never
+        # made here from #1; a folder in its place is never written
+        if not os.path.isfile(journal_path) and (os.path.lexists(journal_path)
+                                                 or read_head(journal_path) is not None):
+            raise OSError(f"no journal file at {journal_path}")
         with Journal.open(journal_path, timeout=5.0) as journal:
             journal.note_event("kiosk restarted", detail)
     except Exception as e:  # noqa: BLE001 - the station judges on; the log says why

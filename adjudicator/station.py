@@ -15,7 +15,9 @@ from typing import NamedTuple
 
 from adjudicator.config import Config
 from adjudicator.entry import check_entry_length, parse_entry
-from adjudicator.errors import AdjudicatorError, ConfigError, JournalLockedError
+from adjudicator.errors import (AdjudicatorError, ConfigError, JournalLockedError,
+                                JournalLostError, JournalUnwritableError)
+from adjudicator.journal_keeping import JournalKeeping
 from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.lists import TableLists, lists_for
 from adjudicator.rules import consequence_under
@@ -89,7 +91,7 @@ class TableCounts:
                 self._counts[table] += 1
 
 
-class Station:
+class Station(JournalKeeping):
     """One station's service: config, lexicons, journal, session label; judges and records."""
 
     hub_link = None  # the hub's sender (link/attach.py sets it when the config names a hub)
@@ -146,14 +148,6 @@ class Station:
             self._journal, problem = opener()
             self.journal_problem = problem if self._journal is None else ""
         return self._journal
-
-    def _journal_to_record(self):
-        """The journal, opened again now if it could not be opened before."""
-        journal = self.journal
-        if journal is None and self._reopener is not None:
-            journal, problem = self._reopener()
-            self._journal, self.journal_problem = journal, ("" if journal else problem)
-        return journal
 
     @journal.setter
     def journal(self, value) -> None:
@@ -295,11 +289,19 @@ class Station:
         """(seq, problem, locked): LOCKED when another program held the journal's lock."""
         if self._journal_to_record() is None:
             return None, self.journal_problem or "no journal is open", False
+        journal = self.journal
         try:
-            seq = self.journal.record(verdict, **self._fields(recheck_of, agrees, table, round,
-                                                              rule))
+            seq = journal.record(verdict, **self._fields(recheck_of, agrees, table, round, rule))
+        except JournalLostError as e:  # never a number from a file that is not the journal
+            self._lose(journal, str(e))
+            return None, _reason(e), False
         except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
-            return None, _reason(e), isinstance(e, JournalLockedError)
+            locked = isinstance(e, JournalLockedError)
+            if not locked:
+                self.journal_alarm = _reason(e)
+                self._alarm_clears = isinstance(e, JournalUnwritableError)
+            return None, _reason(e), locked
+        self.journal_alarm, self._alarm_clears = "", False
         self.table_counts.add(table)
         if self.hub_link is not None:
             self.hub_link.wake()  # sent now, not at the next poll; a sender that ended starts again
@@ -400,15 +402,21 @@ def _reason(e: Exception) -> str:
     return str(e) if isinstance(e, AdjudicatorError) else f"{type(e).__name__}: {e}"
 
 
-def open_journal(config: Config):
-    """(journal, problem): the open journal, or None and why (the kiosk still judges, loudly)."""
+def open_journal(config: Config, lost=None):
+    """(journal, problem): the open journal, or None and why (the kiosk still judges, loudly).
+    Where the journal was lost (LOST: its last row known; or its head file left beside an
+    empty path), the file that continues it (journal/successor.py), never one from #1."""
     try:
         from adjudicator.journal import Journal
+        from adjudicator.journal.successor import open_after
     except ImportError as e:  # pragma: no cover - only while the journal package is missing
         return None, f"journal package missing: {e}"
     try:
-        return Journal.open(config.journal, split_window=config.split_window,
-                            timeout=STATION_LOCK_PATIENCE), ""
+        from adjudicator.journal.db import default_journal_path
+
+        path = config.journal or default_journal_path()
+        return open_after(path, lost, station=config.station, opener=lambda p: Journal.open(
+            p, split_window=config.split_window, timeout=STATION_LOCK_PATIENCE)), ""
     except AdjudicatorError as e:
         return None, str(e)
     except OSError as e:
@@ -432,7 +440,7 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
         lists = lists_for(config, lexicon=lexicon, secondary=secondary, check_words=check_words)
     problem, opener, reopener = "", None, None
     if journal is None:
-        reopener = lambda: open_journal(config)  # noqa: E731 - retried while it cannot open
+        reopener = lambda lost=None: open_journal(config, lost)  # noqa: E731 - retried
     if journal is None and defer_journal:
         opener = reopener  # opened just after the first paint
     elif journal is None:

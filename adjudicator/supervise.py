@@ -58,8 +58,8 @@ if sys.platform == "win32":
 from .errors import EXIT_IO, AdjudicatorError
 from .restarts import (CLOSED, EXIT_CRASHED, START_TRIES, Restarting, describe_exit,
                        note_restart, said_at_the_end, stopped_by)
-from .supervised import (CHILD_ENV, READY, REPORT_FD_ENV, SUPERVISOR_ENV, Reports, child_code,
-                         errors_said, hold_errors)
+from .supervised import (CHILD_ENV, READY, REPORT_FD_ENV, RESTARTED_ENV, SUPERVISOR_ENV, Reports,
+                         child_code, errors_said, hold_errors)
 from .tty_restore import SavedTerminal
 
 __all__ = ["CLOSED", "EXIT_CRASHED", "START_TRIES", "Supervisor", "describe_exit", "note_restart",
@@ -286,6 +286,8 @@ class Supervisor(Restarting):
             os.close(read_end)
             os.environ.update({CHILD_ENV: "1", REPORT_FD_ENV: str(write_end),
                                SUPERVISOR_ENV: str(supervisor)})
+            if self.restarts:
+                os.environ[RESTARTED_ENV] = "1"
             hold_errors()  # to the log (child_started), never to the players' terminal
             code = child_code(self.child_main)
         except BaseException:  # noqa: BLE001 - the traceback to the log, the code to the supervisor

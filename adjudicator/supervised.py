@@ -20,6 +20,9 @@ REPORT_FD_ENV = "ADJUDICATOR_KIOSK_REPORT_FD"  # the child's reports to its supe
 SUPERVISOR_ENV = "ADJUDICATOR_KIOSK_SUPERVISOR"  # the supervisor's pid, in the child
 # Set: the kiosk is supervised as on Windows (adjudicator/spawn.py), wherever it runs (tests)
 SPAWN_ENV = "ADJUDICATOR_KIOSK_SPAWN"
+# Set in a child started again after one that ran: its journal's trouble (a folder where the
+# file was, a drive gone) is said on its screen, never a refusal that ends the station (issue 42)
+RESTARTED_ENV = "ADJUDICATOR_KIOSK_RESTARTED"
 PR_SET_PDEATHSIG = 1
 WATCH_EVERY = 0.25  # seconds between a watching thread's looks at its supervisor (not Linux)
 # The reports, in this order: J<log size> <journal path>\n once the config is read, R on the

@@ -27,11 +27,20 @@ class Result(Screen):
         self.app.pop_screen()
 
 
+class Tap(Static):
+    """A touch button at its plainest: a click judges."""
+
+    def on_click(self) -> None:
+        self.screen.query_one(Entry).action_judge()
+
+
 class Ready(Screen):
     def compose(self) -> ComposeResult:
         yield Static("2. OPPONENT: check them, then press TAB.")
         yield Static("station: 0", id="count")
         yield Entry(max_length=int(os.environ.get("BARE_MAX_LENGTH", "0")))  # 0: no cap
+        if os.environ.get("BARE_BUTTON"):  # the tap's baseline (bench/test_kiosk_load_bench.py)
+            yield Tap("ADJUDICATE", id="adjudicate")
 
     def on_screen_resume(self) -> None:
         self.query_one("#count", Static).update(f"station: {self.app.judged}")

@@ -36,6 +36,9 @@ ALLOWED_APP_ACTIONS = frozenset({"director", "focus_next", "focus_previous"})
 # What counts as the director still being there (timers.director_idle).
 ACTIVITY = (events.Key, events.Paste, Typed, events.MouseDown, events.MouseScrollDown,
             events.MouseScrollUp)
+# What the players do: none of it is applied before a verdict recorded and never shown is on
+# screen, nor when it was read before the verdict (or the refusal) it would act on was shown.
+PLAYERS_INPUT = (events.Key, events.Paste, Typed, events.MouseDown, events.MouseUp)
 IDLE_CHECK = 1.0  # seconds between looks at the director's idle time
 HOME_CHECK = 1.0  # seconds between looks for a stack with no screen of the kiosk's own
 UNSEEN_NOTE = "RECORDED BUT NEVER SHOWN: the station restarted before showing it"
@@ -88,6 +91,9 @@ class KioskApp(InOrder, App, inherit_bindings=False):
         self._judging_seen = False  # keep_home saw a judgement under way at its last look
         self.unseen: Outcome | None = None  # a verdict recorded, never shown, shown at start
         self._unseen_looked = False
+        # input read before this moment (time.monotonic, as Textual stamps events) is dropped:
+        # read while a verdict was recorded, or before it or its refusal was on screen
+        self.ignore_read_before = 0.0
 
     def get_line_filters(self):
         filters = super().get_line_filters()
@@ -163,13 +169,9 @@ class KioskApp(InOrder, App, inherit_bindings=False):
                 show()
         # ...build the verdict screen, and load the big-letter fonts so the first verdict paints
         # at once; a verdict recorded and never shown (a crash before its paint) is shown now.
-        if self.station.config.mode != "runner":  # the runners' desk shows its own result
+        if self.station.config.mode != "runner":
             self._verdict_screen()
-            self.show_unseen()
-        elif self.look_for_unseen() is not None:  # the desk's own box, with its slip's place
-            show = getattr(self.screen, "show_unseen", None)
-            if show is not None:
-                show(self.unseen, UNSEEN_NOTE)
+        self.show_unseen_now()
         from .widgets.bigtext import warm
 
         self.run_worker(warm, thread=True, exclusive=True, group="warm")
@@ -225,6 +227,11 @@ class KioskApp(InOrder, App, inherit_bindings=False):
             return
         if isinstance(event, events.MouseEvent) and not self._has_widget_at(event):
             return
+        if isinstance(event, PLAYERS_INPUT):
+            if not self._unseen_looked and self.screen_stack[1:]:
+                self.show_unseen_now()  # before this key: a verdict never shown comes first
+            if event.time < self.ignore_read_before or self.protocol.holding():
+                return  # read before what it would act on was on screen: nothing (issue 42)
         if self._director_seen is not None and isinstance(event, ACTIVITY):
             self._director_seen = self.idle_clock()  # the director is still there
         if self.protocol.judging and isinstance(event, (events.Key, events.Paste, Typed)):
@@ -289,22 +296,50 @@ class KioskApp(InOrder, App, inherit_bindings=False):
         Once painted, the challenge is marked shown (adjudicator/unseen.py).
         """
         self.protocol.judged()
+        self.ignore_read_before = time.monotonic()  # what was read meanwhile meets it held
         screen = self._verdict_screen()
         screen.show(outcome, note)
         if screen not in self.screen_stack:
             self.push_screen(screen)
-        if outcome.seq is not None:
-            self.call_after_refresh(mark_shown, self.state_file, outcome.seq)
+        self.call_after_refresh(self._painted, outcome.seq)
 
-    def show_unseen(self) -> None:
+    def _painted(self, seq: int | None) -> None:
+        """A verdict is on screen: no restart shows it again (adjudicator/unseen.py), once its
+        frame has reached the terminal."""
+        if seq is not None:
+            self.after_written(mark_shown, self.state_file, seq)
+
+    def after_written(self, callback, *args) -> None:
+        """CALLBACK(*ARGS) once what is painted now has reached the terminal (the kiosk's
+        driver writes from a thread of its own); at once under any other driver."""
+        later = getattr(self._driver, "after_written", None)
+        if later is None:
+            callback(*args)
+        else:
+            later(lambda: callback(*args))
+
+    def show_unseen_now(self) -> None:
         """The last verdict this station recorded and never showed (it was stopped between
-        the journal's commit and the paint), shown now, before the station is used."""
-        if self.look_for_unseen() is not None and self._verdict_screen() is not None:
+        the journal's commit and the paint), shown now: just after the first paint, or before
+        the first key, tap or paste is applied, whichever comes first (issue 42: a TAB read
+        before the look judged the next play and the verdict never shown was lost). Keys read
+        meanwhile wait, in order, and are applied after it: at a station they meet it held (it
+        is on screen before anything typed blind during the restart is judged); at the
+        runner's desk likewise they do nothing: the slip never shown is in its box, said so,
+        before the next slip is typed (its runner types it again)."""
+        if self.look_for_unseen() is None:
+            return
+        if self.station.config.mode != "runner":
             self.show_verdict(self.unseen, UNSEEN_NOTE)
+            return
+        show = getattr(self.screen, "show_unseen", None)  # the desk's own box
+        if show is not None:
+            show(self.unseen, UNSEEN_NOTE)
+            self.ignore_read_before = time.monotonic()
 
     def look_for_unseen(self) -> Outcome | None:
-        """Once, before anything is judged (a TAB may come before show_unseen): the verdict
-        recorded and never shown, if any, and the mark of what was shown set up."""
+        """Once, before anything is judged: the verdict recorded and never shown, if any, and
+        the mark of what was shown set up."""
         if not self._unseen_looked:
             self._unseen_looked = True
             self.unseen = find_unseen(self.station, self.state_file)

@@ -16,6 +16,7 @@ import contextlib
 import os
 import re
 import sqlite3
+import sys
 from dataclasses import dataclass
 
 from ..errors import EXIT_ENTRY, AdjudicatorError, JournalError, JournalFileError
@@ -70,6 +71,9 @@ def write_head(journal_path: str, head: Head) -> None:
     if old is not None and old.journal_id == head.journal_id and old.seq >= head.seq:
         return
     target = head_path(journal_path)
+    if target not in _SWEPT:
+        _SWEPT.add(target)
+        sweep_stale(target)
     tmp = f"{target}.{os.getpid()}.tmp"
     try:
         with open(tmp, "w", encoding="ascii") as f:
@@ -84,6 +88,35 @@ def write_head(journal_path: str, head: Head) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+_SWEPT: set[str] = set()  # head files whose stale temporaries this process has cleared
+
+
+def sweep_stale(target: str) -> None:
+    """Remove TARGET.<pid>.tmp files left by processes that no longer run (a kill between
+    the temporary file's making and its rename; issue 42: one beside the journal per kill).
+    Not on Windows, where os.kill would end the process it asks about."""
+    if sys.platform == "win32":
+        return
+    folder, name = os.path.split(os.path.abspath(target))
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for other in names:
+        pid = other[len(name) + 1:-4] if other.startswith(name + ".") else ""
+        if not (other.endswith(".tmp") and pid.isdigit()) or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue  # still running: its own to finish
+        except ProcessLookupError:
+            pass
+        except OSError:
+            continue  # another user's: alive
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(folder, other))
 
 
 class SlipsError(AdjudicatorError):

@@ -217,6 +217,48 @@ def wal_unread(path: str) -> str:
     return ""
 
 
+def identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the file at PATH, or None when there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def lost(path: str, held: tuple[int, int] | None) -> str:
+    """Why the file at PATH is no longer the journal file HELD (its identity at open): deleted,
+    a folder, another file; "" while it is the same file (issue 42: verdicts were numbered
+    and written into a deleted file, and lost)."""
+    import stat
+
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return f"the journal {path} was deleted while the station ran"
+    except OSError as e:
+        return f"the journal {path} cannot be reached ({e.strerror or e})"
+    if stat.S_ISDIR(st.st_mode):
+        return f"the journal {path} was replaced by a folder while the station ran"
+    if held is not None and (st.st_dev, st.st_ino) != held:
+        return f"the journal {path} was replaced by another file while the station ran"
+    return ""
+
+
+def unwritable(path: str) -> str:
+    """Why the journal's files at PATH cannot be written now (read-only, immutable), else "".
+
+    Asked before SQLite touches them: its -shm is memory-mapped, and a write into the map of a
+    file made immutable (`chattr +i`) kills the process with SIGBUS (issue 42), where a write()
+    would only fail. access() says no for an immutable file even to root.
+    """
+    for name in (path, path + "-wal", path + "-shm"):
+        if os.path.exists(name) and not os.access(name, os.W_OK):
+            return (f"the journal {path} cannot be written ({os.path.basename(name)} is "
+                    "read-only or immutable)")
+    return ""
+
+
 def checkpoint(conn: sqlite3.Connection) -> None:
     """Copy committed rows from the -wal into the main file now (PASSIVE: never waits).
 

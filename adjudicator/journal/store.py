@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from ..errors import JournalError, JournalLockedError
 from . import anchor, chain, db, outbox
+from .held import ABANDONED, HeldFile
 from .export import parse_since, query, write
 from .flags import DEFAULT_SPLIT_WINDOW, flags_for
 from .rows import MODES, PRINT_STATUSES, SELECT_ROWS, JournalRow, row_from_sql, to_utc_text
@@ -55,7 +56,7 @@ class Seq(int):
         return anchor.short_hash(self.hash)
 
 
-class Journal:
+class Journal(HeldFile):
     """One journal file. Thread-safe: the kiosk may record from a worker and read from the UI."""
 
     def __init__(self, conn: sqlite3.Connection, path: str, split_window: float, clock: Clock,
@@ -68,6 +69,9 @@ class Journal:
         self._id: str | None = None
         self.patience = db.LOCK_PATIENCE if patience is None else patience  # seconds a write retries while another program holds a lock
         self._outbox = False  # rows also queued for the hub (outbox.py)
+        self._held = db.identity(path)  # the file opened: still it at each use (check())
+        self._wal: tuple[int, int] | None = None  # its -wal, as the last write left it
+        self.head: anchor.Head | None = None  # the last row recorded here, once one is
 
     @classmethod
     def open(cls, path: str | None = None, *, split_window: float = DEFAULT_SPLIT_WINDOW,
@@ -110,6 +114,9 @@ class Journal:
         with self._lock:
             if self._conn is not None:
                 conn, self._conn = self._conn, None
+                if db.unwritable(self.path):  # closing writes the -shm's map: a SIGBUS
+                    ABANDONED.append(conn)  # kept, never touched again
+                    return
                 conn.close()
 
     @property
@@ -188,6 +195,7 @@ class Journal:
             try:
                 if self._id is None:
                     self._id = db.meta(self.conn)["journal_id"]
+                self.head = anchor.Head(self._id, seq, hash_)
                 anchor.write_head(self.path, anchor.Head(self._id, seq, hash_))
             except (OSError, sqlite3.Error, KeyError):
                 pass  # committed already: verify says the head file lags, the row is safe
@@ -198,6 +206,7 @@ class Journal:
         whole; run again while another program holds the journal locked (up to .patience)."""
         with self._lock:
             conn = self.conn
+            self.check()
 
             def attempt():
                 conn.execute("BEGIN IMMEDIATE")
@@ -217,6 +226,7 @@ class Journal:
                 raise error(db.explain(e, self.path)) from e
             if checkpoint:
                 db.checkpoint(conn)
+            self._wal = db.identity(self.path + "-wal")
             return result
 
     def _insert_all(self, conn, rows, keep_times: bool, keep_flags: bool
@@ -308,6 +318,7 @@ class Journal:
         """Queue every row for the director's hub from now on (outbox.py); rows already here
         are queued too. Returns how many were queued now."""
         with self._lock:
+            self.check()
             try:
                 queued = db.retrying(lambda: outbox.enable(self.conn), self.patience)
             except sqlite3.Error as e:
@@ -319,8 +330,10 @@ class Journal:
 
     def _query(self, sql: str, params: Sequence = ()) -> list:
         with self._lock:
+            conn = self.conn
+            self.check()
             try:
-                return self.conn.execute(sql, params).fetchall()
+                return conn.execute(sql, params).fetchall()
             except sqlite3.Error as e:
                 raise JournalError(db.explain(e, self.path)) from e
 
@@ -367,6 +380,7 @@ class Journal:
         since = parse_since(since) if isinstance(since, str) else since
         buffer = io.StringIO() if out is None else out
         with self._lock:
+            self.check()
             try:
                 count = write(self.conn.execute(*query(since)), fmt, buffer)
             except sqlite3.Error as e:
@@ -379,6 +393,7 @@ class Journal:
     def verify(self) -> chain.ChainReport:
         """Check this journal's chain (see chain.py); never raises for a broken chain."""
         with self._lock:
+            self.check()
             try:
                 return chain.check_connection(self.conn, self.path)
             except sqlite3.Error as e:

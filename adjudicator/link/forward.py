@@ -317,6 +317,9 @@ class Forwarder:
             self.refused = self._refused_at = ""
 
     def _connection(self) -> sqlite3.Connection:
+        problem = db.unwritable(self.path)  # its -shm is mapped: a SIGBUS (issue 42), not a
+        if problem:  # retry; asked before SQLite touches the files, each pass
+            raise sqlite3.OperationalError(problem)
         if self._conn is None:
             rw = db.connect_rw(self.path, timeout=self.timeout)  # the outbox made (or filled)
             try:

@@ -17,6 +17,19 @@ def screen_css(name: str) -> str:
     return Path(__file__).with_name(name).read_text(encoding="utf-8")
 
 
+def journal_said(station) -> str:
+    """What a station's home screen says of its journal now ("" when all is well): not open,
+    its file lost under the station, its last record failed, or a file continuing a lost one
+    (issue 42). The file's place is checked first (a few stat calls; the journal is not read)."""
+    if station.journal_pending:
+        return ""
+    station.check_journal()
+    if station.journal is None or station.journal_alarm:
+        problem = station.journal_alarm or station.journal_problem
+        return f"JOURNAL NOT AVAILABLE: call the director ({problem})"
+    return station.journal_note
+
+
 # Seconds a screen's timer waits at least. Textual 8.2's one-shot timer never fires when more
 # than its interval passes between two clock reads at its start (Timer._run skips the tick), and
 # one of 0 s divides by zero there: a verdict whose hold had run out before it was mounted (a

@@ -25,7 +25,7 @@ from adjudicator.station import NO_VERDICT
 from ..widgets.bigtext import BigText
 from ..widgets.entry_input import EntryInput
 from ..widgets.touch_button import TouchButton
-from .base import LockedScreen, timer_delay
+from .base import LockedScreen, journal_said, timer_delay
 
 STEP_1, STEP_2 = KEYBOARD.step_1, KEYBOARD.step_2
 SHORT = 22  # rows: a shorter screen keeps the try-out row for the ADJUDICATE button
@@ -42,6 +42,7 @@ class ReadyScreen(LockedScreen):
         self._judged = False
         self._resumed = False  # resume_now ran: the ScreenResume posted with it is done
         self._notice = notice  # said until the first key (why director mode closed)
+        self._released_text = ""  # a held refusal's whole text, said once its hold is over
         self._by_table = self.app.station.lists.needs_table  # the table decides list and rule
 
     def compose(self) -> ComposeResult:
@@ -85,6 +86,7 @@ class ReadyScreen(LockedScreen):
             self._say(self._notice, error=False)
         if self.app.station.config.hub:
             self.set_interval(1.0, self.follow_event)
+        self.set_interval(1.0, self.watch_journal)
 
     def follow_event(self) -> None:
         """At Ready only (never during a challenge): the hub's change taken, and said."""
@@ -114,19 +116,26 @@ class ReadyScreen(LockedScreen):
         note.update(said)
         note.display = bool(said)
 
-    def show_journal_state(self) -> None:
-        """The count of challenges, and a loud line when the journal cannot record."""
+    def show_journal_state(self, count: bool = True) -> None:
+        """The count of challenges, and a loud line when the journal cannot record: not open,
+        its file lost under the station, its last record failed, or a file that continues a
+        lost one (issue 42: Ready said nothing of any)."""
         station = self.app.station
-        self.query_one("#count", Static).update(self._count_text())
-        broken = not station.journal_pending and station.journal is None
+        if count:
+            self.query_one("#count", Static).update(self._count_text())
+        said = journal_said(station)
         banners = self.query("#journal-problem")
-        if broken and not banners:  # built only when needed: rare, and not on the cold start
+        if said and not banners:  # built only when needed: rare, and not on the cold start
             self.mount(Static("", id="journal-problem", classes="alarm"), after="#count")
         for banner in self.query("#journal-problem").results(Static):
-            if broken:
-                banner.update(
-                    f"JOURNAL NOT AVAILABLE: call the director ({station.journal_problem})")
-            banner.display = broken
+            if said:
+                banner.update(said)
+            banner.display = bool(said)
+
+    def watch_journal(self) -> None:
+        """Every second at Ready: the journal's state said as it changes, never read."""
+        if self.is_current and not self.app.protocol.judging:
+            self.show_journal_state(count=False)
 
     def on_screen_resume(self) -> None:
         if self._resumed:  # done already, when the verdict left (resume_now)
@@ -237,10 +246,18 @@ class ReadyScreen(LockedScreen):
         return True
 
     def _show_try_out(self) -> None:
-        """Gone once a PIN is set (set-pin, taken at F12); never on a phone-sized screen, where
-        the ADJUDICATE button needs the row."""
-        if self.app.size.height < SHORT or is_set(self.app.station.config.pin_hash):
-            self.query("#try-out").remove()  # not display=False: CSS hides it while typing
+        """The lock line follows the PIN the station has now (issue 42: a PIN taken from the
+        hub was said beside a stale 'not locked'): gone once a PIN is set (set-pin, taken at
+        F12, or the event's), back if a followed change takes it away; never on a phone-sized
+        screen, where the ADJUDICATE button needs the row."""
+        station = self.app.station
+        wanted = (station.config.mode != "smart-device" and self.app.size.height >= SHORT
+                  and not is_set(station.config.pin_hash))
+        lines = self.query("#try-out")
+        if not wanted:
+            lines.remove()  # not display=False: CSS hides it while typing
+        elif not lines:
+            self.mount(Static(TRY_OUT, id="try-out", classes="alarm"), before="#count")
 
     def _count_text(self) -> str:
         if self.app.station.journal_pending:
@@ -349,12 +366,42 @@ class ReadyScreen(LockedScreen):
             self.call_after_refresh(self._judge, text, table, wait=True)
             return
         if outcome.locked:  # nothing recorded, so nothing shown: the players may try again
-            protocol.refused()
-            self._say(NO_VERDICT.format(problem=outcome.problem, again="TAB"), error=True)
+            self.refuse_held(NO_VERDICT.format(problem=outcome.problem, again="TAB"))
             return
         self.app.unseen = None
         self._judged = True  # the entry is cleared on the way back, not on the verdict's path
         self.app.show_verdict(outcome)
+
+    def refuse_held(self, text: str) -> None:
+        """The challenge taken is refused with TEXT, held as a verdict is (issue 42): the keys
+        read while it was being recorded, and for timers.verdict_hold after, do nothing (they
+        had made `cat xu` TAB `zz` TAB judge CAT XUZZ, the refusal painted over unread); then
+        it says what TAB does, and stays until a key. The words stay for the retry, with a
+        whole entry_idle to make it in."""
+        import time
+
+        protocol = self.app.protocol
+        protocol.refused(held=True)
+        self.app.ignore_read_before = time.monotonic()  # read during the wait: nothing
+        self._say(text.rsplit("; ", 1)[0] + ".", error=True)  # (its last words after the hold)
+        self._released_text = text
+        self.set_timer(max(protocol.timers.verdict_hold, 0.01), self._refusal_released)
+        protocol.typed(self.query_one(EntryInput).value)  # the idle timer from now
+        if self._idle is not None:
+            self._idle.stop()
+            self._idle = None
+        if protocol.deadline is not None:
+            self._idle = self.set_timer(timer_delay(protocol), self._expire)
+
+    def _refusal_released(self) -> None:
+        """The refusal's hold is over: it says what TAB does now (unless a key changed it)."""
+        if self.app.protocol.holding():
+            self.set_timer(0.05, self._refusal_released)
+            return
+        message = self.query_one("#message", Static)
+        held = self._released_text.rsplit("; ", 1)[0] + "."
+        if message.content == held:
+            self._say(self._released_text, error=True)
 
     def _say(self, text: str, *, error: bool) -> None:
         message = self.query_one("#message", Static)

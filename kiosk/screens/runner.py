@@ -37,7 +37,7 @@ from adjudicator.visible import visible
 from ..printing import Printed, print_desk
 from ..widgets.bigtext import BigText
 from ..widgets.entry_input import EntryInput, OrderedInput, is_chord
-from .base import LockedScreen, screen_css
+from .base import LockedScreen, journal_said, screen_css
 
 STEPS = ("Table, ENTER · Round, ENTER · the words from the slip, TAB (ESC: back to Table) · "
          "in Table: P prints the slips not printed, R rechecks the last challenge, "
@@ -191,6 +191,20 @@ class RunnerScreen(LockedScreen):
             self._say(self._notice, error=False)
         if self.app.station.config.hub:
             self.set_interval(1.0, self.follow_event)
+        self.set_interval(1.0, self.watch_journal)
+
+    def watch_journal(self) -> None:
+        """Every second: the journal's state said as it changes (issue 42: a journal deleted,
+        replaced or unwritable under the desk was never said), never read."""
+        said = journal_said(self.app.station)
+        banners = self.query("#journal-problem")
+        if said and not banners:
+            self.query_one("#runner-identity").mount(
+                Static(said, id="journal-problem", classes="alarm"))
+        for banner in self.query("#journal-problem").results(Static):
+            if said:
+                banner.update(said)
+            banner.display = bool(said)
 
     def follow_event(self) -> None:
         """The hub's change taken between two slips (no words typed: the desk's Ready), and
@@ -367,7 +381,8 @@ class RunnerScreen(LockedScreen):
         self.last_outcome = outcome
         self.last_place = (table, round_)
         if outcome.seq is not None:  # painted: no restart shows it again (adjudicator/unseen.py)
-            self.app.call_after_refresh(mark_shown, self.app.state_file, outcome.seq)
+            self.app.call_after_refresh(self.app.after_written, mark_shown, self.app.state_file,
+                                        outcome.seq)
 
     def show_unseen(self, outcome: Outcome, note: str) -> None:
         """A slip's verdict recorded and never shown (the desk stopped between the commit and

@@ -186,9 +186,11 @@ class VerdictScreen(LockedScreen):
             protocol.refused()
             raise
         if outcome.locked:  # another program holds the journal: no recheck made or shown
-            protocol.refused()
+            import time
+
+            protocol.refused(held=True)  # the keys read meanwhile do nothing (issue 42)
+            self.app.ignore_read_before = time.monotonic()
             self.query_one("#hint", Static).update(
                 f"RECHECK NOT RECORDED: {outcome.problem}. R tries again.")
             return
-        protocol.judged()
-        self.show(outcome)
+        self.app.show_verdict(outcome)  # judged(), shown, and once painted marked shown

@@ -277,15 +277,15 @@ async def test_a_restarted_desk_shows_the_slip_it_never_showed_and_its_slip_agai
     slip brought again from its table is its recheck, never a possible split look-up."""
     from adjudicator.journal.flags import SPLIT_LOOKUP
     from adjudicator.station import open_station
-    from adjudicator.station_state import load_state, state_path
-    from adjudicator.unseen import SHOWN
+    from adjudicator.station_state import state_path
+    from adjudicator.unseen import last_shown
 
     app, journal = runner()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await slip(pilot, "14", "3", "qi za")
     config = app.station.config
-    assert load_state(state_path(config.journal))[SHOWN] == 1  # painted: marked shown
+    assert last_shown(state_path(config.journal)) == 1  # painted: marked shown
     from adjudicator.journal import Journal
 
     with Journal.open(config.journal) as reopened:  # the desk's own closed with it

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from kiosk_helpers import screen_name, text_of
+from kiosk_helpers import elapse, screen_name, text_of
 
 from adjudicator.journal import Journal
 from adjudicator.station import STATION_LOCK_PATIENCE
@@ -72,6 +72,7 @@ async def test_a_locked_journal_says_recording_then_not_recorded_with_no_verdict
             assert app.screen.query_one("#entry").value == "qi za"  # kept: TAB tries again
             assert journal.count() == 0
             locker.release()
+            await elapse(pilot, app, 0.3)  # the refusal's hold (verdict_hold) over
             await pilot.press("tab")
             await settle(pilot)
             assert screen_name(app) == "VerdictScreen"
@@ -98,11 +99,45 @@ def test_through_a_terminal_the_words_and_recording_are_drawn_then_not_recorded(
         shown.wait(RECORDING, "qi za", timeout=30)  # (overwritten by NOT RECORDED after the wait)
         lines = shown.wait("NOT RECORDED", "qi za", timeout=30)
         assert not any("the play is" in line for line in lines)
+        shown.wait("TAB tries again")  # said once the refusal's hold is over
         locker.release()
         mark = len(app.screen)
         app.write(b"\t")
         app.read_until(b"the play is", start=mark)
         with Journal.open(journal_path) as j:
             assert [r.words for r in j.rows()] == [("QI", "ZA")]
+    finally:
+        app.close()
+
+
+def test_keys_typed_while_the_record_waits_change_nothing(tmp_path):
+    """Issue 42 item 2: another program holds the write lock; `cat xu` TAB, then `zz` TAB while
+    the station waits. The queued keys made the entry `cat xuzz`, painted over the refusal
+    unread, and CAT XUZZ was recorded once the lock went: a play nobody confirmed. Now they
+    do nothing: the refusal stays, the words are CAT XU, and TAB after the hold records CAT XU."""
+    from pty_driver import PtyApp, child_env, kiosk_argv, station_config
+    from pty_screen import Shown
+
+    config, journal_path = station_config(tmp_path)
+    app = PtyApp(kiosk_argv(config), child_env(ADJUDICATOR_CACHE=str(tmp_path / "cache")))
+    try:
+        shown = Shown(app)
+        shown.wait("station: 0")
+        locker = Locker(journal_path)
+        locker.hold()
+        app.write(b"cat xu\t")
+        shown.wait(RECORDING, "cat xu", timeout=30)
+        app.write(b"zz\t")  # while the station waits for the lock
+        shown.wait("TAB tries again", timeout=30)  # the refusal, its hold over
+        lines = shown.lines()
+        assert any("NOT RECORDED" in line for line in lines)
+        assert not any("xuzz" in line.lower() for line in lines)
+        locker.release()
+        mark = len(app.screen)
+        app.write(b"\t")
+        app.read_until(b"the play is", start=mark)
+        shown.wait("Words: CAT XU")
+        with Journal.open(journal_path) as j:
+            assert [r.words for r in j.rows()] == [("CAT", "XU")]
     finally:
         app.close()

@@ -17,8 +17,8 @@ from pty_screen import Shown
 from adjudicator.journal import Journal
 from adjudicator.journal.flags import SPLIT_LOOKUP
 from adjudicator.station import open_station
-from adjudicator.station_state import load_state, state_path
-from adjudicator.unseen import SHOWN
+from adjudicator.station_state import state_path
+from adjudicator.unseen import last_shown
 
 SIZE = (80, 24)
 
@@ -35,7 +35,7 @@ async def test_a_restarted_station_shows_the_verdict_it_never_showed(make_app, c
         await pilot.press(*"qi", "tab")
         await settle(pilot)
         assert screen_name(first) == "VerdictScreen"
-    assert load_state(state_path(config.journal))[SHOWN] == 1  # painted: marked shown
+    assert last_shown(state_path(config.journal)) == 1  # painted: marked shown
     # the next challenge is committed, and the station dies before its paint
     with Journal.open(config.journal) as journal:
         station = open_station(config, tiny, journal)
@@ -48,7 +48,7 @@ async def test_a_restarted_station_shows_the_verdict_it_never_showed(make_app, c
         assert text_of(app, "#words") == "Words: ZA CAT"
         assert "ACCEPTABLE" in text_of(app, "#plain")
         assert text_of(app, "#record").startswith("Challenge #2")
-        assert load_state(state_path(config.journal))[SHOWN] == 2  # shown now
+        assert last_shown(state_path(config.journal)) == 2  # shown now
         await elapse(pilot, app, 0.4)
         await pilot.press("space")
         await pilot.press(*"za cat", "tab")  # the players challenge it again
@@ -116,5 +116,86 @@ def test_killed_between_the_commit_and_the_paint_the_verdict_is_shown_after_the_
         assert [(r.words, r.recheck_of) for r in rows] == [(("CAT", "ZA"), None),
                                                             (("CAT", "ZA"), 1)]
         assert SPLIT_LOOKUP not in rows[1].flags
+    finally:
+        app.close()
+
+
+# Issue 42: the child killed as its row commits, and the next players typing while it restarts.
+# The hook says the kill is coming (TEST_KILLING) just before it, so that the test writes the
+# next players' keys while the new child starts.
+TYPED_THROUGH_HOOK = '''
+import os, signal
+from adjudicator.journal import store
+_append = store.Journal._append_rows
+def _append_rows(self, rows, **kwargs):
+    done = _append(self, rows, **kwargs)
+    marker = os.environ["TEST_KILLED"]
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return done
+store.Journal._append_rows = _append_rows
+'''
+
+
+def wait_for_file(path, timeout: float = 60.0) -> None:
+    import os
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not os.path.exists(path):
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        time.sleep(0.005)
+
+
+def test_keys_typed_during_the_restart_wait_for_the_verdict_never_shown(tmp_path):
+    """`cat xu` TAB; the child killed as its row commits; `za qi` TAB typed while the new child
+    starts (10 of 10 lost CAT XU, and judged ZA QI blind). Now CAT XU is shown, said to be
+    RECORDED BUT NEVER SHOWN, before any key is applied: the keys typed blind meet it held
+    and judge nothing; typed again once it is read, ZA QI is judged."""
+    config, journal_path = station_config(tmp_path)
+    killed = tmp_path / "killed"
+    env = dict(hooked_env(tmp_path, TYPED_THROUGH_HOOK), TEST_KILLED=str(killed))
+    app = PtyApp(kiosk_argv(config), env)
+    try:
+        shown = Shown(app)
+        shown.wait("press TAB.")
+        app.write(b"cat xu\t")
+        wait_for_file(killed)
+        app.write(b"za qi\t")  # the next players, during the restart
+        shown.wait("RECORDED BUT NEVER SHOWN", "Words: CAT XU", "Challenge #1", timeout=60)
+        shown.wait("next challenge")  # its hold over
+        mark = len(app.screen)
+        app.write(b" za qi\t")
+        app.read_until(b"Challenge #2", start=mark)
+        with Journal.open(journal_path) as journal:
+            rows = [(r.words, r.recheck_of) for r in journal.rows()]
+        assert rows == [(("CAT", "XU"), None), (("ZA", "QI"), None)]
+    finally:
+        app.close()
+
+
+def test_at_the_runners_desk_the_slip_never_shown_is_the_one_labelled(tmp_path):
+    """The desk killed as slip 1's row commits, the next slip typed during the restart (8 of
+    8: slip 1 never shown, and slip 2 labelled RECORDED BUT NEVER SHOWN). Slip 1 is shown in
+    the last-slip box, so labelled; the keys typed blind do nothing; slip 2 typed again is
+    judged as itself."""
+    config, journal_path = station_config(tmp_path, mode="runner")
+    killed = tmp_path / "killed"
+    env = dict(hooked_env(tmp_path, TYPED_THROUGH_HOOK), TEST_KILLED=str(killed))
+    app = PtyApp(kiosk_argv(config), env, cols=100, rows=30)
+    try:
+        shown = Shown(app, 100, 30)
+        shown.wait("RUNNER MODE")
+        app.write(b"5\r\rcat xu\t")
+        wait_for_file(killed)
+        app.write(b"6\r\rza qi\t")
+        lines = shown.wait("RECORDED BUT NEVER SHOWN", "Challenge #1 · Table 5", timeout=60)
+        assert not any("ZA QI" in line for line in lines)
+        app.write(b"6\r\rza qi\t")
+        shown.wait("Challenge #2 · Table 6")
+        with Journal.open(journal_path) as journal:
+            rows = [(r.table, r.words) for r in journal.rows()]
+        assert rows == [("5", ("CAT", "XU")), ("6", ("ZA", "QI"))]
     finally:
         app.close()
