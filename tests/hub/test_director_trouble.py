@@ -163,7 +163,7 @@ def test_live_updates_never_move_the_directors_hand(browser, trouble):
     Enter on a button tabbed to seconds before still works, with a visible focus ring."""
     page = browser.new_page(viewport={"width": 1280, "height": 600})
     try:
-        page.goto(f"{trouble.url}/?key={trouble.hub.director_token}")
+        page.goto(f"{trouble.local_url}/?key={trouble.hub.director_token}")
         rename = page.get_by_role("button", name="Rename Desk 1", exact=True)
         rename.wait_for(timeout=WAIT)
         rename.focus()
@@ -219,7 +219,7 @@ def test_long_names_alike_are_never_cut_to_read_the_same(browser, trouble):
     20 characters in the alarms: they wrap, whole, at every width (renamed by keyboard here)."""
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
-        page.goto(f"{trouble.url}/?key={trouble.hub.director_token}")
+        page.goto(f"{trouble.local_url}/?key={trouble.hub.director_token}")
         for old, new in zip(("Desk 4", "Desk 2"), LONG):
             page.get_by_role("button", name=f"Rename {old}", exact=True).focus()
             page.keyboard.press("Enter")
@@ -248,7 +248,7 @@ def test_in_forced_colours_the_directors_buttons_chips_and_trouble_keep_an_edge(
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
         page.emulate_media(forced_colors="active")
-        page.goto(f"{trouble.url}/?key={trouble.hub.director_token}")
+        page.goto(f"{trouble.local_url}/?key={trouble.hub.director_token}")
         page.get_by_role("button", name="Rename Desk 1", exact=True).wait_for(timeout=WAIT)
         edges = page.evaluate("""() => [...document.querySelectorAll(
             'button, .alarm, #stations tr.trouble td:first-child')]
