@@ -17,12 +17,16 @@ import subprocess
 import sys
 import time
 
-import pytest
 import pyte
+import pytest
 from benchutil import report
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "kiosk"))
 from pty_driver import REPO, PtyApp, child_env, kiosk_argv  # noqa: E402
+
+# A pseudo-terminal, POSIX signals and kill -9 of a supervised child: Linux and macOS only (on
+# Windows the kiosk is spawned, tests/kiosk/test_kiosk_spawn.py; Windows has no SIGKILL or pty)
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pty and POSIX signals")
 
 BARE = [sys.executable, os.path.join(os.path.dirname(__file__), "bare_textual.py")]
 ROUNDS = int(os.environ.get("ADJUDICATOR_BENCH_LOAD_ROUNDS", "100"))
@@ -98,7 +102,8 @@ class _Screen:
 def _session(argv, env, rounds: int, load) -> tuple[list[float], list[float]]:
     app = PtyApp(argv, env)
     shown = _Screen(app)
-    tabs, taps = [], []
+    tabs: list[float] = []
+    taps: list[float] = []
     try:
         app.read_until(b"press TAB.")
         app.drain(1.5)  # steady state: fonts, journal

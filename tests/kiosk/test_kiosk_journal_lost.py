@@ -7,12 +7,17 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 
 import pytest
 from pty_driver import PtyApp, child_env, kiosk_argv, kiosk_child, station_config
 from pty_screen import Shown
 
 from adjudicator.journal import Journal
+
+# A pseudo-terminal, POSIX signals and kill -9 of a supervised child: Linux and macOS only (on
+# Windows the kiosk is spawned, tests/kiosk/test_kiosk_spawn.py; Windows has no SIGKILL or pty)
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pty and POSIX signals")
 
 NOT_AVAILABLE = "JOURNAL NOT AVAILABLE"
 

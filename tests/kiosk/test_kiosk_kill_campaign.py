@@ -16,14 +16,20 @@ import os
 import random
 import re
 import signal
+import sys
 import time
 
+import pytest
 from pty_driver import PtyApp, hooked_env, kiosk_argv, kiosk_child, station_config
 from pty_screen import Shown
 
 from adjudicator.journal import Journal
 from adjudicator.station_state import state_path
 from adjudicator.unseen import last_shown
+
+# A pseudo-terminal, POSIX signals and kill -9 of a supervised child: Linux and macOS only (on
+# Windows the kiosk is spawned, tests/kiosk/test_kiosk_spawn.py; Windows has no SIGKILL or pty)
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pty and POSIX signals")
 
 FULL = bool(os.environ.get("ADJUDICATOR_FULL"))
 KILLS = int(os.environ.get("ADJUDICATOR_CAMPAIGN_KILLS", "300" if FULL else "20"))
@@ -36,6 +42,7 @@ RECORD = re.compile(r"Challenge #(\d+) · check ([0-9a-f]{8}) ")
 ARMED_KILL = '''
 import os, signal
 from adjudicator.journal import store
+
 _append = store.Journal._append_rows
 def _append_rows(self, rows, **kwargs):
     done = _append(self, rows, **kwargs)

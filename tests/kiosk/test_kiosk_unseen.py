@@ -9,6 +9,8 @@ challenged again are its recheck.
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from kiosk_helpers import elapse, screen_name, text_of
 from pty_driver import PtyApp, hooked_env, kiosk_argv, station_config
@@ -19,6 +21,10 @@ from adjudicator.journal.flags import SPLIT_LOOKUP
 from adjudicator.station import open_station
 from adjudicator.station_state import state_path
 from adjudicator.unseen import last_shown
+
+# A pseudo-terminal, POSIX signals and kill -9 of a supervised child: Linux and macOS only (on
+# Windows the kiosk is spawned, tests/kiosk/test_kiosk_spawn.py; Windows has no SIGKILL or pty)
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pty and POSIX signals")
 
 SIZE = (80, 24)
 
@@ -126,6 +132,7 @@ def test_killed_between_the_commit_and_the_paint_the_verdict_is_shown_after_the_
 TYPED_THROUGH_HOOK = '''
 import os, signal
 from adjudicator.journal import store
+
 _append = store.Journal._append_rows
 def _append_rows(self, rows, **kwargs):
     done = _append(self, rows, **kwargs)
