@@ -21,7 +21,7 @@ from adjudicator.protocol import Protocol
 
 from adjudicator.pin_gate import PinGate
 from adjudicator.station_state import save_state, state_path
-from adjudicator.unseen import find_unseen, mark_shown
+from adjudicator.unseen_verdict import UnseenVerdict
 from .console import CSS_TEXT as CONSOLE_CSS, ConsoleFilter, wants_console
 from .screens.ready import ReadyScreen
 from .in_order import InOrder
@@ -89,8 +89,8 @@ class KioskApp(InOrder, App, inherit_bindings=False):
         self._director_watch = None
         self.stop_signal = 0  # the stop signal that ended the app, if one did
         self._judging_seen = False  # keep_home saw a judgement under way at its last look
-        self.unseen: Outcome | None = None  # a verdict recorded, never shown, shown at start
-        self._unseen_looked = False
+        # a verdict recorded and never shown: shown at start, rechecked if challenged again
+        self.unseen = UnseenVerdict(station, self.state_file)
         # input read before this moment (time.monotonic, as Textual stamps events) is dropped:
         # read while a verdict was recorded, or before it or its refusal was on screen
         self.ignore_read_before = 0.0
@@ -228,7 +228,7 @@ class KioskApp(InOrder, App, inherit_bindings=False):
         if isinstance(event, events.MouseEvent) and not self._has_widget_at(event):
             return
         if isinstance(event, PLAYERS_INPUT):
-            if not self._unseen_looked and self.screen_stack[1:]:
+            if not self.unseen.looked and self.screen_stack[1:]:
                 self.show_unseen_now()  # before this key: a verdict never shown comes first
             if event.time < self.ignore_read_before or self.protocol.holding():
                 return  # read before what it would act on was on screen: nothing (issue 42)
@@ -301,13 +301,13 @@ class KioskApp(InOrder, App, inherit_bindings=False):
         screen.show(outcome, note)
         if screen not in self.screen_stack:
             self.push_screen(screen)
-        self.call_after_refresh(self._painted, outcome.seq)
+        self.call_after_refresh(self.painted, outcome.seq)
 
-    def _painted(self, seq: int | None) -> None:
-        """A verdict is on screen: no restart shows it again (adjudicator/unseen.py), once its
-        frame has reached the terminal."""
+    def painted(self, seq: int | None) -> None:
+        """A verdict is on screen: no restart shows it again (adjudicator/unseen_verdict.py),
+        once its frame has reached the terminal. Called after the refresh that paints it."""
         if seq is not None:
-            self.after_written(mark_shown, self.state_file, seq)
+            self.after_written(self.unseen.shown, seq)
 
     def after_written(self, callback, *args) -> None:
         """CALLBACK(*ARGS) once what is painted now has reached the terminal (the kiosk's
@@ -327,24 +327,16 @@ class KioskApp(InOrder, App, inherit_bindings=False):
         is on screen before anything typed blind during the restart is judged); at the
         runner's desk likewise they do nothing: the slip never shown is in its box, said so,
         before the next slip is typed (its runner types it again)."""
-        if self.look_for_unseen() is None:
+        unseen = self.unseen.look()  # once: later calls find nothing
+        if unseen is None:
             return
         if self.station.config.mode != "runner":
-            self.show_verdict(self.unseen, UNSEEN_NOTE)
+            self.show_verdict(unseen, UNSEEN_NOTE)
             return
         show = getattr(self.screen, "show_unseen", None)  # the desk's own box
         if show is not None:
-            show(self.unseen, UNSEEN_NOTE)
+            show(unseen, UNSEEN_NOTE)
             self.ignore_read_before = time.monotonic()
-
-    def look_for_unseen(self) -> Outcome | None:
-        """Once, before anything is judged: the verdict recorded and never shown, if any, and
-        the mark of what was shown set up."""
-        if not self._unseen_looked:
-            self._unseen_looked = True
-            self.unseen = find_unseen(self.station, self.state_file)
-            return self.unseen
-        return None
 
     def back_home(self) -> None:
         """The verdict leaves, NOW: the screen under it (Ready) takes the next key read, its

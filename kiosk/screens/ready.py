@@ -9,14 +9,12 @@ runner's desk does, and judges with that table's division's list: it never guess
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 
 from textual.app import ComposeResult
 from textual.timer import Timer
 from textual.widgets import Static
 
 from adjudicator.entry import check_entry_length, parse_entry
-from adjudicator.unseen import rechallenge_of
 from adjudicator.errors import EntryError
 from adjudicator.pin import is_set
 from adjudicator.protocol import KEYBOARD, State, steps_text
@@ -344,16 +342,13 @@ class ReadyScreen(LockedScreen):
         wait for a journal another program holds locked; if it is locked, the words and
         "recording..." are drawn first, then the station's wait (STATION_LOCK_PATIENCE)."""
         protocol, station = self.app.protocol, self.app.station
-        self.app.look_for_unseen()  # (after the first paint, as a rule; a TAB may come sooner)
-        # the players challenging again the verdict they never saw (unseen.py): its recheck
-        again = rechallenge_of(self.app.unseen, parse_entry(text), dt.datetime.now().astimezone(),
-                               station.config.split_window)
+        self.app.unseen.look()  # (after the first paint, as a rule; a TAB may come sooner)
         journal = station.journal
         no_wait = getattr(journal, "waiting_at_most", None)
         try:  # recorded before the verdict is shown
             with no_wait(0) if no_wait is not None and not wait else contextlib.nullcontext():
-                outcome = (station.recheck(again) if again is not None
-                           else station.submit(text, table=table))
+                # the players challenging again the verdict they never saw: its recheck
+                outcome = self.app.unseen.judge(text, table=table)
         except EntryError as e:
             protocol.refused()
             self._say(str(e), error=True)
@@ -368,7 +363,6 @@ class ReadyScreen(LockedScreen):
         if outcome.locked:  # nothing recorded, so nothing shown: the players may try again
             self.refuse_held(NO_VERDICT.format(problem=outcome.problem, again="TAB"))
             return
-        self.app.unseen = None
         self._judged = True  # the entry is cleared on the way back, not on the verdict's path
         self.app.show_verdict(outcome)
 

@@ -13,8 +13,6 @@ Table, keeping the words.
 
 from __future__ import annotations
 
-import datetime as dt
-
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -25,10 +23,8 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 
-from adjudicator.entry import parse_entry
 from adjudicator.errors import EntryError
-from adjudicator.tables import TableError, check_table
-from adjudicator.unseen import mark_shown, rechallenge_of
+from adjudicator.tables import TableError
 from adjudicator.marks import CHAR as MARK
 from adjudicator.printdesk import HAND_MARK
 from adjudicator.station import NOT_RECORDED, Outcome
@@ -333,14 +329,7 @@ class RunnerScreen(LockedScreen):
             return
         try:  # recorded before it is shown
             # the slip of a verdict recorded and never shown, brought again: its recheck
-            again = rechallenge_of(self.app.unseen, parse_entry(event.text),
-                                   dt.datetime.now().astimezone(),
-                                   self.app.station.config.split_window)
-            if again is not None and check_table(table) == again.table:
-                outcome = self.app.station.recheck(again)
-            else:
-                outcome = self.app.station.submit(event.text, table=table, round=round_)
-            self.app.unseen = None
+            outcome = self.app.unseen.judge(event.text, table=table, round=round_)
         except EntryError as e:
             self._say(str(e), error=True)  # answered in place, never judged
             if isinstance(e, TableError):  # "0" (tables.py): the box to fix has the cursor
@@ -380,9 +369,7 @@ class RunnerScreen(LockedScreen):
         self.query_one("#last-hand", Static).update(hand)
         self.last_outcome = outcome
         self.last_place = (table, round_)
-        if outcome.seq is not None:  # painted: no restart shows it again (adjudicator/unseen.py)
-            self.app.call_after_refresh(self.app.after_written, mark_shown, self.app.state_file,
-                                        outcome.seq)
+        self.app.call_after_refresh(self.app.painted, outcome.seq)  # then marked shown
 
     def show_unseen(self, outcome: Outcome, note: str) -> None:
         """A slip's verdict recorded and never shown (the desk stopped between the commit and
