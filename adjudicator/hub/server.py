@@ -26,8 +26,9 @@ from ..visible import visible
 from . import event_routes, station_routes
 from .audit import Audit
 from .board import Board
-from .identity import MAX_NEW_ROWS, Identities, Refusal
-from .ledger import Claimed, Full, HubJournal, Refused
+from .identity import MAX_NEW_ROWS, Identities
+from .ledger import HubJournal
+from .refusals import Claimed, Full, RequestRefused, RowsRefused
 from .stamps import Stamps
 from .station_routes import HEADERS
 from .station_routes import printable as _printable
@@ -204,7 +205,7 @@ class Hub:
             return None, self._refused(request, 400, f"not a station's message: {e}",
                                        f"a message no station sends ({e})"[:200], name,
                                        kind="a message no station sends")
-        except Refusal as e:
+        except RequestRefused as e:
             extra = {"register": True} if e.register else {}
             return None, self._refused(request, e.status, e.why, e.alarm, name, e.key_id,
                                        e.kind, **extra)
@@ -228,7 +229,7 @@ class Hub:
         except Claimed as e:
             return self._refused(request, 409, str(e), f"another key: {e}"[:200], key.name,
                                  kind="another key")
-        except Refused as e:
+        except RowsRefused as e:
             self.board.refuse(body["journal_id"], str(body.get("station") or ""), str(e),
                               key=key)
             self._notify()
