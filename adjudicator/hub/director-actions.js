@@ -1,20 +1,25 @@
 "use strict";
 /* The director's hand on a station: Accept, Reject, and Rename in an on-page field (director.js draws them). */
 function control(b, focus, act) {  // a button drawn anew at each update: ACT on a click
+  // While the hub has not answered, the button says it is busy (aria-disabled) and a second
+  // press does nothing; it is never disabled outright, which would drop the keyboard's focus.
   b.type = "button";
   b.dataset.focus = focus;
-  b.disabled = busy.has(focus);
+  const waiting = on => {
+    const now = [...document.querySelectorAll("button[data-focus]")]
+      .filter(e => e.dataset.focus === focus);
+    for (const e of [b, ...now]) {
+      if (on) e.setAttribute("aria-disabled", "true"); else e.removeAttribute("aria-disabled");
+    }
+  };
+  if (busy.has(focus)) b.setAttribute("aria-disabled", "true");
   b.addEventListener("click", () => {
+    if (busy.has(focus)) return;
     const asked = act();
     if (!asked) return;
     busy.add(focus);
-    b.disabled = true;
-    asked.finally(() => {
-      busy.delete(focus);
-      const now = [...document.querySelectorAll("button[data-focus]")]
-        .find(e => e.dataset.focus === focus);
-      if (now) now.disabled = false;
-    });
+    waiting(true);
+    asked.finally(() => { busy.delete(focus); waiting(false); });
   });
   return b;
 }

@@ -112,18 +112,19 @@ function renderAlarms(alarms) {
     return [...items.slice(0, SHOWN), li];
   }, alarms);
 }
-function renderCounts(s) {  // "60 stations: 55 live · 3 silent · 2 waiting for you"
+function renderCounts(s) {  // "60 stations: 55 live, 5 silent, 2 waiting"
   const silent = s.stations.filter(st => st.alarms.includes("silent")).length;
   const live = s.stations.length - silent, waiting = (s.waiting || []).length;
   fill("counts", () => {
     const parts = [`${s.stations.length} station${s.stations.length === 1 ? "" : "s"}: ` +
-                   `${live} live · `, el("span", `${silent} silent`, silent ? "bad" : "")];
+                   `${live} live, `, el("span", `${silent} silent`, silent ? "bad" : "")];
     if (waiting) {
-      const a = el("a", `${waiting} waiting for you`, "bad");
+      const a = el("a", `${waiting} waiting`, "bad");
       a.href = "#waiting-panel";
       a.dataset.focus = "counts-waiting";
       a.addEventListener("click", toWaiting);
-      parts.push(" · ", a);
+      a.title = "waiting for you to accept or reject them";
+      parts.push(", ", a);
     }
     return parts;
   }, [s.stations.length, silent, waiting]);

@@ -39,7 +39,7 @@ const drawn = {};  // what each list shows now (JSON): drawn again only when tha
 // A live update never moves the director's hand: whatever has the focus (a name, a button, the
 // rename field) is found again in the list drawn anew by its data-focus (what it is and for
 // whom, not where it is), with the text selected in it, and the page stays where it was
-// scrolled. A control still waiting for the hub's answer stays disabled in the new list (busy).
+// scrolled. A control still waiting for the hub's answer stays busy in the new list (busy).
 const busy = new Set();
 function fill(id, rows, what) {
   // WHAT: the data ROWS() draws; unchanged, nothing is redrawn (a name hovered stays whole)
@@ -96,10 +96,10 @@ function render(s) {
   renderAlarms(s.alarms || []);  // director-alarms.js
   fill("event-top", () => s.event ? [  // the event: its name, version, each division's list
     el("b", s.event.name || "(the event has no name)"), " ", nobr(`version ${s.event.version}`),
-    ": ", ...s.event.divisions.map(d => {
+    ": ", ...s.event.divisions.flatMap((d, i) => {
       const one = el("span", `${d.name}: ${d.lexicon}, ${d.rule}`, "division");
       if (d.tables) one.title = `division ${d.name}: tables ${d.tables}`;
-      return one;
+      return i ? ["; ", one] : [one];
     })]
     : [document.createTextNode("no event set: the stations' lists are compared with each other")],
     s.event || null);
@@ -109,8 +109,7 @@ function render(s) {
     const parts = [`Verdicts checked: ${c.agree + c.disagree + c.other_list}`];
     parts.push(" · ", el("span", `${c.disagree} disagree${c.disagree === 1 ? "s" : ""}`,
                          c.disagree ? "bad" : ""));  // said at 0 too: at a glance, all is well
-    if (c.other_list) parts.push(" · ", el("span", `${c.other_list} on another list or rule`,
-                                           "bad"));
+    if (c.other_list) parts.push(" · ", el("span", `${c.other_list} on another list`, "bad"));
     if (c.unchecked) parts.push(` · ${c.unchecked} not checked` +
                                 (s.event ? " (see the alarms)" : ": no event set"));
     return parts;
