@@ -1,5 +1,6 @@
 "use strict";
-/* The director's hand on a station: Accept, Reject, and Rename in an on-page field (director.js draws them). */
+/* The director's hand on a station: Accept, Reject, and Rename in an on-page field (director.js
+   draws them in its lists). */
 function control(b, focus, act) {  // a button drawn anew at each update: ACT on a click
   // While the hub has not answered, the button says it is busy (aria-disabled) and a second
   // press does nothing; it is never disabled outright, which would drop the keyboard's focus.
