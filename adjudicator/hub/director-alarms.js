@@ -89,9 +89,9 @@ function groupItem(g) {
 function renderAlarms(alarms) {
   const groups = groupsOf(alarms);
   const open = groups.filter(g => !g.handled).length;
-  document.getElementById("alarm-count").textContent = groups.length ?
-    `(${open} to see${groups.length > open ? `, ${groups.length - open} handled` : ""}: ` +
-    "the most serious first)" : "";
+  document.getElementById("alarm-count").textContent = groups.length ?  // "(30 in 25 lines...)"
+    `(${alarms.length} in ${groups.length} line${groups.length === 1 ? "" : "s"}, the most ` +
+    `serious first${groups.length > open ? `; ${groups.length - open} handled` : ""})` : "";
   document.getElementById("alarms-panel").classList.toggle("calm", open === 0);
   fill("alarms", () => {
     if (!groups.length) return [el("li", "none: every station is heard", "none")];

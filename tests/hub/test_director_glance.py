@@ -198,6 +198,14 @@ def test_sixty_stations_at_a_glance_in_chromium(browser, hall):
         assert len(hall.hub.call(hall.hub.hub.board.snapshot)["alarms"]) == ALARMS
         check_the_first_screen(checked)
         check_the_hand(checked, hall)
+        page.keyboard.press("Shift+Tab")  # by keyboard, every control shows the focus ring
+        page.keyboard.press("Tab")
+        assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
+        page.locator("#alarms li.more > details > summary").focus()
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")
+        assert page.evaluate("[document.activeElement.tagName, getComputedStyle("
+                             "document.activeElement).outlineStyle]") == ["SUMMARY", "solid"]
         assert axe_violations(page) == []  # the groups' lines and Handled buttons named
         page.screenshot(path=str(Path(hall.hub.journal_path).parent / "glance.png"))
     finally:
