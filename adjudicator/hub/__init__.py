@@ -8,6 +8,8 @@ aiohttp hub), run.py (serving it: caps, timeouts, one-line log), settings.py (hu
 event_setup.py (the event in it: lists pinned, changes written back), event_routes.py (the join
 address, the lists served, the director's Event panel), station_routes.py (the director's
 Accept, Reject, Rename), routing.py (their handlers bound to the hub), tsh.py
-and jsliteral.py (players' names at a table, from tsh's JavaScript files), director.html.
+and jsliteral.py (players' names at a table, from tsh's JavaScript files), handled.py (alarm
+groups the director marked handled), page_routes.py (the page and its files: director.html,
+director.css, director.js, director-actions.js, director-alarms.js, director-event.js).
 The station's side is adjudicator/link/; the wire format between them is adjudicator/wire.py.
 """

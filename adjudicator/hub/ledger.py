@@ -5,7 +5,8 @@ plus three things only a hub has: a unique index on (origin journal, origin seq)
 twice is kept once; `hub_stations`, each station journal's acknowledged sequence and last row
 hash; `hub_meta`, the station and director tokens (made once, kept with the journal so a restarted
 hub accepts the same stations), the join code (`adjudicator join`'s address) and the event,
-with each change as the director made it (who, when, what; `event_change:N` for version N);
+with each change as the director made it (who, when, what; `event_change:N` for version N),
+and the alarm groups the director marked handled (`handled:GROUP`, hub/handled.py);
 `hub_keys` and `hub_names`, the stations' keys and what each is bound to (identity.py);
 `hub_firsts`, which journal id each row 1 came under; `hub_audit`, the hub's own judgement of
 each row (audit.py), made when it arrived; `hub_row_names`, the name a row is held under when
@@ -54,6 +55,7 @@ HUB_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS hub_row_names (seq INTEGER PRIMARY KEY, station TEXT NOT NULL)",
 )
 RENAMED = "renamed_seq:"  # hub_meta: a renamed key's journal's last row at its last rename
+HANDLED = "handled:"  # hub_meta: an alarm group the director marked handled -> its count then
 ROW_FIELDS = ("time_utc", "time_local", "station", "mode", "game_table", "round", "words",
               "acceptable", "lexicon_name", "fingerprint", "rule", "recheck_of",
               "secondary_agrees", "flags")
@@ -125,6 +127,18 @@ class HubJournal:
         """Every journaled change of the event, oldest first."""
         return [json.loads(v) for (v,) in self.journal._query(
             "SELECT value FROM hub_meta WHERE key LIKE 'event_change:%' ORDER BY key")]
+
+    def handled(self) -> dict[str, int]:
+        """The alarm groups the director marked handled (handled.py), each with its count then."""
+        return {k[len(HANDLED):]: int(v) for k, v in self.journal._query(
+            "SELECT key, value FROM hub_meta WHERE key LIKE ?", (HANDLED + "%",))}
+
+    def mark_handled(self, group: str, count: int | None) -> None:
+        """GROUP marked handled at COUNT alarms; None: the mark goes (its cause ended)."""
+        self.journal._write(lambda conn: conn.execute(
+            "DELETE FROM hub_meta WHERE key = ?", (HANDLED + group,)) if count is None else
+            conn.execute("INSERT OR REPLACE INTO hub_meta (key, value) VALUES (?, ?)",
+                         (HANDLED + group, str(count))))
 
     def acked(self) -> dict[str, int]:
         """{station journal id: highest sequence held without a gap}."""

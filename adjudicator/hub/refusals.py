@@ -125,7 +125,7 @@ class Refusals:
         said = []
         for key, (name, _, n, text, address) in self._conflicts.items():
             said.append({"station": _shown(name or address), "text": _text(text, address, n),
-                         "key": key})
+                         "key": key, "count": n})
         if self._wrong_token:
             address, (name, _) = max(self._wrong_token.items(), key=lambda i: i[1][1])
             more = len(self._wrong_token) - 1
@@ -135,7 +135,7 @@ class Refusals:
                    if more else "") + ")")})
         for name, _, n, text, address in self._intruders.values():
             said.append({"station": _shown(name or address), "text": _text(text, address, n),
-                         "key": ""})
+                         "key": "", "count": n})
         if self.dropped:
             said.append({"station": "hub", "text": f"{self.dropped} more refused requests "
                          "(see the hub's log)"})
