@@ -8,6 +8,8 @@ import sys
 
 import click
 
+from ..modes import MODES
+
 
 @click.command("join")
 @click.argument("url", metavar="URL")
@@ -18,8 +20,12 @@ import click
 @click.option("--config", "config_path", metavar="PATH",
               help="The config to write (default: the user config file, or "
                    "$ADJUDICATOR_CONFIG); an existing one is changed in place.")
+@click.option("--mode", type=click.Choice(MODES), default=None,
+              help="What this machine is: a challenge station, a runner's desk, or the "
+                   "players' phone server (smart-device)  [default: the config's, else "
+                   "station]")
 def join_cmd(url: str, station: str | None, division: str | None,
-             config_path: str | None) -> None:
+             config_path: str | None, mode: str | None) -> None:
     """Join the event a hub runs: one command sets this station up.
 
     URL is the `adjudicator join https://H:P/join?code=...#sha256=...` address the hub printed
@@ -33,6 +39,7 @@ def join_cmd(url: str, station: str | None, division: str | None,
     Examples:
       adjudicator join https://192.168.1.20:8080/join?code=...#sha256=...
       adjudicator join https://192.168.1.20:8080/join?code=...#sha256=... --name "Desk 4"
+      adjudicator join URL --name Phones --mode smart-device --config phones.toml
     """
     from ..config import default_config_path, default_journal_path, load_config, \
         station_name_problem
@@ -72,6 +79,8 @@ def join_cmd(url: str, station: str | None, division: str | None,
         "lexicon": next(iter(lists))[0] if len(lists) == 1 else None,
         "challenge_rule": next(iter(rules)) if len(rules) == 1 else None,
     }
+    if mode is not None:  # what join's last lines then say to start (issue 44 item 6)
+        values["mode"] = mode
     if event.name:
         values["event"] = event.name
     if event.version:  # the version a hub out of reach is said to leave it on (issue 40)
@@ -106,7 +115,8 @@ def start_lines(mode: str, where: str, named: bool) -> list[str]:
     (named on each command when it is not the default one: NAMED)."""
     flag = " --config " + _quoted(where) if named else ""
     if mode == "smart-device":
-        start = [f"Start it with: adjudicator serve{flag}  (the players' phones; a tablet at "
+        start = [f"Start it with: adjudicator serve{flag} --host 0.0.0.0  (the players' "
+                 f"phones, on the hall's network; a tablet at "
                  f"a table: adjudicator kiosk{flag} --session TABLE)"]
     elif mode == "runner":
         start = [f"Start it with: adjudicator kiosk{flag}  (the runner's desk)"]
