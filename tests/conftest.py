@@ -165,6 +165,8 @@ LONG = {  # a file (every test in it) or one test; each took seconds alone, unde
     ("tests/journal/test_journal_failures.py::"
      "test_cli_judge_shows_the_verdict_even_when_the_journal_is_locked"),
     # a hub and its stations as processes
+    "tests/docs/test_event_walk.py",  # docs/event.md walked: a hub, stations, phones, the end
+    "tests/docs/test_hub_outputs.py",
     "tests/hub/test_hub_cli.py",
     "tests/hub/test_follow.py",
     "tests/hub/test_forwarding.py",
