@@ -18,9 +18,13 @@ ADJUDICATOR = [sys.executable, "-m", "adjudicator"]
 class Machine:
     """A new machine: FOLDER is its working folder and its home (config, data, cache in it)."""
 
-    def __init__(self, name: str, folder: Path):
-        self.name, self.folder = name, folder
-        folder.mkdir(parents=True)
+    def __init__(self, name: str, folder: Path, command: list[str] | None = None,
+                 env: dict[str, str] | None = None):
+        """COMMAND: what runs as `adjudicator` (default: this Python's -m adjudicator); ENV:
+        more variables for it."""
+        self.name, self.folder, self.command = name, folder, command or ADJUDICATOR
+        folder.mkdir(parents=True, exist_ok=True)
+        extra = env
         env = {k: v for k, v in os.environ.items() if not k.startswith("ADJUDICATOR_")}
         env.update(HOME=str(folder), XDG_CONFIG_HOME=str(folder / ".config"),
                    XDG_DATA_HOME=str(folder / ".local/share"),
@@ -28,7 +32,7 @@ class Machine:
                    XDG_STATE_HOME=str(folder / ".local/state"),
                    PYTHONPATH=os.pathsep.join(filter(None, [str(REPO),
                                                             env.get("PYTHONPATH")])))
-        self.env = env
+        self.env = {**env, **(extra or {})}
 
     def holds(self, args: list[str]) -> bool:
         """Some argument names a file in this machine's folder."""
@@ -37,7 +41,7 @@ class Machine:
 
     def run(self, args: list[str], stdin: str = "") -> tuple[int, list[str]]:
         """`adjudicator ARGS` here, to its end: (exit code, what it printed, both streams)."""
-        done = subprocess.run([*ADJUDICATOR, *args], cwd=self.folder, env=self.env, text=True,
+        done = subprocess.run([*self.command, *args], cwd=self.folder, env=self.env, text=True,
                               input=stdin, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               timeout=180)
         return done.returncode, done.stdout.splitlines()
@@ -52,7 +56,7 @@ class Running:
 
     def __init__(self, machine: Machine, args: list[str], last: str):
         self.errors = open(machine.folder / f"{args[0]}.err", "w+")
-        self.proc = subprocess.Popen([*ADJUDICATOR, *args], cwd=machine.folder,
+        self.proc = subprocess.Popen([*machine.command, *args], cwd=machine.folder,
                                      env=machine.env, text=True, stdout=subprocess.PIPE,
                                      stderr=self.errors,
                                      preexec_fn=lambda: signal.signal(signal.SIGINT,

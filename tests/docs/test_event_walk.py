@@ -3,8 +3,10 @@ code blocks and run against a real `adjudicator hub`, each machine an empty fold
 and what they print compared with what the page shows (doc_blocks.py says how). A command that
 fails, or prints otherwise than shown, fails the walk: the page and the program cannot drift.
 
-The lists are the real CSW19 and NWL2020 ($ADJUDICATOR_TEST_LEXICONS): an event takes only
-official lists, and the page shows their fingerprints."""
+An event takes only official lists. With $ADJUDICATOR_TEST_LEXICONS the walk adds the real CSW19
+and NWL2020; without, small lists stand in for them (stand_in.py: the same names and editions,
+the program told their fingerprints are the official ones), and their fingerprints are read as
+the real ones where the page shows them."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import csv
 import json
 import re
 import shutil
+import sys
 import tomllib
 import warnings
 from pathlib import Path
@@ -20,12 +23,37 @@ from urllib.parse import urlsplit
 
 from doc_blocks import argv, as_the_doc_says, differences, run_of, steps
 from machines import REPO, Machine, director_get, director_post, wait_for
-from realdata import real_list
+from realdata import real_lexicons_dir
 
 DOC = REPO / "docs" / "event.md"
 HUB_DOC = REPO / "docs" / "hub.md"
 PIN = "975310"
 JOIN_SHOWN = "https://192.168.1.20:8080/join?code=...#sha256=..."
+STAND_INS = {"CSW19": "CAT QI ZA ZO", "NWL2020": "CAT QI ZA"}  # ZO: CSW19's only, as for real
+
+
+def the_lists(folder: Path) -> tuple[list[str] | None, dict[str, str], dict[str, str]]:
+    """The event's lists put in FOLDER as CSW19.txt and NWL2020.txt ("from your licensed
+    copy"): (the command that runs as `adjudicator`, its environment, {a stand-in's short
+    fingerprint: the real list's}); the real lists when at hand, else the stand-ins."""
+    real = real_lexicons_dir()
+    if real is not None and all((Path(real) / f"{n}.txt").is_file() for n in STAND_INS):
+        for name in STAND_INS:
+            shutil.copy(Path(real) / f"{name}.txt", folder / f"{name}.txt")
+        return None, {}, {}
+    from adjudicator.lexicon.compiled import fingerprint_words
+    from adjudicator.lexicon.known import by_id
+
+    entries, said = [], {}
+    for name, words in STAND_INS.items():
+        (folder / f"{name}.txt").write_text("\n".join(words.split()) + "\n")
+        official = by_id(name)
+        fingerprint = fingerprint_words(words.split())
+        entries.append({**official._asdict(), "words": len(words.split()),
+                        "fingerprint": fingerprint})
+        said[fingerprint[:12]] = official.fingerprint[:12]
+    command = [sys.executable, str(Path(__file__).with_name("stand_in.py"))]
+    return command, {"WALK_STAND_INS": json.dumps(entries)}, said
 
 
 class Walk:
@@ -33,12 +61,13 @@ class Walk:
 
     def __init__(self, tmp_path: Path):
         self.tmp = tmp_path
-        self.director = Machine("the director's laptop", tmp_path / "director")
-        for name in ("CSW19.txt", "NWL2020.txt"):  # "from your licensed copy"
-            shutil.copy(real_list(name), self.director.folder / name)
+        (tmp_path / "director").mkdir()
+        self.program, self.env, lists_said = the_lists(tmp_path / "director")
+        self.director = self.machine("the director's laptop", tmp_path / "director")
         self.machines: dict[str, Machine] = {}
         self.section, self.current = "", None
-        self.said = {str(self.director.folder): "/srv/event"}  # the test's value -> the doc's
+        self.said = {str(self.director.folder): "/srv/event",  # the test's value -> the doc's
+                     **lists_said}
         self.printed: list[str] | None = None
         self.hub = self.serve = None
         self.hub_toml = False
@@ -98,12 +127,15 @@ class Walk:
         if args[0] == "join":
             name = args[args.index("--name") + 1]
             folder = self.tmp / re.sub(r"\W+", "-", name.lower())
-            self.current = self.machines[name] = Machine(name, folder)
+            self.current = self.machines[name] = self.machine(name, folder)
             return self.current
         for machine in [self.director, *self.machines.values()]:
             if machine.holds(args[1:]):
                 return machine
         return self.current or self.director
+
+    def machine(self, name: str, folder: Path) -> Machine:
+        return Machine(name, folder, self.program, self.env)
 
     def start_hub(self, machine: Machine, args: list[str]) -> list[str]:
         self.hub = machine.start(args + ["--port", "0"], "/?key=")
