@@ -45,7 +45,7 @@ def steps(text: str) -> list[Step]:
                 found.append(block)
                 block = None
             else:
-                block.lines.append(line[len(indent):] if line.startswith(indent) else line)
+                block.lines.append(line.removeprefix(indent))
             continue
         if line.startswith("## "):
             section = line[3:].strip()

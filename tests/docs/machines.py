@@ -1,4 +1,4 @@
-"""The machines of a walked event, each an empty folder of its own, and the programs running there."""
+"""The machines of a walked event, each an empty folder of its own, and what runs there."""
 
 from __future__ import annotations
 

@@ -3,10 +3,10 @@ code blocks and run against a real `adjudicator hub`, each machine an empty fold
 and what they print compared with what the page shows (doc_blocks.py says how). A command that
 fails, or prints otherwise than shown, fails the walk: the page and the program cannot drift.
 
-An event takes only official lists. With $ADJUDICATOR_TEST_LEXICONS the walk adds the real CSW19
-and NWL2020; without, small lists stand in for them (stand_in.py: the same names and editions,
-the program told their fingerprints are the official ones), and their fingerprints are read as
-the real ones where the page shows them."""
+An event takes only official lists. With $ADJUDICATOR_TEST_LEXICONS the walk adds the real
+CSW19 and NWL2020; without, small lists stand in for them (walk_program.py: the same names and
+editions, the program told their fingerprints are the official ones), and their fingerprints
+are read as the real ones where the page shows them."""
 
 from __future__ import annotations
 
@@ -32,15 +32,19 @@ JOIN_SHOWN = "https://192.168.1.20:8080/join?code=...#sha256=..."
 STAND_INS = {"CSW19": "CAT QI ZA ZO", "NWL2020": "CAT QI ZA"}  # ZO: CSW19's only, as for real
 
 
-def the_lists(folder: Path) -> tuple[list[str] | None, dict[str, str], dict[str, str]]:
+PROGRAM = [sys.executable, str(Path(__file__).with_name("walk_program.py"))]
+ASK_WAIT = "10"  # seconds a one-shot judge gives its hub here (walk_program.py says why)
+
+
+def the_lists(folder: Path) -> tuple[dict[str, str], dict[str, str]]:
     """The event's lists put in FOLDER as CSW19.txt and NWL2020.txt ("from your licensed
-    copy"): (the command that runs as `adjudicator`, its environment, {a stand-in's short
-    fingerprint: the real list's}); the real lists when at hand, else the stand-ins."""
+    copy"): (the environment walk_program.py is run with, {a stand-in's short fingerprint: the
+    real list's}); the real lists when at hand, else the stand-ins."""
     real = real_lexicons_dir()
     if real is not None and all((Path(real) / f"{n}.txt").is_file() for n in STAND_INS):
         for name in STAND_INS:
             shutil.copy(Path(real) / f"{name}.txt", folder / f"{name}.txt")
-        return None, {}, {}
+        return {"WALK_ASK_WAIT": ASK_WAIT}, {}
     from adjudicator.lexicon.compiled import fingerprint_words
     from adjudicator.lexicon.known import by_id
 
@@ -52,8 +56,7 @@ def the_lists(folder: Path) -> tuple[list[str] | None, dict[str, str], dict[str,
         entries.append({**official._asdict(), "words": len(words.split()),
                         "fingerprint": fingerprint})
         said[fingerprint[:12]] = official.fingerprint[:12]
-    command = [sys.executable, str(Path(__file__).with_name("stand_in.py"))]
-    return command, {"WALK_STAND_INS": json.dumps(entries)}, said
+    return {"WALK_ASK_WAIT": ASK_WAIT, "WALK_STAND_INS": json.dumps(entries)}, said
 
 
 class Walk:
@@ -62,7 +65,7 @@ class Walk:
     def __init__(self, tmp_path: Path):
         self.tmp = tmp_path
         (tmp_path / "director").mkdir()
-        self.program, self.env, lists_said = the_lists(tmp_path / "director")
+        self.env, lists_said = the_lists(tmp_path / "director")
         self.director = self.machine("the director's laptop", tmp_path / "director")
         self.machines: dict[str, Machine] = {}
         self.section, self.current = "", None
@@ -135,7 +138,7 @@ class Walk:
         return self.current or self.director
 
     def machine(self, name: str, folder: Path) -> Machine:
-        return Machine(name, folder, self.program, self.env)
+        return Machine(name, folder, PROGRAM, self.env)
 
     def start_hub(self, machine: Machine, args: list[str]) -> list[str]:
         self.hub = machine.start(args + ["--port", "0"], "/?key=")
