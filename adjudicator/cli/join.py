@@ -30,10 +30,11 @@ def join_cmd(url: str, station: str | None, division: str | None,
 
     URL is the `adjudicator join https://H:P/join?code=...#sha256=...` address the hub printed
     (its sha256: the hub's certificate, the only one this station will trust). Writes the
-    station's config (the event, its divisions, lists by name, rules, the director's PIN hash,
-    the hub lines, its journal), and fetches from the hub the event's lists this machine's
-    shelf lacks (checked by fingerprint before they are shelved). Then `adjudicator kiosk`,
-    `adjudicator kiosk --mode runner` and `adjudicator serve` need no other setting.
+    station's config (the event, its divisions, lists by name, rules, the hub lines, its
+    journal; the director's PIN comes from the hub once the director accepts the station), and
+    fetches from the hub the event's lists this machine's shelf lacks (checked by fingerprint
+    before they are shelved). Then `adjudicator kiosk` (a station, a runner's desk) and
+    `adjudicator serve` (the phone server) need no other setting.
 
     \b
     Examples:
