@@ -267,11 +267,19 @@
     e.preventDefault();
     if (e.key === 'r' || e.key === 'R') { if (!kept) send({t: 'recheck'}); } else next();
   });
-  function measure() {  // the window's size for the CSS (phone.css: --vw, --vh)
-    const root = document.documentElement.style;
-    root.setProperty('--vw', innerWidth / 100 + 'px'); root.setProperty('--vh', innerHeight / 100 + 'px');
+  // The window's size for the CSS (phone.css): --vw and --vh, and a class for each smaller
+  // screen's bound it is within, its size in rem (#rem is 10 rem wide), both in CSS px in every
+  // engine (a media query's em is not: WebKit's page zoom scales it by the zoom).
+  const BOUNDS = [['h40', 40], ['h34', 33.75], ['h28', 27.5], ['h20', 20], ['h16', 16.25], ['h11', 11.25]];
+  function measure() {
+    const root = document.documentElement, rem = $('rem').getBoundingClientRect().width / 10 || 16;
+    const high = innerHeight / rem;
+    for (const [name, most] of BOUNDS) root.classList.toggle(name, high <= most);
+    root.classList.toggle('tablet', innerWidth / rem >= 43.75 && high >= 37.5);
+    root.style.setProperty('--vw', innerWidth / 100 + 'px'); root.style.setProperty('--vh', innerHeight / 100 + 'px');
   }
   addEventListener('resize', measure);
+  if (window.ResizeObserver) new ResizeObserver(measure).observe($('rem'));  // the text size changed
   measure();
   connect();
 })();
