@@ -278,6 +278,20 @@
     root.classList.toggle('tablet', innerWidth / rem >= 43.75 && high >= 37.5);
     root.style.setProperty('--vw', innerWidth / 100 + 'px'); root.style.setProperty('--vh', innerHeight / 100 + 'px');
   }
+  // The verdict's glyphs laid out once, unseen, soon after the page loads: WebKitGTK finds a
+  // font for each new glyph and size on first use (fontconfig), 35-80 ms apiece, and the first
+  // verdict (its mark, its word, the warning sign) took 380 ms longer than the next ones. A copy
+  // of the verdict, hidden, filled, measured and removed in one task: never painted or announced.
+  function warmFonts() {
+    const copy = $('verdict').cloneNode(true);
+    copy.removeAttribute('aria-labelledby');  // its ids kept: the verdict's own styles
+    copy.setAttribute('aria-hidden', 'true'); copy.className = 'no';
+    copy.style.cssText = 'display:flex;visibility:hidden;pointer-events:none';
+    const sample = '\u2714\u2718 UNACCEPTABLE. Words: QI ZZZ; the play comes off the board. Table 12 · Round 3 — #1, 13:38 \u26a0';
+    for (const e of copy.querySelectorAll('p, h1, #mark')) e.textContent = sample;
+    body.appendChild(copy); void copy.offsetWidth; copy.remove();
+  }
+  setTimeout(warmFonts, 250);
   addEventListener('resize', measure);
   if (window.ResizeObserver) new ResizeObserver(measure).observe($('rem'));  // the text size changed
   measure();
