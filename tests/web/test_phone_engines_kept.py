@@ -1,5 +1,6 @@
 """What issue 43 added to the phone page, held in WebKitGTK and Firefox ESR too: words typed
-survive a restart of the server and a lost ADJUDICATE says after 3 s that the link is slow;
+survive a restart of the server and a lost ADJUDICATE says after 3 s that the link is slow; a
+journal held locked by another program says "Still recording", then no verdict, words kept;
 another phone's challenge at the table freshens this one's count; in Firefox's own forced
 colours (its "override the page's colours" setting) every button keeps an edge and the verdict
 its mark and word in a frame. (chromium: test_phone.py, test_phone_verdict.py.)"""
@@ -10,6 +11,7 @@ import asyncio
 import json
 import os
 import signal
+import sqlite3
 import time
 import warnings
 
@@ -134,3 +136,26 @@ def test_in_firefoxs_forced_colours_buttons_keep_an_edge_and_the_verdict_a_frame
             wait_view(page, "ready")
     finally:
         stop()
+
+
+def test_a_locked_journal_says_still_recording_then_no_verdict_and_keeps_the_words(engine,
+                                                                                  server):
+    page = engine
+    page.set_size(412, 915)
+    sit(page, server, "5", "1")
+    page.type("#words", "qi za")
+    lock = sqlite3.connect(str(server.config.parent / "journal.db"), isolation_level=None)
+    try:
+        lock.execute("BEGIN EXCLUSIVE")
+        page.click("#adjudicate")
+        page.wait_text("#error", "Still recording the verdict", timeout=15)
+        assert "call the director" in page.text("#error")
+        assert page.js("return document.body.dataset.view;") in ("ready", "entry")
+        page.wait_text("#error", "NOT RECORDED, no verdict", timeout=15)
+        assert page.value("#words").upper() == "QI ZA"
+    finally:
+        lock.execute("COMMIT")
+        lock.close()
+    page.click("#adjudicate")  # the lock gone: tried again, recorded, shown
+    wait_view(page, "verdict")
+    assert "Words: QI ZA" in page.text("#verdict")
