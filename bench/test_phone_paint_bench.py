@@ -29,8 +29,8 @@ from test_engine_bench import ChromiumPage, server  # noqa: F401 (the fixture)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "web"))
-from engines import STARTERS  # noqa: E402
-from web_helpers import BROWSER_ARGS, browser_executable  # noqa: E402
+from engines import STARTERS
+from web_helpers import BROWSER_ARGS, browser_executable
 
 TAPS = int(os.environ.get("ADJUDICATOR_BENCH_TAPS", "30"))
 DELAY = 0.2  # seconds each way on the slow link
@@ -134,7 +134,8 @@ def test_tap_to_verdict_painted_in_three_engines_direct_and_on_a_slow_link(serve
                 stops.append(stop)
                 pages[name] = page
                 page.set_size(*SIZE)
-            for link_name, url in (("direct", server.url), ("200 ms each way", link.url(server.url))):
+            links = (("direct", server.url), ("200 ms each way", link.url(server.url)))
+            for link_name, url in links:
                 for k, (name, page) in enumerate(pages.items()):
                     sit(page, url, str(k + 1 + (10 if link_name != "direct" else 0)))
                 for i in range(TAPS + 1):  # the first: each device's first verdict drawn

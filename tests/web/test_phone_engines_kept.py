@@ -26,8 +26,8 @@ EDGES = ("return arguments[0].map((id) => { const s = getComputedStyle("
          "s.borderTopStyle, s.borderTopColor]; });")
 
 
-def test_words_typed_survive_a_server_restart_and_a_lost_tap_names_the_link(engine,
-                                                                            start_server):
+def test_words_typed_survive_a_server_restart_and_a_lost_tap_names_the_link(
+        engine, start_server):  # noqa: F811 (the fixture)
     page = engine
     page.set_size(412, 915)
     server = start_server()
@@ -84,7 +84,8 @@ async def _other_phone(server, table: str, plays: int) -> None:
                 await until(lambda m: m["t"] == "state" and m.get("view") == "ready")
 
 
-def test_another_phones_challenge_at_the_table_freshens_the_count(engine, server):
+def test_another_phones_challenge_at_the_table_freshens_the_count(
+        engine, server):  # noqa: F811 (the fixture)
     page = engine
     page.set_size(412, 915)
     sit(page, server, "3", "1")
@@ -138,8 +139,8 @@ def test_in_firefoxs_forced_colours_buttons_keep_an_edge_and_the_verdict_a_frame
         stop()
 
 
-def test_a_locked_journal_says_still_recording_then_no_verdict_and_keeps_the_words(engine,
-                                                                                  server):
+def test_a_locked_journal_says_still_recording_then_no_verdict_and_keeps_the_words(
+        engine, server):  # noqa: F811 (the fixture)
     page = engine
     page.set_size(412, 915)
     sit(page, server, "5", "1")
