@@ -267,9 +267,8 @@
     e.preventDefault();
     if (e.key === 'r' || e.key === 'R') { if (!kept) send({t: 'recheck'}); } else next();
   });
-  // The window's size for the CSS (phone.css): --vw and --vh, and a class for each smaller
-  // screen's bound it is within, its size in rem (#rem is 10 rem wide), both in CSS px in every
-  // engine (a media query's em is not: WebKit's page zoom scales it by the zoom).
+  // The window's size for the CSS (phone.css): --vw, --vh and a class per smaller screen's bound
+  // it is within, in rem (#rem is 10 rem wide): a media query's em is scaled by WebKit's zoom.
   const BOUNDS = [['h40', 40], ['h34', 33.75], ['h28', 27.5], ['h20', 20], ['h16', 16.25], ['h11', 11.25]];
   function measure() {
     const root = document.documentElement, rem = $('rem').getBoundingClientRect().width / 10 || 16;
@@ -278,10 +277,8 @@
     root.classList.toggle('tablet', innerWidth / rem >= 43.75 && high >= 37.5);
     root.style.setProperty('--vw', innerWidth / 100 + 'px'); root.style.setProperty('--vh', innerHeight / 100 + 'px');
   }
-  // The verdict's glyphs laid out once, unseen, soon after the page loads: WebKitGTK finds a
-  // font for each new glyph and size on first use (fontconfig), 35-80 ms apiece, and the first
-  // verdict (its mark, its word, the warning sign) took 380 ms longer than the next ones. A copy
-  // of the verdict, hidden, filled, measured and removed in one task: never painted or announced.
+  // A hidden copy of the verdict laid out once, soon after loading: WebKitGTK finds a font for
+  // each new glyph and size on first use (the first verdict took 150-380 ms longer). Never painted.
   function warmFonts() {
     const copy = $('verdict').cloneNode(true);
     copy.removeAttribute('aria-labelledby');  // its ids kept: the verdict's own styles
