@@ -94,8 +94,10 @@ def test_the_token_opens_the_page_and_moves_into_a_cookie(server):
     script = page[page.index("<script>"):page.index("</script>")]
     # a few KB, one response (the script keeps its table and the verdict on screen through a
     # server's restart: issue 36; and the words typed, each count fresh, the table just chosen
-    # confirmed and a wait said by whose it is: issue 43)
-    assert len(script.encode()) < 17_000 and len(page.encode()) < 29_000
+    # confirmed and a wait said by whose it is: issue 43; the smaller screens' rules chosen by
+    # the script, not by em in media queries that WebKit's zoom scales, and the verdict's fonts
+    # found before its first showing: issue 43 too)
+    assert len(script.encode()) < 18_000 and len(page.encode()) < 31_000
     assert "default-src 'none'" in headers["Content-Security-Policy"]
     assert headers["Referrer-Policy"] == "no-referrer"
     status, headers, _ = get(f"{server.base}/?token={server.token}&table=4")

@@ -267,11 +267,30 @@
     e.preventDefault();
     if (e.key === 'r' || e.key === 'R') { if (!kept) send({t: 'recheck'}); } else next();
   });
-  function measure() {  // the window's size for the CSS (phone.css: --vw, --vh)
-    const root = document.documentElement.style;
-    root.setProperty('--vw', innerWidth / 100 + 'px'); root.setProperty('--vh', innerHeight / 100 + 'px');
+  // The window's size for the CSS (phone.css): --vw, --vh and a class per smaller screen's bound
+  // it is within, in rem (#rem is 10 rem wide): a media query's em is scaled by WebKit's zoom.
+  const BOUNDS = [['h40', 40], ['h34', 33.75], ['h28', 27.5], ['h20', 20], ['h16', 16.25], ['h11', 11.25]];
+  function measure() {
+    const root = document.documentElement, rem = $('rem').getBoundingClientRect().width / 10 || 16;
+    const high = innerHeight / rem;
+    for (const [name, most] of BOUNDS) root.classList.toggle(name, high <= most);
+    root.classList.toggle('tablet', innerWidth / rem >= 43.75 && high >= 37.5);
+    root.style.setProperty('--vw', innerWidth / 100 + 'px'); root.style.setProperty('--vh', innerHeight / 100 + 'px');
   }
+  // A hidden copy of the verdict laid out once, soon after loading: WebKitGTK finds a font for
+  // each new glyph and size on first use (the first verdict took 150-380 ms longer). Never painted.
+  function warmFonts() {
+    const copy = $('verdict').cloneNode(true);
+    copy.removeAttribute('aria-labelledby');  // its ids kept: the verdict's own styles
+    copy.setAttribute('aria-hidden', 'true'); copy.className = 'no';
+    copy.style.cssText = 'display:flex;visibility:hidden;pointer-events:none';
+    const sample = '\u2714\u2718 UNACCEPTABLE. Words: QI ZZZ; the play comes off the board. Table 12 · Round 3 — #1, 13:38 \u26a0';
+    for (const e of copy.querySelectorAll('p, h1, #mark')) e.textContent = sample;
+    body.appendChild(copy); void copy.offsetWidth; copy.remove();
+  }
+  setTimeout(warmFonts, 250);
   addEventListener('resize', measure);
+  if (window.ResizeObserver) new ResizeObserver(measure).observe($('rem'));  // the text size changed
   measure();
   connect();
 })();
