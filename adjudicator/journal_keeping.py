@@ -7,14 +7,18 @@ after each record, and Ready asks once a second (docs/journal.md says what each 
 
 from __future__ import annotations
 
-from adjudicator.errors import JournalLostError, JournalUnwritableError
+from adjudicator.errors import AdjudicatorError, JournalLostError, JournalUnwritableError
+
+# Seconds a station's verdict waits for a journal another program holds locked, then NOT
+# RECORDED; with SQLite's own wait (journal/db.py BUSY_TIMEOUT) about 5 s at most in all
+# (docs/station.md). The kiosk says "recording..." meanwhile (issue 36: it froze up to 120 s).
+STATION_LOCK_PATIENCE = 3.0
 
 
 class JournalKeeping:
     """For the Station: the journal to record in, its alarms, and what Ready says of it."""
 
     _journal = None
-    _opener = None
     _reopener = None
     journal_problem = ""
     _lost = None  # the last row known of a journal file lost under the station
@@ -37,7 +41,7 @@ class JournalKeeping:
         AVAILABLE until it is recreated or put back); an alarm of files that could not be
         written goes once they can be (issue 42)."""
         journal = self._journal
-        if self._opener is not None:
+        if self.journal_pending:
             return
         if journal is None:
             import os
@@ -75,7 +79,7 @@ class JournalKeeping:
     def journal_note(self) -> str:
         """What Ready says of the open journal itself: a file that continues a lost one."""
         journal = self._journal
-        if journal is None or self._opener is not None:
+        if journal is None or self.journal_pending:
             return ""
         if self._note is None or self._note[0] is not journal:
             from adjudicator.journal.successor import follows_note
@@ -83,3 +87,23 @@ class JournalKeeping:
             self._note = (journal, follows_note(journal))
         return self._note[1]
 
+
+def open_journal(config, lost=None):
+    """(journal, problem): the open journal, or None and why (the kiosk still judges, loudly).
+    Where the journal was lost (LOST: its last row known; or its head file left beside an
+    empty path), the file that continues it (journal/successor.py), never one from #1."""
+    try:
+        from adjudicator.journal import Journal
+        from adjudicator.journal.successor import open_after
+    except ImportError as e:  # pragma: no cover - only while the journal package is missing
+        return None, f"journal package missing: {e}"
+    try:
+        from adjudicator.journal.db import default_journal_path
+
+        path = config.journal or default_journal_path()
+        return open_after(path, lost, station=config.station, opener=lambda p: Journal.open(
+            p, split_window=config.split_window, timeout=STATION_LOCK_PATIENCE)), ""
+    except AdjudicatorError as e:
+        return None, str(e)
+    except OSError as e:
+        return None, f"cannot open journal {config.journal}: {e.strerror or e}"
