@@ -7,12 +7,7 @@ after each record, and Ready asks once a second (docs/journal.md says what each 
 
 from __future__ import annotations
 
-from adjudicator.errors import AdjudicatorError, JournalLostError, JournalUnwritableError
-
-# Seconds a station's verdict waits for a journal another program holds locked, then NOT
-# RECORDED; with SQLite's own wait (journal/db.py BUSY_TIMEOUT) about 5 s at most in all
-# (docs/station.md). The kiosk says "recording..." meanwhile (issue 36: it froze up to 120 s).
-STATION_LOCK_PATIENCE = 3.0
+from adjudicator.errors import JournalError, JournalLostError, JournalUnwritableError
 
 
 class JournalKeeping:
@@ -87,23 +82,19 @@ class JournalKeeping:
             self._note = (journal, follows_note(journal))
         return self._note[1]
 
+    def export_csv(self) -> str:
+        """Write the whole journal as CSV beside it (the director's copy); returns its path."""
+        import datetime as dt
+        import os
 
-def open_journal(config, lost=None):
-    """(journal, problem): the open journal, or None and why (the kiosk still judges, loudly).
-    Where the journal was lost (LOST: its last row known; or its head file left beside an
-    empty path), the file that continues it (journal/successor.py), never one from #1."""
-    try:
-        from adjudicator.journal import Journal
-        from adjudicator.journal.successor import open_after
-    except ImportError as e:  # pragma: no cover - only while the journal package is missing
-        return None, f"journal package missing: {e}"
-    try:
-        from adjudicator.journal.db import default_journal_path
-
-        path = config.journal or default_journal_path()
-        return open_after(path, lost, station=config.station, opener=lambda p: Journal.open(
-            p, split_window=config.split_window, timeout=STATION_LOCK_PATIENCE)), ""
-    except AdjudicatorError as e:
-        return None, str(e)
-    except OSError as e:
-        return None, f"cannot open journal {config.journal}: {e.strerror or e}"
+        if self.journal is None:
+            raise JournalError(f"no journal is open ({self.journal_problem})")
+        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        folder = os.path.dirname(os.path.abspath(self.journal.path))
+        out = os.path.join(folder, f"journal-export-{stamp}.csv")
+        try:
+            with open(out, "w", encoding="utf-8", newline="") as f:
+                self.journal.export("csv", out=f)  # streamed: any size in little memory
+        except OSError as e:
+            raise JournalError(f"cannot write {out}: {e.strerror or e}") from e
+        return out

@@ -64,6 +64,15 @@ def check_recheck_of(station: Station, seq: int) -> None:
                                        "showed") from None
 
 
+def record_entries(station: Station, entry, batch: str | None, table: str, round_: str,
+                   recheck_of: int | None, out: TextIO, err: TextIO) -> int:
+    """The BATCH (a file, or "-"), or the one challenge ENTRY, judged and recorded by
+    STATION (the one a terminal command opened); the exit code."""
+    if batch is not None:
+        return run_batch_recorded(station, batch, table, round_, out, err)
+    return judge_recorded(station, entry, table, round_, recheck_of, out, err)
+
+
 def run_batch_recorded(station: Station, source: str, table: str, round_: str,
                        out: TextIO | None = None, err: TextIO | None = None) -> int:
     """`judge --batch` with a journal: no verdict line is written before its row is committed.
@@ -75,70 +84,59 @@ def run_batch_recorded(station: Station, source: str, table: str, round_: str,
     verdict, plus "adjudicator: NOT RECORDED: call the director (line N: reason)" on ERR;
     exit 5 then. The station is left open (its caller closes it).
     """
-    out, err = out or sys.stdout, err or sys.stderr
+    output, errors = out or sys.stdout, err or sys.stderr
     stream = open_source(source)
-    batch = _Group(station, table, round_, out, err)
-    entries = Entries()
-    try:
-        line_no, clock = 0, time.monotonic
-        first = 0.0  # when the oldest line not yet answered arrived
-        for block in stream.blocks():
-            if not batch.lines:
-                first = clock()
-            for line in block:
-                line_no += 1
-                batch.add(line_no, entries.parse(line))
-                if len(batch.lines) >= BATCH_GROUP:
-                    batch.flush()
-                    first = clock()
-            # a group commit: lines that came together (or within GROUP_WAIT) share a
-            # transaction; a runner typing at a pipe is answered GROUP_WAIT after the line
-            if batch.lines and not stream.more_within(first + GROUP_WAIT - clock()):
-                batch.flush()
-        batch.flush()
-    finally:
-        close_source(source, stream)
-    if batch.failed:
-        return EXIT_NOT_RECORDED
-    return EXIT_ENTRY if entries.invalid else 0
+    failed = 0
+    lines: list[str | None] = []  # None: a verdict still to be judged and recorded
+    pending: list[tuple[int, tuple[str, ...]]] = []
 
-
-class _Group:
-    """The lines of one group commit: judged and recorded together, then written in order."""
-
-    def __init__(self, station: Station, table: str, round_: str, out: TextIO, err: TextIO):
-        self.station, self.table, self.round = station, table, round_
-        self.out, self.err = out, err
-        self.failed = 0  # lines not recorded
-        self.lines: list[str | None] = []  # None: a verdict still to be judged and recorded
-        self.pending: list[tuple[int, tuple[str, ...]]] = []
-
-    def add(self, line_no: int, words) -> None:
-        """A parsed line: its INVALID answer (text), or its words to judge."""
-        if type(words) is str:
-            self.lines.append(words)
-        else:
-            self.pending.append((line_no, words))
-            self.lines.append(None)
-
-    def flush(self) -> None:
-        outcomes = self.station.judge_group([words for _, words in self.pending],
-                                            table=self.table, round=self.round)
-        judged = iter(zip(self.pending, outcomes))
+    def flush() -> None:
+        nonlocal failed
+        outcomes = station.judge_group([words for _, words in pending], table=table,
+                                       round=round_)
+        judged = iter(zip(pending, outcomes))
         problems = []
-        lines = self.lines
         for i, line in enumerate(lines):
             if line is None:
                 (line_no, _), outcome = next(judged)
                 lines[i] = ACCEPTABLE if outcome.verdict.acceptable else UNACCEPTABLE
                 if not outcome.recorded:
                     problems.append((line_no, outcome))
-        self.out.writelines(lines)  # type: ignore[arg-type]  # each answered above
-        self.out.flush()
+        output.writelines(lines)  # type: ignore[arg-type]  # each answered above
+        output.flush()
         for line_no, outcome in problems:
-            self.err.write(not_recorded(outcome, f"line {line_no}: "))
+            errors.write(not_recorded(outcome, f"line {line_no}: "))
         if problems:
-            self.err.flush()
-            self.failed += len(problems)
+            errors.flush()
+            failed += len(problems)
         lines.clear()
-        self.pending.clear()
+        pending.clear()
+
+    entries = Entries()
+    try:
+        line_no, clock = 0, time.monotonic
+        first = 0.0  # when the oldest line not yet answered arrived
+        for block in stream.blocks():
+            if not lines:
+                first = clock()
+            for line in block:
+                line_no += 1
+                words = entries.parse(line)
+                if type(words) is str:  # the line's INVALID answer
+                    lines.append(words)
+                else:
+                    pending.append((line_no, words))
+                    lines.append(None)
+                if len(lines) >= BATCH_GROUP:
+                    flush()
+                    first = clock()
+            # a group commit: lines that came together (or within GROUP_WAIT) share a
+            # transaction; a runner typing at a pipe is answered GROUP_WAIT after the line
+            if lines and not stream.more_within(first + GROUP_WAIT - clock()):
+                flush()
+        flush()
+    finally:
+        close_source(source, stream)
+    if failed:
+        return EXIT_NOT_RECORDED
+    return EXIT_ENTRY if entries.invalid else 0

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+from functools import partial
 
 from adjudicator.config import Config
 from adjudicator.entry import check_entry_length, parse_entry
 from adjudicator.errors import (AdjudicatorError, ConfigError, JournalLockedError,
                                 JournalLostError, JournalUnwritableError)
-from adjudicator.journal_keeping import STATION_LOCK_PATIENCE, JournalKeeping, open_journal  # noqa: F401
+from adjudicator.journal_keeping import JournalKeeping
 from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.lists import TableLists, lists_for
 from adjudicator.outcome import Outcome, TableCounts
@@ -27,6 +28,10 @@ from adjudicator.verdict import Verdict, adjudicate
 NOT_RECORDED = "NOT RECORDED: call the director"
 # A journal held locked past the wait: nothing recorded, so no verdict shown (the players retry)
 NO_VERDICT = "NOT RECORDED, no verdict: {problem}. Call the director; {again} tries again."
+# Seconds a station's verdict waits for a journal another program holds locked, then NOT
+# RECORDED; with SQLite's own wait (journal/db.py BUSY_TIMEOUT) about 5 s at most in all
+# (docs/station.md). The kiosk says "recording..." meanwhile (issue 36: it froze up to 120 s).
+STATION_LOCK_PATIENCE = 3.0
 _MAKING = threading.Lock()
 JOURNAL_MODES = {"station": "station", "smart-device": "smart device", "runner": "runner"}
 
@@ -102,6 +107,10 @@ class Station(JournalKeeping):
     def journal_pending(self) -> bool:
         """True until a deferred journal has been opened."""
         return self._opener is not None
+
+    def open_now(self) -> None:
+        """The deferred journal opened now (if it is not open: journal_problem says why)."""
+        _ = self.journal
 
     def on_journal_open(self, callback) -> None:
         """CALLBACK() once this station's journal has been opened (or tried): now, or just
@@ -320,24 +329,6 @@ class Station(JournalKeeping):
             return []
         return self.journal.recent(n)
 
-    def export_csv(self) -> str:
-        """Write the whole journal as CSV beside it (the director's copy); returns its path."""
-        import os
-
-        from adjudicator.errors import JournalError
-
-        if self.journal is None:
-            raise JournalError(f"no journal is open ({self.journal_problem})")
-        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-        folder = os.path.dirname(os.path.abspath(self.journal.path))
-        out = os.path.join(folder, f"journal-export-{stamp}.csv")
-        try:
-            with open(out, "w", encoding="utf-8", newline="") as f:
-                self.journal.export("csv", out=f)  # streamed: any size in little memory
-        except OSError as e:
-            raise JournalError(f"cannot write {out}: {e.strerror or e}") from e
-        return out
-
     def close(self) -> None:
         self._opener = None  # never opened: nothing to close
         if self._journal is not None:
@@ -350,6 +341,27 @@ class Station(JournalKeeping):
 def _reason(e: Exception) -> str:
     """Why a record failed, in one line for the director."""
     return str(e) if isinstance(e, AdjudicatorError) else f"{type(e).__name__}: {e}"
+
+
+def open_journal(config: Config, lost=None):
+    """(journal, problem): the open journal, or None and why (the kiosk still judges, loudly).
+    Where the journal was lost (LOST: its last row known; or its head file left beside an
+    empty path), the file that continues it (journal/successor.py), never one from #1."""
+    try:
+        from adjudicator.journal import Journal
+        from adjudicator.journal.successor import open_after
+    except ImportError as e:  # pragma: no cover - only while the journal package is missing
+        return None, f"journal package missing: {e}"
+    try:
+        from adjudicator.journal.db import default_journal_path
+
+        path = config.journal or default_journal_path()
+        return open_after(path, lost, station=config.station, opener=lambda p: Journal.open(
+            p, split_window=config.split_window, timeout=STATION_LOCK_PATIENCE)), ""
+    except AdjudicatorError as e:
+        return None, str(e)
+    except OSError as e:
+        return None, f"cannot open journal {config.journal}: {e.strerror or e}"
 
 
 def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *,
@@ -374,17 +386,13 @@ def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *
     FOLLOW False: the hub's event is not taken (`judge --config --lexicon`: that list judges)."""
     if lists is None:
         lists = lists_for(config, lexicon=lexicon, secondary=secondary, check_words=check_words)
-    problem, opener, reopener = "", None, None
-    if journal is None and records:
-        reopener = lambda lost=None: open_journal(config, lost)  # noqa: E731 - retried
-    if journal is None and records and defer_journal:
-        opener = reopener  # opened just after the first paint
-    elif journal is None and records:
-        journal, problem = open_journal(config)
-    station = Station(config, lists, journal, session=session,
-                      journal_problem=problem, journal_opener=opener, clock=clock,
-                      rule_known=rule_known, journal_reopener=reopener,
+    # one way to open its journal, now or after the first paint, and again while it cannot be
+    opener = partial(open_journal, config) if journal is None and records else None
+    station = Station(config, lists, journal, session=session, journal_opener=opener,
+                      clock=clock, rule_known=rule_known, journal_reopener=opener,
                       table_counts=table_counts)
+    if not defer_journal:
+        station.open_now()
     from adjudicator.link.attach import attach  # light: no network until the journal opens
 
     attach(station, link, timeout=timeout, follow=follow)

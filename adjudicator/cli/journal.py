@@ -176,7 +176,7 @@ def push_cmd(config_path: str | None) -> None:
     Example:
       adjudicator journal push --config station.toml
     """
-    from ..oneshot import push_journal
+    from ..link.once import push_journal
 
     hub, report = push_journal(config_path)
     click.echo(f"{hub}: {report.sent} row{'s' if report.sent != 1 else ''} sent; the hub "

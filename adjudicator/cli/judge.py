@@ -7,7 +7,7 @@ import click
 from ..entry import parse_entry
 from ..stationname import name_problem as station_name_problem
 from ..tables import check_table
-from ..terminal import JudgeRequest, judge
+from ..terminal import judge
 
 
 @click.command("judge")
@@ -58,9 +58,8 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
     table, round_ = check_table(table), check_table(round_, "round")  # "²": exit 2, as entries
     if station is not None and station_name_problem(station):  # what the hub would refuse
         raise click.UsageError(f"--station {station_name_problem(station)}")
-    raise click.exceptions.Exit(judge(JudgeRequest(
+    raise click.exceptions.Exit(judge(
         entry, batch=batch, lexicon=lexicon, journal=journal, station=station, table=table or "",
-        round=round_ or "", recheck_of=recheck_of, config_path=config_path)))
-
+        round_=round_ or "", recheck_of=recheck_of, config_path=config_path))
 
 COMMANDS = [judge_cmd]

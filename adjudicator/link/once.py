@@ -1,11 +1,11 @@
-"""A terminal command's pass with its hub: asked for the event first (issue 40), told after.
+"""A terminal command's one pass with its hub: asked for the event first (issue 40), told after.
 
 A one-shot `judge` on a joined machine asks its hub for the event before it judges (a newer
 one is taken at once, as a kiosk takes it at Ready: follow.py); `judge --config` sends its rows
-and a heartbeat after its verdicts are written; `journal push` sends every row the hub does
-not hold. Each pass has a limit whatever the hub does, and a hub that does not answer costs
-the verdict nothing: the rows wait in the journal's outbox. The sender is the station's own
-hub link, made as every surface's (station.open_station, link "once": link/attach.py).
+and a heartbeat after its verdicts are written; `journal push` sends every row the hub does not
+hold yet (push_journal: no station, no list loaded). Each has a limit whatever the hub does, and a
+hub that does not answer costs the verdict nothing: the rows wait in the journal's outbox.
+The link is the station's own (station.hub_link: open_station's link "once", attach.py).
 """
 
 from __future__ import annotations
@@ -13,30 +13,27 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from .config import Config, load_config
-from .errors import AdjudicatorError
-from .lists import TableLists
-from .station import Station, open_station
+from ..errors import AdjudicatorError
 
 ASK_WAIT = 1.5  # seconds the hub has to answer before a one-shot judge judges without it
 HUB_WAIT = 5.0  # seconds `judge --config` gives its hub after the verdict, whatever it does
-HUB_REQUEST = 2.0  # seconds one request to it may take, whole
+HUB_REQUEST = 2.0  # seconds one request to `judge --config`'s hub may take, whole
 PUSH_LIMIT = 30.0  # seconds `journal push` may take whatever the hub does (docs/hub.md)
 
 
-def joined(cfg: Config) -> bool:
-    """CONFIG names a hub to follow (its two lines: `join` writes them, or pasted by hand)."""
+def joined(cfg) -> bool:
+    """CFG names a hub to follow (its two lines: `join` writes them, or pasted by hand)."""
     return bool(cfg.hub and cfg.hub_token)
 
 
-def in_force(cfg: Config) -> str:
+def in_force(cfg) -> str:
     """Which event judges, as the config has it: 'event version 7, as station.toml has it'."""
     if cfg.event_version:
         return f"event version {cfg.event_version}, as {cfg.path} has it"
     return f"the lists {cfg.path} names (no event version from the hub yet)"
 
 
-def ask_first(service: Station, push_follows: bool = False, err: TextIO | None = None) -> bool:
+def ask_first(service, push_follows: bool = False, err: TextIO | None = None) -> bool:
     """SERVICE's hub asked for its event through its link (one heartbeat, ASK_WAIT seconds at
     most whatever the hub does). A newer event is taken now (follow.py: lists fetched from the
     hub, the config written, the journal noted; one path for every surface), and said on ERR.
@@ -72,12 +69,12 @@ def ask_first(service: Station, push_follows: bool = False, err: TextIO | None =
     return True
 
 
-def tell_hub(service: Station, err: TextIO | None = None) -> None:
+def tell_hub(service, err: TextIO | None = None) -> None:
     """One push to the station's hub through its link, HUB_WAIT seconds at most whatever the
     hub does (a hub answering a byte a second included); a line on ERR when it cannot be
     told, the rows then wait in the journal's outbox. The event the hub's answer carries is
     taken at once when the link follows it (follow.py), as a kiosk takes it at Ready."""
-    from .link.forward import HubUnreachable
+    from .forward import HubUnreachable
 
     cfg, link = service.config, service.hub_link
     try:
@@ -89,31 +86,17 @@ def tell_hub(service: Station, err: TextIO | None = None) -> None:
                                   f"(adjudicator journal push --config {cfg.path})\n")
 
 
-def lists_now(cfg: Config | None = None, err: TextIO | None = None) -> tuple[TableLists, str]:
-    """(lists by table, config path) of the station on this machine (the user config, or
-    $ADJUDICATOR_CONFIG) for plain `judge`, made as every surface makes them (lists.lists_for);
-    on a joined machine its hub asked first, its newer event taken (ask_first). Nothing is
-    recorded: the station opens no journal."""
-    cfg = cfg or load_config()  # ConfigError (exit 6) names the bad key, as the kiosk would
-    if not joined(cfg):
-        return open_station(cfg, records=False, link="none").lists, cfg.path
-    service = open_station(cfg, records=False, link="once", timeout=ASK_WAIT)
-    try:
-        ask_first(service, err=err)
-    finally:
-        service.hub_link.stop()
-    return service.lists, service.config.path
-
-
 def push_journal(config_path: str | None):
     """`journal push`: every row the hub does not hold yet sent, PUSH_LIMIT seconds at most;
-    (the hub's address, its PushReport). HubUnreachable says the rows wait in the journal; ConfigError without a
-    hub; JournalFileError without a journal. No list is loaded: the heartbeat says the mode."""
+    (the hub's address, its PushReport). HubUnreachable says the rows wait in the journal;
+    ConfigError without a hub; JournalFileError without a journal. No list is loaded: the
+    heartbeat says only the mode."""
     import os
 
-    from .errors import ConfigError, JournalFileError
-    from .link.attach import open_link
-    from .link.forward import HubUnreachable
+    from ..config import load_config
+    from ..errors import ConfigError, JournalFileError
+    from .attach import open_link
+    from .forward import HubUnreachable
 
     cfg = load_config(config_path)
     if not cfg.hub:
