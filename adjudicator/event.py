@@ -21,8 +21,9 @@ table's division's list (never a guess).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from .errors import ConfigError
 from .rules import ChallengeRule
@@ -214,7 +215,18 @@ def to_dict(event: Event) -> dict:
                          for d in event.divisions]}
 
 
-def station_settings(event: Event, served: tuple[Division, ...]) -> dict:
+class Judging(Protocol):
+    """What judges a served division: a Division, or a station's own list shaped as one."""
+
+    @property
+    def lexicon(self) -> str: ...
+    @property
+    def challenge_rule(self) -> ChallengeRule: ...
+    @property
+    def fingerprint(self) -> str: ...
+
+
+def station_settings(event: Event, served: Sequence[Judging]) -> dict:
     """The config settings EVENT gives a station judging the SERVED divisions, by Config's
     field names: the one function `adjudicator join` writes a config with (joining.py) and a
     station following its hub takes a change with (follow.prepare). Its divisions and version

@@ -19,13 +19,14 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .config import Config, station_name_problem
+from .config import Config
 from .config_save import save_config
 from .errors import AdjudicatorError
 from .event import Event, station_settings
 from .link.join import fetch_list
 from .link.key import of_journal
 from .lists import Fetch, TableLists, lists_for
+from .stationname import name_problem
 from .visible import visible
 
 NOTE_FOR = 300.0  # seconds a change is said on Ready
@@ -151,7 +152,7 @@ def offer_name(station, name: str) -> None:
     """The name the director gave this station on the hub's page (the hub's answers carry it),
     on the sender's thread: taken at the next Ready. ValueError for a name no config may hold
     (the hub refuses those when the director types them)."""
-    problem = station_name_problem(name)
+    problem = name_problem(name)
     if problem:
         raise ValueError(f"the station name the hub gives {problem}")
     with station.following.lock:

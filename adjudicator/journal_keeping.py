@@ -21,6 +21,16 @@ class JournalKeeping:
     _alarm_clears = False  # ...and the alarm goes once its files can be written
     _note: tuple[object, str] | None = None  # (journal, what Ready says of it)
 
+    @property
+    def journal(self):
+        """The open journal, or None (the Station's opens a deferred one on first use)."""
+        return self._journal
+
+    @property
+    def journal_pending(self) -> bool:
+        """True until a deferred journal has been opened (the Station's)."""
+        return False
+
     def _journal_to_record(self):
         """The journal, opened again now if it could not be opened before (or its file was
         lost: then the one that continues it, journal/successor.py)."""

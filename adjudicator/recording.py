@@ -122,7 +122,7 @@ def run_batch_recorded(station: Station, source: str, table: str, round_: str,
             for line in block:
                 line_no += 1
                 words = entries.parse(line)
-                if type(words) is str:  # the line's INVALID answer
+                if isinstance(words, str):  # the line's INVALID answer
                     lines.append(words)
                 else:
                     pending.append((line_no, words))

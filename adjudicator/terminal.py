@@ -112,5 +112,6 @@ def lists_now(cfg: Config | None = None,
     try:
         ask_first(service, err=err)
     finally:
-        service.hub_link.stop()
+        if service.hub_link is not None:
+            service.hub_link.stop()
     return service.lists, service.config.path

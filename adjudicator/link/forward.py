@@ -100,7 +100,7 @@ class Forwarder(Sender):
                     self.beat(conn)
                 rows = []
                 if time.monotonic() >= self._rows_after:
-                    rows = outbox.pending(conn, self.acked, self.batch)
+                    rows = outbox.pending(conn, self.acked or 0, self.batch)
                 if rows:
                     self._send(conn, rows)
                     self._rows_pause = 0.0

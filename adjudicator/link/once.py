@@ -80,9 +80,9 @@ def tell_hub(service, err: TextIO | None = None) -> None:
     try:
         link.push(limit=HUB_WAIT)
     except Exception as e:  # noqa: BLE001 - the verdict is given: the hub costs it nothing
-        if not isinstance(e, (HubUnreachable, AdjudicatorError)):
-            e = f"the hub {cfg.hub} could not be told ({type(e).__name__})"
-        (err or sys.stderr).write(f"adjudicator: {e}; the rows wait in {cfg.journal} "
+        why = str(e) if isinstance(e, (HubUnreachable, AdjudicatorError)) else (
+            f"the hub {cfg.hub} could not be told ({type(e).__name__})")
+        (err or sys.stderr).write(f"adjudicator: {why}; the rows wait in {cfg.journal} "
                                   f"(adjudicator journal push --config {cfg.path})\n")
 
 
