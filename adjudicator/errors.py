@@ -85,6 +85,15 @@ class JournalFileError(JournalError, FileAccessError):
     exit_code = EXIT_IO
 
 
+class HubRefusal(AdjudicatorError):
+    """What the hub will not take from a station: a request, or rows for the hub journal
+    (hub/refusals.py). The hub answers it with an HTTP refusal (4xx) and records nothing; it is
+    no journal's failure. A command meets it as the station's `journal push`, which exits 4 with
+    the hub's reason, as when the hub cannot be reached: nothing is lost, the rows wait."""
+
+    exit_code = EXIT_IO
+
+
 class PrinterError(AdjudicatorError):
     """The docket printer cannot be reached or reports a fault."""
 

@@ -21,8 +21,9 @@ from adjudicator.protocol import Protocol
 
 from adjudicator.pin_gate import PinGate
 from adjudicator.station_state import save_state, state_path
-from adjudicator.unseen import find_unseen, mark_shown
+from adjudicator.unseen_verdict import UnseenVerdict
 from .console import CSS_TEXT as CONSOLE_CSS, ConsoleFilter, wants_console
+from .director_door import DirectorDoor
 from .screens.ready import ReadyScreen
 from .in_order import InOrder
 from .typed import Typed
@@ -39,7 +40,6 @@ ACTIVITY = (events.Key, events.Paste, Typed, events.MouseDown, events.MouseScrol
 # What the players do: none of it is applied before a verdict recorded and never shown is on
 # screen, nor when it was read before the verdict (or the refusal) it would act on was shown.
 PLAYERS_INPUT = (events.Key, events.Paste, Typed, events.MouseDown, events.MouseUp)
-IDLE_CHECK = 1.0  # seconds between looks at the director's idle time
 HOME_CHECK = 1.0  # seconds between looks for a stack with no screen of the kiosk's own
 UNSEEN_NOTE = "RECORDED BUT NEVER SHOWN: the station restarted before showing it"
 # Signals that end the kiosk as the director's Quit does, the terminal put back (issue 21), and
@@ -52,11 +52,9 @@ if sys.platform == "win32":
 else:
     STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
     HELD_SIGNALS = ()
-DIRECTOR_IDLE_NOTICE = ("Director mode closed after {seconds:g} s without a key or a touch: "
-                        "the station is locked again.")
 
 
-class KioskApp(InOrder, App, inherit_bindings=False):
+class KioskApp(InOrder, DirectorDoor, App, inherit_bindings=False):
     """Adjudication mode only: no way out but the director's PIN, no palette, no sound."""
 
     # read when the module is imported, not when each app starts: a restarted kiosk reads no
@@ -89,8 +87,8 @@ class KioskApp(InOrder, App, inherit_bindings=False):
         self._director_watch = None
         self.stop_signal = 0  # the stop signal that ended the app, if one did
         self._judging_seen = False  # keep_home saw a judgement under way at its last look
-        self.unseen: Outcome | None = None  # a verdict recorded, never shown, shown at start
-        self._unseen_looked = False
+        # a verdict recorded and never shown: shown at start, rechecked if challenged again
+        self.unseen = UnseenVerdict(station, self.state_file)
         # input read before this moment (time.monotonic, as Textual stamps events) is dropped:
         # read while a verdict was recorded, or before it or its refusal was on screen
         self.ignore_read_before = 0.0
@@ -228,7 +226,7 @@ class KioskApp(InOrder, App, inherit_bindings=False):
         if isinstance(event, events.MouseEvent) and not self._has_widget_at(event):
             return
         if isinstance(event, PLAYERS_INPUT):
-            if not self._unseen_looked and self.screen_stack[1:]:
+            if not self.unseen.looked and self.screen_stack[1:]:
                 self.show_unseen_now()  # before this key: a verdict never shown comes first
             if event.time < self.ignore_read_before or self.protocol.holding():
                 return  # read before what it would act on was on screen: nothing (issue 42)
@@ -301,13 +299,13 @@ class KioskApp(InOrder, App, inherit_bindings=False):
         screen.show(outcome, note)
         if screen not in self.screen_stack:
             self.push_screen(screen)
-        self.call_after_refresh(self._painted, outcome.seq)
+        self.call_after_refresh(self.painted, outcome.seq)
 
-    def _painted(self, seq: int | None) -> None:
-        """A verdict is on screen: no restart shows it again (adjudicator/unseen.py), once its
-        frame has reached the terminal."""
+    def painted(self, seq: int | None) -> None:
+        """A verdict is on screen: no restart shows it again (adjudicator/unseen_verdict.py),
+        once its frame has reached the terminal. Called after the refresh that paints it."""
         if seq is not None:
-            self.after_written(mark_shown, self.state_file, seq)
+            self.after_written(self.unseen.shown, seq)
 
     def after_written(self, callback, *args) -> None:
         """CALLBACK(*ARGS) once what is painted now has reached the terminal (the kiosk's
@@ -327,24 +325,16 @@ class KioskApp(InOrder, App, inherit_bindings=False):
         is on screen before anything typed blind during the restart is judged); at the
         runner's desk likewise they do nothing: the slip never shown is in its box, said so,
         before the next slip is typed (its runner types it again)."""
-        if self.look_for_unseen() is None:
+        unseen = self.unseen.look()  # once: later calls find nothing
+        if unseen is None:
             return
         if self.station.config.mode != "runner":
-            self.show_verdict(self.unseen, UNSEEN_NOTE)
+            self.show_verdict(unseen, UNSEEN_NOTE)
             return
         show = getattr(self.screen, "show_unseen", None)  # the desk's own box
         if show is not None:
-            show(self.unseen, UNSEEN_NOTE)
+            show(unseen, UNSEEN_NOTE)
             self.ignore_read_before = time.monotonic()
-
-    def look_for_unseen(self) -> Outcome | None:
-        """Once, before anything is judged: the verdict recorded and never shown, if any, and
-        the mark of what was shown set up."""
-        if not self._unseen_looked:
-            self._unseen_looked = True
-            self.unseen = find_unseen(self.station, self.state_file)
-            return self.unseen
-        return None
 
     def back_home(self) -> None:
         """The verdict leaves, NOW: the screen under it (Ready) takes the next key read, its
@@ -364,81 +354,6 @@ class KioskApp(InOrder, App, inherit_bindings=False):
 
             self.install_screen(VerdictScreen(), "verdict")
         return self.get_screen("verdict")
-
-    def action_director(self) -> None:
-        if self.station.config.mode == "smart-device":
-            return  # a player's device has no way to another mode (WESPA 3.11.1(b); issue 6)
-        home = ReadyScreen
-        if self.station.config.mode == "runner":
-            from .screens.runner import RunnerScreen as home
-        if not self._director_open and self._on_verdict() and self.screen.released():
-            # F12 on a released verdict: the verdict goes, as a "next" key would, and the
-            # PIN is asked (docs/station.md); held, it does nothing, as every key
-            self.protocol.next_challenge()
-            self.back_home()
-        if self._director_open or self.protocol.judging or not isinstance(self.screen, home):
-            return  # never over a verdict (or one being recorded), never twice
-        self._director_open = True
-        self._reread_pin()
-        if not self.pin_gate.configured:  # a try-out station: director mode, to set a PIN
-            self._pin_answered(True)
-            return
-        from .screens.pin import PinModal
-
-        self.push_screen(PinModal(), callback=self._pin_answered)
-
-    def _reread_pin(self) -> None:
-        """`adjudicator set-pin` run on this station's config while it runs: taken now, at F12,
-        without a restart (issue 27)."""
-        from adjudicator.pin import stored_pin_hash
-
-        config = self.station.config
-        fresh = stored_pin_hash(config.path, config.pin_hash)
-        if fresh != config.pin_hash:
-            self.station.config = config.with_changes(pin_hash=fresh)
-
-    def _pin_answered(self, ok: bool | None) -> None:
-        if ok:
-            from .screens.director import DirectorScreen
-
-            save_state(self.state_file, director_open=True)
-            self._director_seen = self.idle_clock()
-            self._director_watch = self.set_interval(IDLE_CHECK, self.check_director_idle)
-            self.push_screen(DirectorScreen(), callback=self._director_closed)
-        else:
-            self._director_open = False
-
-    def check_director_idle(self) -> None:
-        """A director who walked away leaves no open station: after timers.director_idle
-        without a key or a touch, director mode closes (its dialogs with it), unsaved edits
-        are dropped, and the station says why (issue 11)."""
-        from .screens.director import DirectorScreen
-
-        idle = self.station.config.timers.director_idle
-        if self._director_seen is None or self.idle_clock() - self._director_seen < idle:
-            return
-        self._stop_director_watch()
-        if not any(isinstance(screen, DirectorScreen) for screen in self.screen_stack):
-            return  # already closed: nothing of the station's own is ever popped
-        while len(self.screen_stack) > 1 and not isinstance(self.screen, DirectorScreen):
-            self.pop_screen()  # a dialog over director mode (an error, a confirmation)
-        if isinstance(self.screen, DirectorScreen):
-            self.screen.dismiss(DIRECTOR_IDLE_NOTICE.format(seconds=idle))
-
-    def _stop_director_watch(self) -> None:
-        self._director_seen = None
-        if self._director_watch is not None:
-            self._director_watch.stop()
-            self._director_watch = None
-
-    def _director_closed(self, result=None) -> None:
-        self._stop_director_watch()
-        self._director_open = False
-        save_state(self.state_file, director_open=False)
-        self.protocol.timers = self.station.config.timers  # the director may have changed them
-        notice = result if isinstance(result, str) else ""
-        # redrawn: lexicon, rule, station may have changed
-        self.switch_screen(self.home_screen(notice=notice))
 
     def show_error(self, message: str, title: str = "NOT DONE") -> None:
         from .screens.error import ErrorModal

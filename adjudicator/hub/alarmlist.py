@@ -12,6 +12,7 @@ goes when its cause ends: the board builds the list again from what holds now.
 from __future__ import annotations
 
 import json
+import re
 
 from ..event import Event
 from ..tables import shown
@@ -134,3 +135,17 @@ def ordered(alarms: list[dict]) -> list[dict]:
             seen.add(where)
             said.append(a)
     return said
+
+
+def alarm_kind(text: str) -> str:
+    """What kind of alarm TEXT is, its details left out: "printer: out of paper" -> "printer",
+    "backlog 12" -> "backlog", "clock ahead by 5 min" -> "clock ahead", "possible split look-up
+    (table 9 ...)" and "possible split look-up: 3 challenges" -> "possible split look-up"."""
+    head = re.sub(r"^\d+\s+", "", text.split(":", 1)[0].split(" (", 1)[0].split(",", 1)[0])
+    head = re.sub(r"\s+(by|at|for|with|under)\s.*$|\s+\d.*$", "", head).strip()
+    return head[:60] or "alarm"
+
+
+def group_of(alarm: dict) -> str:
+    """The group an alarm is listed in (and marked handled by): its kind and its station."""
+    return f"{alarm_kind(str(alarm.get('text', '')))}\t{alarm.get('station', '')}"

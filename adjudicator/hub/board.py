@@ -31,6 +31,7 @@ from .alarmlist import (
 )
 from .eventalarms import beat as event_beat
 from .eventalarms import station_lists
+from .handled import Handled
 from .kept import FlagCounts, keep_wrong
 from .ledger import CHECK
 from .pagestate import FROM, LEVELS, majority_fingerprint, page_state, shown_entries
@@ -74,6 +75,7 @@ class Board:
         self.wrong_lists: dict[tuple, list] = {}  # rows the hub's check flagged: counted alarms
         self._order = 0  # rows taken into wrong_lists, counted: the hub's own order of them
         self.checks: Counter = Counter()  # accepted stations' rows by the hub's check (audit.py)
+        self.handled = Handled({}, clock)  # alarm groups marked handled (Hub: the journal's)
         self.version = 0
 
     def station(self, journal_id: str) -> StationView:

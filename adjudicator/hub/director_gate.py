@@ -14,9 +14,10 @@ import ipaddress
 
 from aiohttp import web
 
-# the director's routes (the page, its state and feed, Accept/Reject/Rename, the Event panel)
+# the director's routes (the page, its state and feed, Accept/Reject/Rename, the Event panel,
+# an alarm marked handled); the page's own files (director*.css, director*.js) hold no secret
 DIRECTOR_PATHS = frozenset({"/", "/state", "/events", "/api/accept", "/api/reject",
-                            "/api/rename", "/api/event"})
+                            "/api/rename", "/api/event", "/api/handled"})
 
 
 def _address(info) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

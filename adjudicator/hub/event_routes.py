@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 from dataclasses import replace
-from typing import Any
 
 from aiohttp import web
 
@@ -27,10 +26,10 @@ from ..event_history import EventHistory
 from ..pin import SHORT_PIN, hash_event_pin, short_pin
 from ..rules import ChallengeRule
 from ..visible import visible
-from .identity import Refusal
+from .refusals import RequestRefused
 from .event_setup import describe_change, pin_hash_in, same, save_event, shelf_lists
+from .routing import Hub, bound
 
-Hub = Any  # server.Hub (which imports this module)
 
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer"}
@@ -81,11 +80,11 @@ def _accepted_station(hub: Hub, request: web.Request) -> web.Response | None:
     signature = request.headers.get(wire.SIGNATURE)
     try:
         if not stamp:
-            raise Refusal(401, "sign the request with the hub's stamp (this answer has one)")
+            raise RequestRefused(401, "sign the request with the hub's stamp (this answer has one)")
         if not wire.signed_by(key.secret, request.path, b"", signature, stamp):
             return _error(403, "the request is not signed by the station's key")
         hub.stamps.check(key_id, stamp, signature)
-    except Refusal as e:
+    except RequestRefused as e:
         return web.json_response({"error": e.why, "stamp": hub.stamps.issue()},
                                  status=e.status, headers=HEADERS)
     return None
@@ -258,14 +257,10 @@ def _event_from_panel(hub: Hub, said: dict, pin: str = "") -> Event:
 
 
 def add_routes(app: web.Application, hub: Hub) -> None:
-    def bound(handler):
-        async def handle(request: web.Request) -> web.StreamResponse:
-            return await handler(hub, request)
-        return handle
-    app.router.add_get("/join", bound(join))
-    app.router.add_get("/lexicon/{fingerprint}", bound(lexicon))
-    app.router.add_get("/api/event", bound(panel))
-    app.router.add_post("/api/event", bound(change))
+    app.router.add_get("/join", bound(hub, join))
+    app.router.add_get("/lexicon/{fingerprint}", bound(hub, lexicon))
+    app.router.add_get("/api/event", bound(hub, panel))
+    app.router.add_post("/api/event", bound(hub, change))
 
 
 def load_event(hub: Hub, event: Event | None, lists: dict[str, str], config_path: str,

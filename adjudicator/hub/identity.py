@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from .. import wire
@@ -33,46 +32,13 @@ from ..lookalike import mixed_scripts, name_key
 from ..stationname import base_name, with_base  # the one split of a name (ledger, kept use it)
 from ..visible import visible
 from . import waiting as slots
+from .refusals import RequestRefused
+from .station_key import ACCEPTED, DROPPED, REJECTED, WAITING, StationKey
 
 MAX_NEW = slots.MAX_WAITING  # keys not accepted by the director yet, at most
 MAX_NEW_ROWS = 500  # rows kept for a station not accepted yet (more once the director accepts)
 FORGET_AFTER = 600.0  # seconds a key that never sent a valid row is kept after its last request
 FORMER_GRACE = 300.0  # seconds after a rename its rows may still come under the former name
-ACCEPTED, WAITING, REJECTED, DROPPED = 1, 0, -1, -2  # a key's state as hub_keys keeps it
-
-
-@dataclass
-class StationKey:
-    """One station's key as the hub knows it."""
-
-    key_id: str
-    secret: bytes
-    name: str  # the station name it first came with
-    address: str
-    joined: str  # ISO UTC time of its first contact
-    accepted: bool = False
-    journal_id: str = ""  # the one station journal it sends (bound at its first stored row)
-    stored: bool = False  # in the hub journal (it has sent a valid row, or was accepted)
-    seen: float = field(default_factory=time.monotonic)
-    claimed: tuple[str, str] = ("", "")  # (journal id, name) held in memory since first contact
-    takes: str = ""  # a name another key holds that this one came with (the director decides)
-    state: int = WAITING  # ACCEPTED, WAITING, REJECTED or DROPPED (as hub_keys keeps it)
-    former: frozenset[str] = frozenset()  # names it held before the director renamed it
-    renamed_seq: int = 0  # its journal's last row when the director last renamed it
-    renamed_at: float = float("-inf")  # when (monotonic; before this run: long ago)
-
-
-class Refusal(Exception):
-    """A request the hub will not take: STATUS, the reason sent back, the alarm's text; KIND
-    names the alarm for counting (one alarm per address or key and kind, however often)."""
-
-    def __init__(self, status: int, why: str, alarm: str = "", register: bool = False,
-                 takes: str = "", kind: str = ""):
-        super().__init__(why)
-        self.status, self.why, self.alarm, self.register = status, why, alarm, register
-        self.takes = takes  # the name another key holds, when that is the refusal
-        self.kind = kind or alarm
-        self.key_id = ""  # the key that asked for it, once known (the director may accept it)
 
 
 def fold(name: str) -> str:
@@ -102,27 +68,27 @@ class Identities:
 
     def identify(self, headers, path: str, body_bytes: bytes, body: dict, address: str,
                  stamps=None) -> StationKey:
-        """The key that signed this request; a Refusal when none did, or it may not say this.
+        """The key that signed this request; a RequestRefused when none did, or it may not say this.
         STAMPS (hub/stamps.py): the request must carry a fresh stamp of the hub's, signed."""
         key_id = str(headers.get(wire.KEY_ID, ""))[:40]
         signature = headers.get(wire.SIGNATURE)
         known = self.keys.get(key_id) or self.rejected.get(key_id) or self.dropped.get(key_id)
         sent = body.get("key")
         if known is None and sent is None:
-            raise Refusal(401, "the hub does not know this station's key: send it",
+            raise RequestRefused(401, "the hub does not know this station's key: send it",
                           register=True)
         secret = known.secret if known is not None else bytes.fromhex(sent)
         stamp = str(headers.get(wire.STAMP, ""))[:wire.MAX_STAMP]
         if stamps is not None and not stamp:
-            raise Refusal(401, "sign the request with the hub's stamp (this answer has one)")
+            raise RequestRefused(401, "sign the request with the hub's stamp (this answer has one)")
         if wire.key_id(secret) != key_id or not wire.signed_by(
                 secret, path, body_bytes, signature, stamp if stamps is not None else None):
-            raise Refusal(403, "the request is not signed by the station's key",
+            raise RequestRefused(403, "the request is not signed by the station's key",
                           "a request not signed by its station's key")
         if stamps is not None:
-            stamps.check(key_id, stamp, signature)  # a Refusal for a replay or a stale stamp
+            stamps.check(key_id, stamp, signature)  # a RequestRefused for a replay or a stale stamp
         if known is not None and known.state == REJECTED:
-            refusal = Refusal(403, "the director rejected this station: ask the director",
+            refusal = RequestRefused(403, "the director rejected this station: ask the director",
                               "a station the director rejected tried again")
             raise refusal
         if known is not None and known.state == DROPPED:
@@ -132,7 +98,7 @@ class Identities:
         if known is not None and own and base_name(name) in known.former:
             name = own  # a name it held before the director renamed it: still its own
         if own and base_name(name) and base_name(name) != own:
-            refusal = Refusal(409, f"this station's name is {own!r}: only the director renames "
+            refusal = RequestRefused(409, f"this station's name is {own!r}: only the director renames "
                               "a station (its config's name must stay that one)",
                               f"the station {visible(own)!r} asked to be called "
                               f"{visible(base_name(name))[:60]!r}",
@@ -141,7 +107,7 @@ class Identities:
             raise refusal
         try:
             self._check_claims(key_id, body["journal_id"], name)
-        except Refusal as e:
+        except RequestRefused as e:
             if not e.takes:
                 raise
             # a name another key holds: a forgery, or a station whose journal was replaced;
@@ -159,7 +125,7 @@ class Identities:
         waiting = [k for k in self.keys.values() if not k.accepted]
         gone = slots.make_room(waiting, address, self.clock())
         if isinstance(gone, str):
-            raise Refusal(429, gone, f"a new station refused: {gone}", kind="waiting list full")
+            raise RequestRefused(429, gone, f"a new station refused: {gone}", kind="waiting list full")
         for key in gone:
             self._drop(key)
 
@@ -234,20 +200,20 @@ class Identities:
     def unreadable(self, name: str, key_id: str = "",
                    advice: tuple[str, str] = ("give this station a name of its own",
                                               "give this station a name written in one "
-                                              "script")) -> Refusal | None:
+                                              "script")) -> RequestRefused | None:
         """Why NAME may not be a new station's name, as people read it: it reads like an
         accepted station's name (not KEY_ID's own), or its letters mix scripts; else None.
         ADVICE: what to do about each, as the refusal says it."""
         other = self._look_alike(name)
         if other and self.names.get(other) != key_id:
-            return Refusal(409, f"the station name {name!r} looks like {other!r}, another "
+            return RequestRefused(409, f"the station name {name!r} looks like {other!r}, another "
                            f"station's name: {advice[0]}",
                            f"a name that looks like {other!r}: {visible(name)!r}",
                            kind=f"a name that looks like {other!r}")
         mixed = mixed_scripts(name)
         if mixed:
             said = " and ".join(s.capitalize() for s in mixed)
-            return Refusal(409, f"the station name {name!r} mixes scripts ({said}): "
+            return RequestRefused(409, f"the station name {name!r} mixes scripts ({said}): "
                            f"{advice[1]}",
                            f"a name that mixes scripts ({said}): {visible(name)!r}",
                            kind="a name that mixes scripts")
@@ -256,18 +222,18 @@ class Identities:
     def _check_claims(self, key_id: str, journal_id: str, *names: str) -> None:
         owner = self.journals.get(journal_id) or self.claims.get(("journal", journal_id))
         if owner is not None and owner != key_id:
-            raise Refusal(409, f"station journal {journal_id} belongs to another station's key",
+            raise RequestRefused(409, f"station journal {journal_id} belongs to another station's key",
                           f"another key claims station journal {journal_id[:8]}")
         known = self.keys.get(key_id)
         if known is not None and known.journal_id and known.journal_id != journal_id:
-            raise Refusal(409, "this station's key already sends another station journal",
+            raise RequestRefused(409, "this station's key already sends another station journal",
                           f"a station key sent a second journal ({journal_id[:8]})",
                           kind="a station key sent a second journal")
         for name in names:
             base = base_name(name)
             holder = self.names.get(base) or self.claims.get(("name", base))
             if base and holder is not None and holder != key_id:
-                refusal = Refusal(409, f"the station name {base!r} belongs to another "
+                refusal = RequestRefused(409, f"the station name {base!r} belongs to another "
                                   "station's key: give this station another name, or ask the "
                                   "director to accept it in its place",
                                   f"another key claims the name {visible(base)!r}", takes=base)
@@ -286,12 +252,12 @@ class Identities:
         names = {base_name(str(r["station"])) for r in rows} - (known.former if own else set())
         if len(names) > 1 or (own and names and names != {own}):
             said = own or min(names)
-            raise Refusal(409, f"a station sends under one name: this station's is {said!r}",
+            raise RequestRefused(409, f"a station sends under one name: this station's is {said!r}",
                           f"a station key sent rows under more than one name ({visible(said)!r})",
                           kind="a station key sent rows under more than one name")
         try:
             self._check_claims(known.key_id, journal_id, *names)
-        except Refusal as e:
+        except RequestRefused as e:
             known.takes = e.takes or known.takes
             raise
 
@@ -304,9 +270,9 @@ class Identities:
                 self.names.setdefault(base_name(name), known.key_id)
         self._folds = None
 
-    def accept(self, key_id: str) -> StationKey | Refusal | None:
+    def accept(self, key_id: str) -> StationKey | RequestRefused | None:
         """The director vouches for KEY_ID; a name it asked for is then its own (the key that
-        held it can no longer send under it). A Refusal when the name it waited under reads
+        held it can no longer send under it). A RequestRefused when the name it waited under reads
         like an accepted station's or mixes scripts (it came before that station was
         accepted): the director renames one of them first, or rejects it."""
         known = self.keys.get(key_id)
@@ -341,9 +307,9 @@ class Identities:
             return station
         return with_base(station, own)
 
-    def rename(self, key_id: str, name: str, last_seq: int = 0) -> StationKey | Refusal | None:
+    def rename(self, key_id: str, name: str, last_seq: int = 0) -> StationKey | RequestRefused | None:
         """The director renames the accepted station KEY_ID to NAME (its old name is free);
-        a Refusal when NAME is another station's or looks like one; None for no such station.
+        a RequestRefused when NAME is another station's or looks like one; None for no such station.
         LAST_SEQ: its journal's last row as the hub heard it (rows up to it keep the name
         they were judged under: row_name)."""
         known = self.keys.get(key_id)
@@ -351,14 +317,14 @@ class Identities:
             return None
         name = base_name(name)
         if not name:
-            return Refusal(400, "a station's name is not empty")
+            return RequestRefused(400, "a station's name is not empty")
         holder = self.names.get(name) or self.claims.get(("name", name))
         if holder is not None and holder != key_id:
-            return Refusal(409, f"{name!r} is another station's name: choose one that no "
+            return RequestRefused(409, f"{name!r} is another station's name: choose one that no "
                            "other station holds")
         other = self._look_alike(name)  # its own name in other letters is still its own
         if other and self.names.get(other) != key_id:
-            return Refusal(409, f"{name!r} looks like {other!r}, another station's name: "
+            return RequestRefused(409, f"{name!r} looks like {other!r}, another station's name: "
                            "choose one that reads differently")
         mixed = self.unreadable(name, key_id, ("", "choose one written in one script"))
         if mixed is not None:

@@ -5,7 +5,8 @@ plus three things only a hub has: a unique index on (origin journal, origin seq)
 twice is kept once; `hub_stations`, each station journal's acknowledged sequence and last row
 hash; `hub_meta`, the station and director tokens (made once, kept with the journal so a restarted
 hub accepts the same stations), the join code (`adjudicator join`'s address) and the event,
-with each change as the director made it (who, when, what; `event_change:N` for version N);
+with each change as the director made it (who, when, what; `event_change:N` for version N),
+and the alarm groups the director marked handled (`handled:GROUP`, hub/handled.py);
 `hub_keys` and `hub_names`, the stations' keys and what each is bound to (identity.py);
 `hub_firsts`, which journal id each row 1 came under; `hub_audit`, the hub's own judgement of
 each row (audit.py), made when it arrived; `hub_row_names`, the name a row is held under when
@@ -21,12 +22,13 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timezone
 
-from ..errors import JournalError
 from ..event_history import Check
 from ..journal import chain
 from ..journal.store import Journal
 from ..wire import ROW_EVENT_VERSION
-from .identity import StationKey, base_name
+from .identity import base_name
+from .refusals import Claimed, Full, RowsRefused
+from .station_key import StationKey
 
 HUB_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS hub_stations (journal_id TEXT PRIMARY KEY, "
@@ -53,23 +55,12 @@ HUB_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS hub_row_names (seq INTEGER PRIMARY KEY, station TEXT NOT NULL)",
 )
 RENAMED = "renamed_seq:"  # hub_meta: a renamed key's journal's last row at its last rename
+HANDLED = "handled:"  # hub_meta: an alarm group the director marked handled -> its count then
 ROW_FIELDS = ("time_utc", "time_local", "station", "mode", "game_table", "round", "words",
               "acceptable", "lexicon_name", "fingerprint", "rule", "recheck_of",
               "secondary_agrees", "flags")
 HUB_NAME = "(hub)"
 CHECK = "check"  # a held row's key for the hub's judgement of it (JSON of a Check, or None)
-
-
-class Refused(JournalError):
-    """A batch the hub will not take (a row that is not the station's chained row)."""
-
-
-class Claimed(Refused):
-    """A batch for a journal or a station name another station's key holds."""
-
-
-class Full(Refused):
-    """A batch from a station the director has not accepted, which holds its most rows."""
 
 
 class HubJournal:
@@ -136,6 +127,18 @@ class HubJournal:
         """Every journaled change of the event, oldest first."""
         return [json.loads(v) for (v,) in self.journal._query(
             "SELECT value FROM hub_meta WHERE key LIKE 'event_change:%' ORDER BY key")]
+
+    def handled(self) -> dict[str, int]:
+        """The alarm groups the director marked handled (handled.py), each with its count then."""
+        return {k[len(HANDLED):]: int(v) for k, v in self.journal._query(
+            "SELECT key, value FROM hub_meta WHERE key LIKE ?", (HANDLED + "%",))}
+
+    def mark_handled(self, group: str, count: int | None) -> None:
+        """GROUP marked handled at COUNT alarms; None: the mark goes (its cause ended)."""
+        self.journal._write(lambda conn: conn.execute(
+            "DELETE FROM hub_meta WHERE key = ?", (HANDLED + group,)) if count is None else
+            conn.execute("INSERT OR REPLACE INTO hub_meta (key, value) VALUES (?, ?)",
+                         (HANDLED + group, str(count))))
 
     def acked(self) -> dict[str, int]:
         """{station journal id: highest sequence held without a gap}."""
@@ -208,7 +211,7 @@ class HubJournal:
         """Insert the rows that follow what is held for JOURNAL_ID; (acked seq, rows added).
 
         Rows already held are skipped (a resend), rows after a gap are left for the resend;
-        a row whose chain link is wrong is Refused, naming it. One transaction for the batch.
+        a row whose chain link is wrong is RowsRefused, naming it. One transaction for the batch.
         STATION: the journal's own station name (its meta), which its row 1 chains from.
         LIMIT: rows held at most for this journal (a station not accepted yet), checked in the
         transaction, so concurrent batches cannot pass it together (Full when none fit).
@@ -219,7 +222,7 @@ class HubJournal:
         """
         journal_id = str(journal_id)
         if not journal_id:
-            raise Refused("a batch without the station's journal id")
+            raise RowsRefused("a batch without the station's journal id")
         ordered = sorted(rows, key=lambda r: int(r["seq"]))
         added: list[dict] = []
         judged: list[tuple] = []  # hub_audit's rows for this batch
@@ -282,7 +285,7 @@ class HubJournal:
         try:
             acked = self.journal._write(body, checkpoint=False)
         except (KeyError, TypeError, ValueError) as e:
-            raise Refused(f"a row from station journal {journal_id} is incomplete: {e}") from e
+            raise RowsRefused(f"a row from station journal {journal_id} is incomplete: {e}") from e
         if added:
             self.journal._anchor(added[-1]["seq"], self._head_hash())
         return acked, added
@@ -349,7 +352,7 @@ def _first(conn, journal_id: str, hash_: str) -> None:
     ids were chained (its row 1 starts from 64 zeros) cannot be replayed under a second id."""
     held = conn.execute("SELECT journal_id FROM hub_firsts WHERE hash = ?", (hash_,)).fetchone()
     if held is not None and held[0] != journal_id:
-        raise Refused(f"row 1 of station journal {journal_id} was already sent as station "
+        raise RowsRefused(f"row 1 of station journal {journal_id} was already sent as station "
                       f"journal {held[0]}'s (a journal replayed under another id)")
     conn.execute("INSERT OR IGNORE INTO hub_firsts (hash, journal_id) VALUES (?, ?)",
                  (hash_, journal_id))
@@ -360,17 +363,17 @@ def _check_link(row: Mapping, last_hash: str | None, journal_id: str, station: s
     try:
         own = chain.link(row["prev_hash"], row)
     except (KeyError, TypeError, ValueError) as e:
-        raise Refused(f"row {row.get('seq')} of station journal {journal_id} is incomplete: "
+        raise RowsRefused(f"row {row.get('seq')} of station journal {journal_id} is incomplete: "
                       f"{e}") from e
     if own != row["hash"]:
-        raise Refused(f"row {row['seq']} of station journal {journal_id} does not match its "
+        raise RowsRefused(f"row {row['seq']} of station journal {journal_id} does not match its "
                       "hash (changed after it was recorded)")
     if last_hash is not None and row["prev_hash"] != last_hash:
-        raise Refused(f"row {row['seq']} of station journal {journal_id} does not follow the "
+        raise RowsRefused(f"row {row['seq']} of station journal {journal_id} does not follow the "
                       "row before it (the station's chain differs from what the hub holds)")
     if last_hash is None and row["prev_hash"] not in (
             chain.genesis(journal_id, station or str(row["station"])),
             chain.genesis(journal_id, str(row["station"])), chain.GENESIS):
-        raise Refused(f"row 1 of station journal {journal_id} does not start that journal's "
+        raise RowsRefused(f"row 1 of station journal {journal_id} does not start that journal's "
                       "chain (its journal id or station name is not the one it was recorded "
                       "under)")

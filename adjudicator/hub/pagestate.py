@@ -1,6 +1,7 @@
 """The director's page as JSON-ready data, from the board (board.Board.snapshot).
 
-The event at the top, the hub's count of checked verdicts, the alarms the most serious first,
+The event at the top, the hub's count of checked verdicts, the alarms the most serious first
+(each with its group and whether the director marked that group handled: handled.py),
 the stations in trouble before the rest (alarmlist.py), the tables (at most what the page can
 show: hub/tables.py, the rest counted in "tables_more"), the latest challenges, the waiting
 panel. Whatever one station sends, the state stays about a megabyte at most (issue 41).
@@ -79,7 +80,7 @@ def page_state(board) -> dict:
         n = len(waiting)
         alarms.append({"station": "hub", "level": WAITING, "text": (
             f"{n} new station{'s wait' if n > 1 else ' waits'} for you: accept or reject "
-            f"{'them' if n > 1 else 'it'} under Waiting for you")})
+            f"{'them' if n > 1 else 'it'} under Waiting for you"), "waiting": n})
     alarms += [{**a, "level": WAITING} for a in board.refusals.alarms(board.waiting)]
     alarms += board.flagged.alarms(OTHER)
     checks = board.checks
@@ -90,7 +91,7 @@ def page_state(board) -> dict:
                         "unchecked": checks[UNCHECKED]},
             "stations": stations, "tables": tables, "tables_more": board.tables.more,
             "latest": shown_entries(board.stations, board.latest),
-            "alarms": ordered(alarms), "waiting": waiting,
+            "alarms": board.handled.annotate(ordered(alarms)), "waiting": waiting,
             "tsh": board.names_warning() if board.names_warning else None}
 
 

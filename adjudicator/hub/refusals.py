@@ -1,6 +1,9 @@
-"""Requests the hub refused, as the director's alarms: one per sender and kind, counted, bounded.
+"""What the hub refuses (errors.HubRefusal: requests, rows), and the director's alarms of it.
 
-Three lists, none able to push another out: a wrong hub_token (one alarm for every sender of the
+RequestRefused: a station's request the hub will not take (its HTTP status, reason and alarm);
+RowsRefused (Claimed, Full): rows the hub journal will not take. Neither is a journal's error:
+nothing failed, nothing was recorded. The alarms, one per sender and kind, counted, bounded:
+three lists, none able to push another out: a wrong hub_token (one alarm for every sender of the
 last minute, the latest named), key conflicts (a key that came with a name another key holds:
 the director may "Accept in its place"; one per key, at most MAX_CONFLICTS), and every other
 refusal (a forgery, a message no station sends, a replay: one per address or key and kind,
@@ -13,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+from ..errors import HubRefusal
 from ..visible import visible
 from .waiting import MAX_PER_ADDRESS, MAX_WAITING
 
@@ -22,6 +26,33 @@ MAX_INTRUDERS = 50  # refusals kept on the page at once (more are counted)
 MAX_CONFLICTS = 64  # key conflicts kept (each is a waiting key: identity.MAX_NEW bounds them)
 FULL = "waiting list full"  # identity.py's kind of a refusal for want of room
 MAX_WRONG_TOKEN = 50  # senders with a wrong token remembered (one alarm says how many)
+
+
+class RequestRefused(HubRefusal):
+    """A station's request the hub will not take (identity.py, stamps.py): STATUS, the HTTP
+    status answered; WHY, the reason sent back; ALARM, the alarm's text; KIND names the alarm for
+    counting (one alarm per address or key and kind, however often)."""
+
+    def __init__(self, status: int, why: str, alarm: str = "", register: bool = False,
+                 takes: str = "", kind: str = ""):
+        super().__init__(why)
+        self.status, self.why, self.alarm, self.register = status, why, alarm, register
+        self.takes = takes  # the name another key holds, when that is the refusal
+        self.kind = kind or alarm
+        self.key_id = ""  # the key that asked for it, once known (the director may accept it)
+
+
+class RowsRefused(HubRefusal):
+    """A batch of rows the hub journal will not take (ledger.py): a row that is not the
+    station's chained row (HTTP 422)."""
+
+
+class Claimed(RowsRefused):
+    """A batch for a journal or a station name another station's key holds (HTTP 409)."""
+
+
+class Full(RowsRefused):
+    """A batch from a station the director has not accepted, which holds its most rows (429)."""
 
 
 class Refusals:
@@ -94,7 +125,7 @@ class Refusals:
         said = []
         for key, (name, _, n, text, address) in self._conflicts.items():
             said.append({"station": _shown(name or address), "text": _text(text, address, n),
-                         "key": key})
+                         "key": key, "count": n})
         if self._wrong_token:
             address, (name, _) = max(self._wrong_token.items(), key=lambda i: i[1][1])
             more = len(self._wrong_token) - 1
@@ -104,7 +135,7 @@ class Refusals:
                    if more else "") + ")")})
         for name, _, n, text, address in self._intruders.values():
             said.append({"station": _shown(name or address), "text": _text(text, address, n),
-                         "key": ""})
+                         "key": "", "count": n})
         if self.dropped:
             said.append({"station": "hub", "text": f"{self.dropped} more refused requests "
                          "(see the hub's log)"})

@@ -12,7 +12,6 @@ import asyncio
 import hmac
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from importlib import resources
 from urllib.parse import unquote
 
 from aiohttp import web
@@ -23,11 +22,13 @@ from ..event import Event, to_dict
 from ..event_history import EventHistory
 from ..net.logs import OneLineLog
 from ..visible import visible
-from . import event_routes, station_routes
+from . import event_routes, page_routes, station_routes
 from .audit import Audit
 from .board import Board
-from .identity import MAX_NEW_ROWS, Identities, Refusal
-from .ledger import Claimed, Full, HubJournal, Refused
+from .handled import Handled
+from .identity import MAX_NEW_ROWS, Identities
+from .ledger import HubJournal
+from .refusals import Claimed, Full, RequestRefused, RowsRefused
 from .stamps import Stamps
 from .station_routes import HEADERS
 from .station_routes import printable as _printable
@@ -77,6 +78,7 @@ class Hub:
         self.identities = Identities(*self.ledger.keys())
         self.board.waiting.accepted_names = self.identities.accepted_names
         self.board.bound_name = self.identities.name_of
+        self.board.handled = Handled(self.ledger.handled(), self.board.clock, self._unmark)
         self.stamps = Stamps(self.director_token)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="hub-journal")
         self.feed = Feed(self.board.snapshot)
@@ -111,6 +113,13 @@ class Hub:
 
     def _notify(self) -> None:
         self.feed.changed()
+
+    def _unmark(self, group: str) -> None:
+        """A handled mark whose alarm ended or came back: out of the journal too."""
+        try:
+            self._writer.submit(self.ledger.mark_handled, group, None)
+        except RuntimeError:  # the hub is closing: the mark is dropped at the next start
+            pass
 
     # -- stations --------------------------------------------------------------------------
 
@@ -204,7 +213,7 @@ class Hub:
             return None, self._refused(request, 400, f"not a station's message: {e}",
                                        f"a message no station sends ({e})"[:200], name,
                                        kind="a message no station sends")
-        except Refusal as e:
+        except RequestRefused as e:
             extra = {"register": True} if e.register else {}
             return None, self._refused(request, e.status, e.why, e.alarm, name, e.key_id,
                                        e.kind, **extra)
@@ -228,7 +237,7 @@ class Hub:
         except Claimed as e:
             return self._refused(request, 409, str(e), f"another key: {e}"[:200], key.name,
                                  kind="another key")
-        except Refused as e:
+        except RowsRefused as e:
             self.board.refuse(body["journal_id"], str(body.get("station") or ""), str(e),
                               key=key)
             self._notify()
@@ -263,13 +272,6 @@ class Hub:
     def _director(self, request: web.Request) -> None:
         if not _same(request.query.get("key"), self.director_token):
             raise web.HTTPForbidden(text=FORBIDDEN, headers=HEADERS)
-
-    async def page(self, request: web.Request) -> web.Response:
-        self._director(request)
-        html = resources.files(__package__).joinpath("director.html").read_text("utf-8")
-        return web.Response(text=html, content_type="text/html", headers={
-            **HEADERS, "Content-Security-Policy": "default-src 'self'; "
-            "script-src 'unsafe-inline'; style-src 'unsafe-inline'"})
 
     async def state(self, request: web.Request) -> web.Response:
         self._director(request)
@@ -327,10 +329,10 @@ class Hub:
         app.on_cleanup.append(self._stop)
         app.router.add_post("/api/rows", self.rows)
         app.router.add_post("/api/heartbeat", self.heartbeat)
-        app.router.add_get("/", self.page)
         app.router.add_get("/state", self.state)
         app.router.add_get("/events", self.events)
         app.router.add_get("/favicon.ico", _no_icon)
+        page_routes.add_routes(app, self)
         event_routes.add_routes(app, self)
         station_routes.add_routes(app, self)
         return app

@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Callable
 
 from .. import wire
-from .identity import Refusal
+from .refusals import RequestRefused
 
 WINDOW = 60.0  # seconds a stamp is good for (a station is given a new one with every answer)
 AHEAD = 5.0  # seconds a stamp may seem ahead of the hub's clock (the clock stepped back)
@@ -40,17 +40,17 @@ class Stamps:
         return f"{ms}.{self._mac(ms)}"
 
     def check(self, key_id: str, stamp: str, signature) -> None:
-        """A Refusal unless STAMP is a young stamp of this hub's and SIGNATURE is new."""
+        """A RequestRefused unless STAMP is a young stamp of this hub's and SIGNATURE is new."""
         parts = stamp.split(".")
         hub_part = ".".join(parts[:2])
         if len(parts) != 3 or not wire.STAMP_FORM.match(hub_part) or not parts[2].isascii() \
                 or not parts[2].isdigit() or not hmac.compare_digest(
                     self._mac(parts[0]), parts[1]):
-            raise Refusal(401, "sign the request with the hub's stamp (this answer has one)")
+            raise RequestRefused(401, "sign the request with the hub's stamp (this answer has one)")
         now = int(self.wall() * 1000)
         age = now - int(parts[0])
         if age > WINDOW * 1000 or age < -AHEAD * 1000:
-            raise Refusal(401, "the request's stamp is too old: a replayed request, or a "
+            raise RequestRefused(401, "the request's stamp is too old: a replayed request, or a "
                           "station that was asleep (it signs again with this answer's stamp)",
                           "a request sent again later (a replay, or a station that slept)",
                           kind="a stale or replayed request")
@@ -59,7 +59,7 @@ class Stamps:
             signatures.discard(times.popleft()[1])
         signature = str(signature)
         if signature in signatures:
-            raise Refusal(401, "this request was already taken (sent again: a replay)",
+            raise RequestRefused(401, "this request was already taken (sent again: a replay)",
                           "a request sent twice (a replay)", kind="a stale or replayed request")
         times.append((now, signature))
         signatures.add(signature)

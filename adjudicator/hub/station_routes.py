@@ -9,14 +9,13 @@ that reads like an accepted one's or mixes scripts, Rename refuses such a new na
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from aiohttp import web
 
 from .. import wire
-from .identity import Refusal
+from .refusals import RequestRefused
+from .routing import Hub, bound
 
-Hub = Any  # server.Hub (which imports this module)
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"}  # every page's
 
@@ -48,7 +47,7 @@ async def accept_station(hub: Hub, request: web.Request) -> web.Response:
     if known is None:
         return web.json_response({"error": "no such new station"}, status=404,
                                  headers=HEADERS)
-    if isinstance(known, Refusal):
+    if isinstance(known, RequestRefused):
         return web.json_response({"error": known.why}, status=409, headers=HEADERS)
     known.stored = True  # the director vouched for it: kept, even before its first row
     takes, known.takes = known.takes, ""
@@ -98,7 +97,7 @@ async def rename_station(hub: Hub, request: web.Request) -> web.Response:
     if known is None:
         return web.json_response({"error": "no such accepted station"}, status=404,
                                  headers=HEADERS)
-    if isinstance(known, Refusal):
+    if isinstance(known, RequestRefused):
         return web.json_response({"error": known.why}, status=409, headers=HEADERS)
     bound = hub.identities.name_of(known.key_id)
     await asyncio.get_running_loop().run_in_executor(hub._writer, hub.ledger.rename_key,
@@ -127,10 +126,6 @@ async def reject_station(hub: Hub, request: web.Request) -> web.Response:
 
 
 def add_routes(app: web.Application, hub: Hub) -> None:
-    def bound(handler):
-        async def handle(request: web.Request) -> web.StreamResponse:
-            return await handler(hub, request)
-        return handle
-    app.router.add_post("/api/accept", bound(accept_station))
-    app.router.add_post("/api/reject", bound(reject_station))
-    app.router.add_post("/api/rename", bound(rename_station))
+    app.router.add_post("/api/accept", bound(hub, accept_station))
+    app.router.add_post("/api/reject", bound(hub, reject_station))
+    app.router.add_post("/api/rename", bound(hub, rename_station))

@@ -9,14 +9,12 @@ runner's desk does, and judges with that table's division's list: it never guess
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 
 from textual.app import ComposeResult
 from textual.timer import Timer
 from textual.widgets import Static
 
 from adjudicator.entry import check_entry_length, parse_entry
-from adjudicator.unseen import rechallenge_of
 from adjudicator.errors import EntryError
 from adjudicator.pin import is_set
 from adjudicator.protocol import KEYBOARD, State, steps_text
@@ -26,6 +24,7 @@ from ..widgets.bigtext import BigText
 from ..widgets.entry_input import EntryInput
 from ..widgets.touch_button import TouchButton
 from .base import LockedScreen, journal_said, timer_delay
+from .ready_table import TableFirst
 
 STEP_1, STEP_2 = KEYBOARD.step_1, KEYBOARD.step_2
 SHORT = 22  # rows: a shorter screen keeps the try-out row for the ADJUDICATE button
@@ -33,7 +32,7 @@ RECORDING = "recording..."
 TRY_OUT = "not locked: no director PIN (F12 opens director mode, where one is set)"
 
 
-class ReadyScreen(LockedScreen):
+class ReadyScreen(TableFirst, LockedScreen):
     """The station at rest and while the challenger types (WESPA 3.10.8; NASPA IV.J.1 a)."""
 
     def __init__(self, notice: str = "") -> None:
@@ -68,7 +67,7 @@ class ReadyScreen(LockedScreen):
         if self._by_table:  # the runner's table box, before the words
             from textual.containers import Horizontal
 
-            from .runner import NumberInput
+            from ..widgets.slip_boxes import NumberInput
 
             with Horizontal(id="table-row"):
                 yield Static("Table, then ENTER: ", id="table-label")
@@ -159,91 +158,12 @@ class ReadyScreen(LockedScreen):
         self._show_try_out()
         self._focus_start()
 
-    # -- the table, when it decides the list ----------------------------------------------------
-
-    def _focus_start(self) -> None:
-        """The words box; first the table box when the table decides the list (cleared)."""
-        # Screen.set_focus, not Widget.focus(), which waits behind the keys already read: the
-        # next key read goes to the box focused here (a table, ENTER and the words in one read)
-        if not self._by_table:
-            self.set_focus(self.query_one(EntryInput))
-            return
-        box = self.query_one("#table")
-        box.value = ""
-        self._show_lists()
-        self.set_focus(box)
-
-    def _show_lists(self) -> None:
-        """Every served division's list, or the table's when one is typed (kept as typed)."""
-        from adjudicator.tables import check_table
-
-        typed = self.query_one("#table").value
-        try:
-            table = check_table(typed) if typed else ""
-        except EntryError:
-            table = ""
-        if table and self._show_table(table):
-            return
-        lexicon = self.query_one("#lexicon", Static)
-        lexicon.update(self._lists_text())
-        lexicon.set_class(any(not s.lexicon.identity.recognised
-                              for s in self.app.station.lists.served), "unrecognised")
-        self.query_one("#rule", Static).update(self._rule_text())
-
     def _recomposed(self) -> None:
         """After the event's change brought or took away the table box: as at the start."""
         self._show_try_out()
         self._focus_start()
         self.show_journal_state()
         self.follow_event()
-
-    def _rule_text(self) -> str:
-        if self._by_table:
-            return "Challenge rule: the table's division's"
-        return f"Challenge rule: {self.app.station.lists.choose().rule.label}"  # what judges
-
-    def _lists_text(self) -> str:
-        return f"Lexicon: by table · {self.app.station.lists.describe()}"
-
-    def on_number_input_next(self, event) -> None:
-        """ENTER in the table box: the table's division and list said, then the words."""
-        event.stop()
-        if self._check_table():
-            self.set_focus(self.query_one(EntryInput))
-
-    def _check_table(self) -> bool:
-        from adjudicator.tables import check_table
-
-        text = self.query_one("#table").value
-        try:
-            table = check_table(text)
-            if not table:
-                raise EntryError("table", "Type the table number first: each division here "
-                                 "judges with its own list.")
-        except EntryError as e:
-            self._say(str(e), error=True)
-            self.set_focus(self.query_one("#table"))
-            return False
-        if not self._show_table(table):
-            self.set_focus(self.query_one("#table"))
-            return False
-        self._say("", error=False)
-        return True
-
-    def _show_table(self, table: str) -> bool:
-        """TABLE's division, list and rule said above the words; False (and why, said) when no
-        division served here plays there."""
-        try:
-            choice = self.app.station.lists.choose(table)
-        except EntryError as e:
-            self._say(str(e), error=True)
-            return False
-        lexicon = self.query_one("#lexicon", Static)
-        lexicon.update(f"Table {table} · Division {choice.division} · Lexicon: "
-                       f"{choice.lexicon.identity.describe()}")
-        lexicon.set_class(not choice.lexicon.identity.recognised, "unrecognised")
-        self.query_one("#rule", Static).update(f"Challenge rule: {choice.rule.label}")
-        return True
 
     def _show_try_out(self) -> None:
         """The lock line follows the PIN the station has now (issue 42: a PIN taken from the
@@ -344,16 +264,13 @@ class ReadyScreen(LockedScreen):
         wait for a journal another program holds locked; if it is locked, the words and
         "recording..." are drawn first, then the station's wait (STATION_LOCK_PATIENCE)."""
         protocol, station = self.app.protocol, self.app.station
-        self.app.look_for_unseen()  # (after the first paint, as a rule; a TAB may come sooner)
-        # the players challenging again the verdict they never saw (unseen.py): its recheck
-        again = rechallenge_of(self.app.unseen, parse_entry(text), dt.datetime.now().astimezone(),
-                               station.config.split_window)
+        self.app.unseen.look()  # (after the first paint, as a rule; a TAB may come sooner)
         journal = station.journal
         no_wait = getattr(journal, "waiting_at_most", None)
         try:  # recorded before the verdict is shown
             with no_wait(0) if no_wait is not None and not wait else contextlib.nullcontext():
-                outcome = (station.recheck(again) if again is not None
-                           else station.submit(text, table=table))
+                # the players challenging again the verdict they never saw: its recheck
+                outcome = self.app.unseen.judge(text, table=table)
         except EntryError as e:
             protocol.refused()
             self._say(str(e), error=True)
@@ -368,7 +285,6 @@ class ReadyScreen(LockedScreen):
         if outcome.locked:  # nothing recorded, so nothing shown: the players may try again
             self.refuse_held(NO_VERDICT.format(problem=outcome.problem, again="TAB"))
             return
-        self.app.unseen = None
         self._judged = True  # the entry is cleared on the way back, not on the verdict's path
         self.app.show_verdict(outcome)
 

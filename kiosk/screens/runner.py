@@ -13,22 +13,16 @@ Table, keeping the words.
 
 from __future__ import annotations
 
-import datetime as dt
-
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
-from textual.binding import Binding
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 
-from adjudicator.entry import parse_entry
 from adjudicator.errors import EntryError
-from adjudicator.tables import TableError, check_table
-from adjudicator.unseen import mark_shown, rechallenge_of
+from adjudicator.tables import TableError
 from adjudicator.marks import CHAR as MARK
 from adjudicator.printdesk import HAND_MARK
 from adjudicator.station import NOT_RECORDED, Outcome
@@ -36,7 +30,8 @@ from adjudicator.visible import visible
 
 from ..printing import Printed, print_desk
 from ..widgets.bigtext import BigText
-from ..widgets.entry_input import EntryInput, OrderedInput, is_chord
+from ..widgets.entry_input import EntryInput, OrderedInput
+from ..widgets.slip_boxes import NumberInput, RunnerEntry, UnprintedList
 from .base import LockedScreen, journal_said, screen_css
 
 STEPS = ("Table, ENTER · Round, ENTER · the words from the slip, TAB (ESC: back to Table) · "
@@ -45,83 +40,6 @@ STEPS = ("Table, ENTER · Round, ENTER · the words from the slip, TAB (ESC: bac
 COMPACT_STEPS = "ENTER next · TAB judge · ESC back · P print · R recheck · L list"
 COMPACT = (70, 30)  # below this width or height: one-line boxes, the short steps
 NO_BIG_BELOW = 22  # rows: below this, no block letters (the verdict's lines need the room)
-
-
-class RunnerEntry(EntryInput):
-    """The slip's words: TAB judges; ESCAPE or SHIFT+TAB goes back to Table, the words kept."""
-
-    COMMAND_KEYS = {**EntryInput.COMMAND_KEYS, "escape": "action_back", "shift+tab": "action_back"}
-
-    class Back(Message):
-        """Back to the Table box."""
-
-    def action_back(self) -> None:
-        self.tell(self.Back())
-
-
-class UnprintedList(OptionList):
-    """Every slip not printed; ENTER (or a click) prints the one chosen; ESCAPE back to Table."""
-
-    BINDINGS = [Binding("escape", "back", show=False)]
-
-    class Back(Message):
-        """Back to the Table box."""
-
-    def action_back(self) -> None:
-        self.post_message(self.Back())
-
-
-class NumberInput(OrderedInput):
-    """Table or round: digits only; TAB or ENTER moves on, SHIFT+TAB or ESCAPE back; P prints
-    the slips not printed (else the last again), R rechecks, L goes to the list."""
-
-    COMMAND_KEYS = {"tab": "action_next", "enter": "action_next",
-                    "shift+tab": "action_back", "escape": "action_back"}
-
-    class Next(Message):
-        """Go on to the next box."""
-
-        def __init__(self, box: NumberInput):
-            super().__init__()
-            self.box = box
-
-        @property
-        def control(self) -> NumberInput:
-            return self.box
-
-    class Reprint(Message):
-        """P was pressed: print the slips not printed, else the last slip again."""
-
-    class Recheck(Message):
-        """R was pressed: re-adjudicate the last challenge (WESPA 3.10.9; 003 4.6.7)."""
-
-    def __init__(self, **kwargs):
-        super().__init__(restrict=r"[0-9]*", max_length=4, **kwargs)
-
-    class List(Message):
-        """L was pressed: go to the list of slips not printed."""
-
-    class Back(Message):
-        """SHIFT+TAB or ESCAPE: back to the box before."""
-
-        def __init__(self, box: NumberInput):
-            super().__init__()
-            self.box = box
-
-    def action_back(self) -> None:
-        self.tell(self.Back(self))
-
-    def take_key(self, event: events.Key) -> None:
-        """P, R and L are commands here (the screen refuses P and R while words are typed)."""
-        commands = {"p": self.Reprint, "r": self.Recheck, "l": self.List}
-        message = None if is_chord(event) else commands.get((event.character or "").lower())
-        if message is not None:
-            self.tell(message())  # in turn: never typed, never after a later key
-        else:
-            super().take_key(event)
-
-    def action_next(self) -> None:
-        self.tell(self.Next(self))
 
 
 class RunnerScreen(LockedScreen):
@@ -333,14 +251,7 @@ class RunnerScreen(LockedScreen):
             return
         try:  # recorded before it is shown
             # the slip of a verdict recorded and never shown, brought again: its recheck
-            again = rechallenge_of(self.app.unseen, parse_entry(event.text),
-                                   dt.datetime.now().astimezone(),
-                                   self.app.station.config.split_window)
-            if again is not None and check_table(table) == again.table:
-                outcome = self.app.station.recheck(again)
-            else:
-                outcome = self.app.station.submit(event.text, table=table, round=round_)
-            self.app.unseen = None
+            outcome = self.app.unseen.judge(event.text, table=table, round=round_)
         except EntryError as e:
             self._say(str(e), error=True)  # answered in place, never judged
             if isinstance(e, TableError):  # "0" (tables.py): the box to fix has the cursor
@@ -380,9 +291,7 @@ class RunnerScreen(LockedScreen):
         self.query_one("#last-hand", Static).update(hand)
         self.last_outcome = outcome
         self.last_place = (table, round_)
-        if outcome.seq is not None:  # painted: no restart shows it again (adjudicator/unseen.py)
-            self.app.call_after_refresh(self.app.after_written, mark_shown, self.app.state_file,
-                                        outcome.seq)
+        self.app.call_after_refresh(self.app.painted, outcome.seq)  # then marked shown
 
     def show_unseen(self, outcome: Outcome, note: str) -> None:
         """A slip's verdict recorded and never shown (the desk stopped between the commit and

@@ -1,1 +1,1 @@
-"""The kiosk's own widgets: big letters, the entry line, touch buttons."""
+"""The kiosk's own widgets: big letters, the entry line, touch buttons, the runner's boxes."""

@@ -1,5 +1,6 @@
-"""Remake docs/hub.png: python tests/hub/hub_screenshot.py docs/hub.png (a hall of 4 stations);
---tsh-cut: with tsh's file cut mid-write, to see the page's warning."""
+"""A hall of four stations (with tsh names) photographed whole: python tests/hub/hub_screenshot.py
+OUT.png; --tsh-cut: with tsh's file cut mid-write, to see the page's warning. docs/hub.png, sixty
+stations at 1280x800, is made by big_hall.py."""
 
 from __future__ import annotations
 
@@ -160,4 +161,4 @@ def main(out: str, cut_tsh: bool = False) -> None:
 
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if a != "--tsh-cut"]
-    main(args[0] if args else "docs/hub.png", cut_tsh="--tsh-cut" in sys.argv)
+    main(args[0] if args else "/tmp/hub-small.png", cut_tsh="--tsh-cut" in sys.argv)

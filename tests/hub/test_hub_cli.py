@@ -80,6 +80,26 @@ def test_push_to_a_hub_that_is_down_says_nothing_is_lost(tmp_path, make_lexicon)
     assert done.stderr.count("\n") == 1
 
 
+def test_push_the_hub_refuses_exits_4_with_its_reason(hub, tmp_path, make_lexicon):
+    """The hub's refusal (errors.HubRefusal at the hub: nothing failed, nothing recorded there)
+    reaches the station's command as exit 4 and the hub's reason in one line, as docs/cli.md's
+    table says; the rows wait in the station's journal."""
+    lex = make_lexicon(["QI"])
+    for desk in ("first", "second"):  # two stations, two keys, one name
+        config = tmp_path / f"{desk}.toml"
+        config.write_text(f'station = "Desk 4"\njournal = "{desk}.db"\n'
+                          + "\n".join(hub.station_lines))
+        with Journal.open(tmp_path / f"{desk}.db") as journal:
+            journal.forward()
+            journal.record(adjudicate(lex, ("QI",)), station="Desk 4", mode="station")
+        done = run("journal", "push", "--config", str(config))
+    assert done.returncode == 4, done.stderr
+    assert "the station name 'Desk 4' belongs to another station's key" in done.stderr
+    assert "nothing is lost" in done.stderr and done.stderr.count("\n") == 1
+    with Journal.open(tmp_path / "second.db") as journal:
+        assert journal.count() == 1
+
+
 def test_push_without_a_hub_in_the_config_says_what_to_paste(tmp_path):
     config = tmp_path / "station.toml"
     config.write_text('journal = "s.db"\n')

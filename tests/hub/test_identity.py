@@ -14,7 +14,8 @@ import pytest
 
 from adjudicator import wire
 from adjudicator.hub import identity, waiting
-from adjudicator.hub.ledger import HubJournal, Refused
+from adjudicator.hub.ledger import HubJournal
+from adjudicator.hub.refusals import RowsRefused
 from adjudicator.journal import Journal, chain, export_journal, outbox, verify
 from adjudicator.link.forward import Forwarder, HubRefused, post
 from adjudicator.verdict import adjudicate
@@ -196,7 +197,7 @@ def test_rows_of_a_journal_from_before_chained_ids_are_not_taken_under_a_second_
         legacy.append(row)
     hub = HubJournal(str(tmp_path / "hub.db"))
     assert hub.accept("a" * 32, legacy)[0] == 2
-    with pytest.raises(Refused, match="already sent as station journal a{32}"):
+    with pytest.raises(RowsRefused, match="already sent as station journal a{32}"):
         hub.accept("b" * 32, legacy)
     assert hub.journal.count() == 2
     hub.close()
@@ -240,9 +241,9 @@ def test_two_keys_racing_for_one_name_cannot_both_have_it(tmp_path, make_lexicon
     with Journal.open(tmp_path / "a.db") as journal:
         jid_a = journal.journal_id()
     assert hub.accept(jid_a, first, key=a)[0] == 1
-    with pytest.raises(Refused, match="the station name 'Desk 9' belongs to another"):
+    with pytest.raises(RowsRefused, match="the station name 'Desk 9' belongs to another"):
         hub.accept(jid_b, second, key=b)
-    with pytest.raises(Refused, match="belongs to another station's key"):
+    with pytest.raises(RowsRefused, match="belongs to another station's key"):
         hub.accept(jid_a, first, key=b)
     assert hub.journal.count() == 1
     hub.close()

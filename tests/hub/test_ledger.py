@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from adjudicator.hub.ledger import HubJournal, Refused
+from adjudicator.hub.ledger import HubJournal
+from adjudicator.hub.refusals import RowsRefused
 from adjudicator.journal import Journal, export_journal, outbox, verify
 from adjudicator.verdict import adjudicate
 
@@ -41,11 +42,11 @@ def test_a_row_not_matching_its_hash_or_not_following_is_refused(tmp_path, make_
     jid, rows = station_rows(tmp_path, make_lexicon, "S1", 3)
     hub = HubJournal(str(tmp_path / "hub.db"))
     forged = dict(rows[0], acceptable=1 - rows[0]["acceptable"])
-    with pytest.raises(Refused, match="does not match its hash"):
+    with pytest.raises(RowsRefused, match="does not match its hash"):
         hub.accept(jid, [forged])
     hub.accept(jid, rows[:1])
     _, others = station_rows(tmp_path, make_lexicon, "S2", 2)
-    with pytest.raises(Refused, match="does not follow"):
+    with pytest.raises(RowsRefused, match="does not follow"):
         hub.accept(jid, [dict(others[1])])
     assert hub.journal.count() == 1
     hub.close()
@@ -117,7 +118,7 @@ def test_rows_sent_under_another_journal_id_are_refused(tmp_path, make_lexicon):
     station's rows replayed as another station journal's are not taken."""
     jid, rows = station_rows(tmp_path, make_lexicon, "S1", 2)
     hub = HubJournal(str(tmp_path / "hub.db"))
-    with pytest.raises(Refused, match="does not start that journal's chain"):
+    with pytest.raises(RowsRefused, match="does not start that journal's chain"):
         hub.accept("f" * 32, rows)
     assert hub.accept(jid, rows)[0] == 2
     hub.close()
@@ -138,3 +139,16 @@ def test_messages_no_station_sends_get_a_plain_answer(tmp_path, start_hub):
             post(hub.url, path, token, body)
         assert refused.value.status == 400
     assert hub.hub.ledger.journal.count() == 0
+
+
+def test_the_hubs_refusals_are_not_the_journals_errors():
+    """Rows or a request the hub refuses fail no journal (nothing was written, nothing is
+    broken): their own branch of the error tree, exit 4 where a command meets one (journal push,
+    docs/cli.md), never the journal's 5 ("NOT RECORDED", a broken chain)."""
+    from adjudicator.errors import EXIT_IO, HubRefusal, JournalError
+    from adjudicator.hub.refusals import Claimed, Full, RequestRefused
+
+    for refusal in (RowsRefused("a row out of its chain"), Claimed("another key's"),
+                    Full("most rows"), RequestRefused(409, "another station's name")):
+        assert isinstance(refusal, HubRefusal) and not isinstance(refusal, JournalError)
+        assert refusal.exit_code == EXIT_IO
