@@ -10,8 +10,15 @@ from adjudicator import stationname
 from adjudicator.config import Config, parse_config
 from adjudicator.errors import ConfigError
 from adjudicator.hub import identity
-from adjudicator.stationname import (SEPARATOR, base_name, default_name, joined, name_problem,
-                                     of_station, with_base)
+from adjudicator.stationname import (
+    SEPARATOR,
+    base_name,
+    default_name,
+    joined,
+    name_problem,
+    of_station,
+    with_base,
+)
 
 
 def test_a_phones_name_is_split_where_it_was_joined():
