@@ -22,7 +22,8 @@ from ..terminal import judge
               "still shown, stderr says NOT RECORDED and the exit code is 5.")
 @click.option("--config", "config_path", metavar="PATH", help="Record as the station this config "
               "describes (its journal, name, mode, rule and lexicon), and forward to its hub.")
-@click.option("--station", metavar="NAME", help="Station name for --journal (default: host name).")
+@click.option("--station", metavar="NAME", help="Station name for --journal (default: the "
+              "machine's name, as join names a station; never with ' / ' in it).")
 @click.option("--table", metavar="T", help="The game's table: a number from 1 to 9999 (digits "
               "0-9) or a short name (A3); at an event its division's list and rule judge.")
 @click.option("--round", "round_", metavar="R", help="Round for --journal (as --table).")
