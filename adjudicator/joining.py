@@ -21,12 +21,15 @@ from .stationname import default_name, name_problem
 
 
 def join_event(url: str, *, station: str | None = None, division: str | None = None,
-               config_path: str | None = None, say: Callable[[str], None] = print) -> None:
+               config_path: str | None = None, mode: str | None = None,
+               say: Callable[[str], None] = print) -> None:
     """Join the hub's event at URL (`adjudicator join https://H:P/join?code=...#sha256=...`):
     STATION's name (default: the one its config has, else this machine's), the DIVISION it
     judges for (default: every one), the config CONFIG_PATH (default: the user config, or
-    $ADJUDICATOR_CONFIG; an existing one changed in place). Each step is said through SAY
-    as it is done, the hub asked first. EntryError for a name or division that cannot be."""
+    $ADJUDICATOR_CONFIG; an existing one changed in place), what the machine is (MODE: a
+    station, a runner's desk, the phone server; default: the config's). Each step is said
+    through SAY as it is done, the hub asked first. EntryError for a name or division that
+    cannot be."""
     where = default_config_path(config_path)
     existing = load_config(where, must_exist=False) if os.path.exists(where) else None
     if station is not None and name_problem(station):
@@ -53,8 +56,10 @@ def join_event(url: str, *, station: str | None = None, division: str | None = N
         "hub": joined.hub, "hub_fingerprint": joined.fingerprint, "hub_token": joined.hub_token,
         "divisions": [served[0].name] if division is not None else None,
         "lexicon": None, "challenge_rule": None,  # a key the event does not decide: taken out
-        **settings,
     }
+    if mode is not None:  # what join's last lines then say to start (issue 44 item 6)
+        values["mode"] = mode
+    values.update(settings)
     if "challenge_rule" in settings:
         values["challenge_rule"] = settings["challenge_rule"].value
     if not event.version:  # no version from the hub yet: the file names none
@@ -87,7 +92,8 @@ def start_lines(mode: str, where: str, named: bool) -> list[str]:
     (named on each command when it is not the default one: NAMED)."""
     flag = " --config " + _quoted(where) if named else ""
     if mode == "smart-device":
-        start = [f"Start it with: adjudicator serve{flag}  (the players' phones; a tablet at "
+        start = [f"Start it with: adjudicator serve{flag} --host 0.0.0.0  (the players' "
+                 f"phones, on the hall's network; a tablet at "
                  f"a table: adjudicator kiosk{flag} --session TABLE)"]
     elif mode == "runner":
         start = [f"Start it with: adjudicator kiosk{flag}  (the runner's desk)"]

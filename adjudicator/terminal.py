@@ -14,7 +14,8 @@ from typing import TextIO
 
 from .config import Config, load_config
 from .given_lists import chosen, load_configured, station_lists, unrecognised_warning
-from .link.once import ASK_WAIT, HUB_REQUEST, ask_first, joined, tell_hub
+from .link import once
+from .link.once import HUB_REQUEST, ask_first, joined, tell_hub
 from .lists import TableLists
 from .recording import record_entries, terminal_station
 from .station import open_station
@@ -108,7 +109,7 @@ def lists_now(cfg: Config | None = None,
     cfg = cfg or load_config()  # ConfigError (exit 6) names the bad key, as the kiosk would
     if not joined(cfg):
         return open_station(cfg, records=False, link="none").lists, cfg.path
-    service = open_station(cfg, records=False, link="once", timeout=ASK_WAIT)
+    service = open_station(cfg, records=False, link="once", timeout=once.ASK_WAIT)
     try:
         ask_first(service, err=err)
     finally:

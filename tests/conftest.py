@@ -165,6 +165,10 @@ LONG = {  # a file (every test in it) or one test; each took seconds alone, unde
     ("tests/journal/test_journal_failures.py::"
      "test_cli_judge_shows_the_verdict_even_when_the_journal_is_locked"),
     # a hub and its stations as processes
+    "tests/docs/test_event_walk.py",  # docs/event.md walked: a hub, stations, phones, the end
+    "tests/docs/test_hub_outputs.py::test_hub_md_start_commands_take_their_options",
+    ("tests/docs/test_hub_outputs.py::"
+     "test_a_hub_without_an_event_prints_what_hub_md_shows_and_a_hub_made_anew_is_refused"),
     "tests/hub/test_hub_cli.py",
     "tests/hub/test_follow.py",
     "tests/hub/test_forwarding.py",

@@ -316,10 +316,33 @@ def test_join_changes_an_existing_config_in_place(start_hub, tmp_path, lists, mo
     assert cfg.journal == str(home / "desk.db")
     assert "changed: " in done.output
     assert done.output.splitlines()[-2] == (  # a phone server: serve, not the kiosk
-        f"Start it with: adjudicator serve --config {path}  (the players' phones; a tablet at a "
-        f"table: adjudicator kiosk --config {path} --session TABLE)")
+        f"Start it with: adjudicator serve --config {path} --host 0.0.0.0  (the players' "
+        f"phones, on the hall's network; a tablet at a table: adjudicator kiosk --config {path} "
+        "--session TABLE)")
     again = run("join", hub.join_url, "--config", str(path))
     assert "Already up to date" in again.output and path.read_text() == text
+
+
+def test_join_mode_makes_a_phone_server_or_a_runners_desk_and_says_how_to_start_it(
+        start_hub, tmp_path, lists, monkeypatch, run):
+    """`join --mode smart-device` writes the phone server's config (issue 44 item 6: join
+    was said to prepare one and had no way to), and its last lines start it for the hall."""
+    hub = started(start_hub, tmp_path)
+    home = station_home(tmp_path, monkeypatch)
+    phones = home / "phones.toml"
+    done = run("join", hub.join_url, "--name", "Phones", "--mode", "smart-device",
+               "--config", str(phones))
+    assert done.exit_code == 0, done.stderr
+    assert load_config(str(phones)).mode == "smart-device"
+    assert done.output.splitlines()[-2].startswith(
+        f"Start it with: adjudicator serve --config {phones} --host 0.0.0.0  (")
+    runner = run("join", hub.join_url, "--name", "Runner", "--mode", "runner")
+    assert runner.exit_code == 0, runner.stderr
+    assert load_config(str(home / "config.toml")).mode == "runner"
+    assert runner.output.splitlines()[-2] == ("Start it with: adjudicator kiosk  (the runner's "
+                                              "desk)")
+    again = run("join", hub.join_url, "--name", "Runner")  # no --mode: the config's kept
+    assert load_config(str(home / "config.toml")).mode == "runner", again.output
 
 
 def test_join_failures_are_one_line_each(start_hub, tmp_path, lists, monkeypatch, run):
