@@ -13,6 +13,7 @@ from .entry import describe_char
 from .errors import ConfigError
 from .modes import MODES
 from .rules import ChallengeRule
+from .stationname import FALLBACK, MAX_STATION_NAME, SEPARATOR, name_problem
 from .visible import is_hidden
 
 HEX64_TEXT = re.compile(r"[0-9a-f]{64}")  # a SHA-256 as hub_fingerprint holds it
@@ -28,21 +29,12 @@ MAX_SECONDS = 86_400.0
 FLOWS = ("none", "rtscts", "xonxoff")
 PAPERS = ("58mm", "80mm")
 STYLES = ("auto", "console", "full")  # the kiosk's look (kiosk/console.py); auto: by TERM
-MAX_STATION_NAME = 100  # characters: the hub takes 500, a phone's device label goes after it
 
 
 def station_name_problem(name: str) -> str:
-    """Why NAME cannot be a station's name ("" when it can): what the hub would refuse, or a
-    screen and slip could not draw (wire.py, visible.py). For a name given on a command line."""
-    if not name.strip():
-        return "is empty"
-    if len(name) > MAX_STATION_NAME:
-        return f"is longer than {MAX_STATION_NAME} characters"
-    hidden = next((ch for ch in name if is_hidden(ch)), None)
-    if hidden is not None:
-        return (f"holds {describe_char(hidden)}, a control or invisible character: use "
-                "letters, digits, spaces and punctuation")
-    return ""
+    """Why NAME cannot be a station's name ("" when it can): stationname.name_problem, the one
+    rule both ends of the link hold (for a name given on a command line or by the hub)."""
+    return name_problem(name)
 
 
 @dataclass(frozen=True)
@@ -84,7 +76,7 @@ class Config:
     """Everything a station needs; `journal` is the resolved path, `path` the file it came from."""
 
     event: str = "Club Night"
-    station: str = "Station 1"
+    station: str = FALLBACK
     mode: str = "station"
     lexicon: str = ""
     secondary_lexicon: str = ""
@@ -180,8 +172,7 @@ def parse_config(data: dict[str, Any], where: str = "") -> Config:
     printer_table = r.table("printer")
     cfg = dict(
         event=r.text("event", "Club Night", shown=True),
-        station=r.text("station", "Station 1", nonempty=True, shown=True,
-                       limit=MAX_STATION_NAME),
+        station=r.station_name("station"),
         mode=r.choice("mode", "station", MODES),
         lexicon=r.text("lexicon", ""),
         secondary_lexicon=r.text("secondary_lexicon", ""),
@@ -300,6 +291,14 @@ class _Reader:
         if hidden is not None:
             raise self._fail(key, f"holds {describe_char(hidden)}, a control or invisible "
                                   "character: use letters, digits, spaces and punctuation")
+        return value
+
+    def station_name(self, key: str) -> str:
+        """A station's own name: shown text, not empty, and without the separator the hub
+        reads a phone's device name after (stationname.py)."""
+        value = self.text(key, FALLBACK, nonempty=True, shown=True, limit=MAX_STATION_NAME)
+        if SEPARATOR in value:
+            raise self._fail(key, name_problem(value))
         return value
 
     def text_list(self, key: str) -> tuple[str, ...]:

@@ -21,8 +21,9 @@ table's division's list (never a guess).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from .errors import ConfigError
 from .rules import ChallengeRule
@@ -212,3 +213,32 @@ def to_dict(event: Event) -> dict:
             "division": [{"name": d.name, "lexicon": d.lexicon, "fingerprint": d.fingerprint,
                           "challenge_rule": d.challenge_rule.value, "tables": d.tables_text}
                          for d in event.divisions]}
+
+
+class Judging(Protocol):
+    """What judges a served division: a Division, or a station's own list shaped as one."""
+
+    @property
+    def lexicon(self) -> str: ...
+    @property
+    def challenge_rule(self) -> ChallengeRule: ...
+    @property
+    def fingerprint(self) -> str: ...
+
+
+def station_settings(event: Event, served: Sequence[Judging]) -> dict:
+    """The config settings EVENT gives a station judging the SERVED divisions, by Config's
+    field names: the one function `adjudicator join` writes a config with (joining.py) and a
+    station following its hub takes a change with (follow.prepare). Its divisions and version
+    always; its name and the director's PIN when the event has them (a station keeps its own
+    otherwise); the list and challenge rule when every served division shares one."""
+    settings: dict = {"event": event.name} if event.name else {}
+    settings.update(event_divisions=event.divisions, event_version=event.version)
+    if event.pin_hash:
+        settings["pin_hash"] = event.pin_hash
+    rules = {d.challenge_rule for d in served}
+    if len(rules) == 1:
+        settings["challenge_rule"] = rules.pop()
+    if len({(d.lexicon, d.fingerprint) for d in served}) == 1:
+        settings["lexicon"] = served[0].lexicon
+    return settings

@@ -19,13 +19,14 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .config import Config, station_name_problem
+from .config import Config
 from .config_save import save_config
 from .errors import AdjudicatorError
-from .event import Event
+from .event import Event, station_settings
 from .link.join import fetch_list
 from .link.key import of_journal
 from .lists import Fetch, TableLists, lists_for
+from .stationname import name_problem
 from .visible import visible
 
 NOTE_FOR = 300.0  # seconds a change is said on Ready
@@ -84,21 +85,16 @@ def prepare(station, event: Event, fetch: Fetch | None = None) -> Change:
     old = station.config
     names = tuple(d.name for d in event.served_by(old.divisions)
                   if any(d.name.casefold() == o.casefold() for o in old.divisions))
-    changes = dict(event=event.name or old.event, pin_hash=event.pin_hash or old.pin_hash,
-                   event_divisions=event.divisions, divisions=names,
-                   event_version=event.version)
-    try:
-        lists = lists_for(old.with_changes(**changes), before=station.lists,
-                          fetch=fetch or hub_fetch(old))
+    try:  # the lists made for the event as it is (its name, divisions, PIN: no list chosen)
+        lists = lists_for(old.with_changes(**station_settings(event, ()), divisions=names),
+                          before=station.lists, fetch=fetch or hub_fetch(old))
     except AdjudicatorError as e:  # a division new to this station, its list not to be had
         return Change(event.version, {}, None, (f"the event's change could not be taken: {e}; "
                                                 "this station keeps its settings",), str(e))
-    changes["event_divisions"] = lists.event_divisions()  # what it can start with again
-    rules = {s.division.challenge_rule for s in lists.served}
-    if len(rules) == 1:
-        changes["challenge_rule"] = rules.pop()
-    if lists.one_list:  # the config names the list every table is judged with
-        changes["lexicon"] = lists.served[0].division.lexicon
+    # the settings as `join` writes them (event.station_settings), for the lists it judges
+    # with now: a division that kept its list names that list (what it can start with again)
+    changes = dict(station_settings(event, tuple(s.division for s in lists.served)),
+                   divisions=names, event_divisions=lists.event_divisions())
     new = old.with_changes(**changes)
     said = [*_lists_said(station.lists, lists)]
     if new.event != old.event:
@@ -156,7 +152,7 @@ def offer_name(station, name: str) -> None:
     """The name the director gave this station on the hub's page (the hub's answers carry it),
     on the sender's thread: taken at the next Ready. ValueError for a name no config may hold
     (the hub refuses those when the director types them)."""
-    problem = station_name_problem(name)
+    problem = name_problem(name)
     if problem:
         raise ValueError(f"the station name the hub gives {problem}")
     with station.following.lock:

@@ -7,20 +7,29 @@ after each record, and Ready asks once a second (docs/journal.md says what each 
 
 from __future__ import annotations
 
-from adjudicator.errors import JournalLostError, JournalUnwritableError
+from adjudicator.errors import JournalError, JournalLostError, JournalUnwritableError
 
 
 class JournalKeeping:
     """For the Station: the journal to record in, its alarms, and what Ready says of it."""
 
     _journal = None
-    _opener = None
     _reopener = None
     journal_problem = ""
     _lost = None  # the last row known of a journal file lost under the station
     journal_alarm = ""  # the open journal failed its last record (disk full...)
     _alarm_clears = False  # ...and the alarm goes once its files can be written
     _note: tuple[object, str] | None = None  # (journal, what Ready says of it)
+
+    @property
+    def journal(self):
+        """The open journal, or None (the Station's opens a deferred one on first use)."""
+        return self._journal
+
+    @property
+    def journal_pending(self) -> bool:
+        """True until a deferred journal has been opened (the Station's)."""
+        return False
 
     def _journal_to_record(self):
         """The journal, opened again now if it could not be opened before (or its file was
@@ -37,7 +46,7 @@ class JournalKeeping:
         AVAILABLE until it is recreated or put back); an alarm of files that could not be
         written goes once they can be (issue 42)."""
         journal = self._journal
-        if self._opener is not None:
+        if self.journal_pending:
             return
         if journal is None:
             import os
@@ -75,7 +84,7 @@ class JournalKeeping:
     def journal_note(self) -> str:
         """What Ready says of the open journal itself: a file that continues a lost one."""
         journal = self._journal
-        if journal is None or self._opener is not None:
+        if journal is None or self.journal_pending:
             return ""
         if self._note is None or self._note[0] is not journal:
             from adjudicator.journal.successor import follows_note
@@ -83,3 +92,19 @@ class JournalKeeping:
             self._note = (journal, follows_note(journal))
         return self._note[1]
 
+    def export_csv(self) -> str:
+        """Write the whole journal as CSV beside it (the director's copy); returns its path."""
+        import datetime as dt
+        import os
+
+        if self.journal is None:
+            raise JournalError(f"no journal is open ({self.journal_problem})")
+        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        folder = os.path.dirname(os.path.abspath(self.journal.path))
+        out = os.path.join(folder, f"journal-export-{stamp}.csv")
+        try:
+            with open(out, "w", encoding="utf-8", newline="") as f:
+                self.journal.export("csv", out=f)  # streamed: any size in little memory
+        except OSError as e:
+            raise JournalError(f"cannot write {out}: {e.strerror or e}") from e
+        return out

@@ -42,12 +42,19 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     return SpawnSupervisor(child_command(config_path, mode, session)).run()
 
 
-def _checked_config(config_path: str | None, mode: str | None):
-    """The config, read and its journal's folder checked; nothing is started or shown yet."""
+def _checked_config(config_path: str | None, mode: str | None, restarted: bool = False):
+    """The config, read and its journal's folder checked; nothing is started or shown yet.
+    RESTARTED (a child started again after one that ran): a journal gone bad is not refused
+    here but said on Ready (the station judges on, NOT RECORDED)."""
     from .destination import check_journal
+    from .errors import FileAccessError
 
     config = _config(config_path, mode)  # ConfigError (exit 6) names the key
-    check_journal(config.journal)  # its folder not there (a drive not mounted): exit 4
+    try:
+        check_journal(config.journal)  # its folder not there (a drive not mounted): exit 4
+    except FileAccessError:
+        if not restarted:
+            raise
     return config
 
 
@@ -100,7 +107,6 @@ def run_app(config_path: str | None, mode: str | None, session: str) -> int:
     from .station import open_station
     import os
 
-    from .errors import FileAccessError
     from .supervised import RESTARTED_ENV, child_ready_callback, child_started
 
     # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector
@@ -109,12 +115,7 @@ def run_app(config_path: str | None, mode: str | None, session: str) -> int:
     try:
         # refused: said before anything is shown; started again after a child that ran, a
         # journal gone bad is said on Ready instead (the station judges on, NOT RECORDED)
-        try:
-            config = _checked_config(config_path, mode)
-        except FileAccessError:
-            if not os.environ.get(RESTARTED_ENV):
-                raise
-            config = _config(config_path, mode)
+        config = _checked_config(config_path, mode, restarted=bool(os.environ.get(RESTARTED_ENV)))
         child_started(config.journal)  # the supervisor learns it; error output to the kiosk log
         station = open_station(config, session=session, defer_journal=True,
                                check_words=False)  # LexiconError: exit 3

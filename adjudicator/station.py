@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-from collections import Counter
-from typing import NamedTuple
+from functools import partial
 
 from adjudicator.config import Config
 from adjudicator.entry import check_entry_length, parse_entry
@@ -20,7 +19,9 @@ from adjudicator.errors import (AdjudicatorError, ConfigError, JournalLockedErro
 from adjudicator.journal_keeping import JournalKeeping
 from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.lists import TableLists, lists_for
+from adjudicator.outcome import Outcome, TableCounts
 from adjudicator.rules import consequence_under
+from adjudicator.stationname import joined
 from adjudicator.tables import check_table
 from adjudicator.verdict import Verdict, adjudicate
 
@@ -33,62 +34,6 @@ NO_VERDICT = "NOT RECORDED, no verdict: {problem}. Call the director; {again} tr
 STATION_LOCK_PATIENCE = 3.0
 _MAKING = threading.Lock()
 JOURNAL_MODES = {"station": "station", "smart-device": "smart device", "runner": "runner"}
-
-
-class Outcome(NamedTuple):
-    """What a surface shows: the collective verdict and its record, never a single word."""
-
-    verdict: Verdict
-    seq: int | None  # the challenge number in the journal; None when not recorded
-    consequence: str
-    time: dt.datetime
-    recheck_of: int | None = None
-    is_recheck: bool = False
-    secondary_name: str = ""
-    secondary_agrees: bool | None = None
-    problem: str = ""  # NOT_RECORDED and why, for the director
-    table: str = ""
-    round: str = ""
-    row_hash: str = ""  # the row's short chain hash, printed on the slip (journal/anchor.py)
-    locked: bool = False  # not recorded: another program held the journal locked past the wait
-
-    @property
-    def recorded(self) -> bool:
-        return self.seq is not None
-
-    @property
-    def first_seq(self) -> int | None:
-        """The challenge a recheck of this outcome points at: the first one, never a recheck."""
-        return self.recheck_of if self.is_recheck else self.seq
-
-
-class TableCounts:
-    """Challenges recorded per game table, for surfaces that serve many tables (the phone page):
-    each table sees its own count, not every table's added together. Shared by the Stations of
-    one server; read from the journal once (on first use), then kept up to date as rows are
-    recorded."""
-
-    def __init__(self) -> None:
-        self._counts: Counter | None = None
-        self._lock = threading.Lock()
-
-    def count(self, table: str, journal) -> int | None:
-        """How many recorded challenges name TABLE; None without a journal."""
-        with self._lock:
-            if self._counts is None:
-                if journal is None:
-                    return None
-                try:
-                    self._counts = Counter(row.table for row in journal.rows() if row.table)
-                except AdjudicatorError:
-                    return None
-            return self._counts[table]
-
-    def add(self, table: str) -> None:
-        """One more recorded challenge at TABLE (ignored until the journal has been read)."""
-        with self._lock:
-            if self._counts is not None and table:
-                self._counts[table] += 1
 
 
 class Station(JournalKeeping):
@@ -122,6 +67,7 @@ class Station(JournalKeeping):
         self.lists = lists
         self._journal = journal
         self._opener = journal_opener if journal is None else None
+        self._when_open: list = []  # on_journal_open's callbacks, for a deferred journal
         self.session = session
         self.journal_problem = journal_problem if journal is None else ""
         self._clock = clock or (lambda: dt.datetime.now().astimezone())
@@ -147,6 +93,9 @@ class Station(JournalKeeping):
             opener, self._opener = self._opener, None
             self._journal, problem = opener()
             self.journal_problem = problem if self._journal is None else ""
+            when_open, self._when_open = self._when_open, []
+            for callback in when_open:
+                callback()
         return self._journal
 
     @journal.setter
@@ -159,12 +108,22 @@ class Station(JournalKeeping):
         """True until a deferred journal has been opened."""
         return self._opener is not None
 
+    def open_now(self) -> None:
+        """The deferred journal opened now (if it is not open: journal_problem says why)."""
+        _ = self.journal
+
+    def on_journal_open(self, callback) -> None:
+        """CALLBACK() once this station's journal has been opened (or tried): now, or just
+        after a deferred one opens (the kiosk's, after its first paint: link/attach.py)."""
+        if self.journal_pending:
+            self._when_open.append(callback)
+        else:
+            callback()
+
     @property
     def station_name(self) -> str:
         """The configured name, with the session's label (a phone, `kiosk --session`) if any."""
-        if self.session:
-            return f"{self.config.station} / {self.session}"
-        return self.config.station
+        return joined(self.config.station, self.session)
 
     @property
     def rule(self) -> str | None:
@@ -370,24 +329,6 @@ class Station(JournalKeeping):
             return []
         return self.journal.recent(n)
 
-    def export_csv(self) -> str:
-        """Write the whole journal as CSV beside it (the director's copy); returns its path."""
-        import os
-
-        from adjudicator.errors import JournalError
-
-        if self.journal is None:
-            raise JournalError(f"no journal is open ({self.journal_problem})")
-        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-        folder = os.path.dirname(os.path.abspath(self.journal.path))
-        out = os.path.join(folder, f"journal-export-{stamp}.csv")
-        try:
-            with open(out, "w", encoding="utf-8", newline="") as f:
-                self.journal.export("csv", out=f)  # streamed: any size in little memory
-        except OSError as e:
-            raise JournalError(f"cannot write {out}: {e.strerror or e}") from e
-        return out
-
     def close(self) -> None:
         self._opener = None  # never opened: nothing to close
         if self._journal is not None:
@@ -426,31 +367,33 @@ def open_journal(config: Config, lost=None):
 def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *,
                  secondary: Lexicon | None = None, session: str = "", clock=None,
                  defer_journal: bool = False, rule_known: bool = True,
-                 table_counts: TableCounts | None = None, forward: bool = True,
-                 lists: TableLists | None = None, check_words: bool = True) -> Station:
-    """Everything a station needs, loaded before any screen is drawn.
+                 table_counts: TableCounts | None = None, link: str = "live",
+                 lists: TableLists | None = None, check_words: bool = True,
+                 records: bool = True, timeout: float | None = None,
+                 follow: bool = True) -> Station:
+    """A station and its hub link, for every surface: everything loaded before any screen.
 
-    With a `hub` in the config (and FORWARD), a sender thread forwards the journal's rows and a
-    heartbeat to the director's hub (adjudicator.link.forward); it never delays a verdict.
     Its lists are the config's (lists.lists_for: one per served division at an event, each
     checked against its pinned fingerprint; LexiconError if one is not it) unless LISTS, or a
     LEXICON for every table, is given. CHECK_WORDS False: each list's words are checked before
-    its first verdict rather than now (the kiosk checks them just after its first paint)."""
+    its first verdict rather than now (the kiosk checks them just after its first paint).
+    Its journal: JOURNAL, else the config's, opened now (DEFER_JOURNAL: on first use, the
+    kiosk's after its first paint) and again before a record while it cannot be; RECORDS
+    False: none (a plain `judge` that only asks its hub). LINK, with a `hub` in the config
+    (link/attach.py): "live", a sender thread forwarding the journal's rows and a heartbeat
+    (never delaying a verdict) and following the hub's event; "once", a sender not started
+    (its requests TIMEOUT seconds at most) for a terminal command's one pass; "none".
+    FOLLOW False: the hub's event is not taken (`judge --config --lexicon`: that list judges)."""
     if lists is None:
         lists = lists_for(config, lexicon=lexicon, secondary=secondary, check_words=check_words)
-    problem, opener, reopener = "", None, None
-    if journal is None:
-        reopener = lambda lost=None: open_journal(config, lost)  # noqa: E731 - retried
-    if journal is None and defer_journal:
-        opener = reopener  # opened just after the first paint
-    elif journal is None:
-        journal, problem = open_journal(config)
-    station = Station(config, lists, journal, session=session,
-                      journal_problem=problem, journal_opener=opener, clock=clock,
-                      rule_known=rule_known, journal_reopener=reopener,
+    # one way to open its journal, now or after the first paint, and again while it cannot be
+    opener = partial(open_journal, config) if journal is None and records else None
+    station = Station(config, lists, journal, session=session, journal_opener=opener,
+                      clock=clock, rule_known=rule_known, journal_reopener=opener,
                       table_counts=table_counts)
-    if config.hub and forward:  # every row to the director's hub, off the verdict path
-        from adjudicator.link.attach import forward_station
+    if not defer_journal:
+        station.open_now()
+    from adjudicator.link.attach import attach  # light: no network until the journal opens
 
-        forward_station(station)
+    attach(station, link, timeout=timeout, follow=follow)
     return station

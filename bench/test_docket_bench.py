@@ -57,7 +57,7 @@ def desk(tmp_path, name: str, url: str, lexicon):
                             journal=str(tmp_path / f"{name}.db")),
                      printer=PrinterSettings(url=url, baudrate=115200, write_timeout=2.0,
                                              columns=42))
-    station = open_station(config, lexicon, forward=False)
+    station = open_station(config, lexicon, link="none")
     return station, PrintDesk(station)
 
 

@@ -96,8 +96,8 @@ def test_the_station_the_phone_server_and_the_hub_refuse_it(altered, tmp_path):
     config = tmp_path / "desk.toml"
     config.write_text(f'lexicon = "{bad}"\njournal = "desk.db"\n')
     with pytest.raises(LexiconError):
-        open_station(load_config(str(config)), forward=False)
-    unchecked = open_station(load_config(str(config)), forward=False, check_words=False)
+        open_station(load_config(str(config)), link="none")
+    unchecked = open_station(load_config(str(config)), link="none", check_words=False)
     try:
         with pytest.raises(LexiconError):  # the kiosk's check after its first paint
             unchecked.lists.check_words()

@@ -1,4 +1,4 @@
-"""Issue 40: `judge --batch` answers a block of plain lines at once (cli/batch.py) and, in a long
+"""Issue 40: `judge --batch` answers a block of plain lines at once (adjudicator/batch.py) and, in a long
 batch, looks its words up in a set made from the list. Every answer must be the one a line gets
 on its own: parse_entry's INVALID naming what is wrong, else the verdict of adjudicate."""
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.cli import batch
+from adjudicator import batch
 from adjudicator.entry import parse_entry
 from adjudicator.errors import AdjudicatorError
 from adjudicator.verdict import adjudicate

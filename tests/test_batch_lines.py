@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjudicator.cli.streams import MAX_LINE_CHARS, BatchLines
+from adjudicator.batchlines import MAX_LINE_CHARS, BatchLines
 
 
 class Dribble:

@@ -295,7 +295,7 @@ def test_batch_matches_a_plain_line_splitter_and_a_plain_set(tiny_batch, text):
 def test_batch_takes_the_fast_path_for_plain_lines(run, tiny_source, monkeypatch):
     """Issue 12's profile: each line kept its newline, so no line took the fast path. Now only
     lines that are not plain reach the full parse_entry (speed itself is bench/'s)."""
-    import adjudicator.cli.streams as streams
+    import adjudicator.batchlines as streams
 
     slow = []
     monkeypatch.setattr(streams, "parse_entry", lambda text: slow.append(text) or parse_entry(text))

@@ -49,7 +49,7 @@ def event_config(tmp_path, shelf, *, served=(), pin=True, b_list="BETA", **extra
 def test_each_table_is_judged_with_its_divisions_list_and_rule_and_the_row_says_so(
         tmp_path, shelf):
     config = event_config(tmp_path, shelf)
-    station = open_station(config, forward=False)
+    station = open_station(config, link="none")
     try:
         at_a = station.submit("zo", table="5")
         at_b = station.submit("zo", table="25")
@@ -72,7 +72,7 @@ def test_each_table_is_judged_with_its_divisions_list_and_rule_and_the_row_says_
 ])
 def test_a_table_in_no_division_is_refused_and_nothing_is_judged_or_recorded(
         tmp_path, shelf, table, says):
-    station = open_station(event_config(tmp_path, shelf), forward=False)
+    station = open_station(event_config(tmp_path, shelf), link="none")
     try:
         with pytest.raises(DivisionError) as refused:
             station.submit("zo", table=table)
@@ -85,7 +85,7 @@ def test_a_table_in_no_division_is_refused_and_nothing_is_judged_or_recorded(
 
 
 def test_a_station_serving_one_division_refuses_another_divisions_table(tmp_path, shelf):
-    station = open_station(event_config(tmp_path, shelf, served=["B"]), forward=False)
+    station = open_station(event_config(tmp_path, shelf, served=["B"]), link="none")
     try:
         assert not station.submit("zo").verdict.acceptable  # one list: no table needed
         assert station.lexicon.name == "BETA"
@@ -104,7 +104,7 @@ def test_divisions_sharing_one_list_and_rule_judge_without_a_table(tmp_path, she
     config = event_config(tmp_path, shelf, b_list="ALPHA")
     same_rule = tuple(d.__class__(d.name, d.lexicon, config.event_divisions[0].challenge_rule,
                                   d.tables, d.fingerprint) for d in config.event_divisions)
-    station = open_station(config.with_changes(event_divisions=same_rule), forward=False)
+    station = open_station(config.with_changes(event_divisions=same_rule), link="none")
     try:
         outcome = station.submit("zo")
         assert outcome.verdict.acceptable and outcome.verdict.lexicon.name == "ALPHA"
@@ -117,7 +117,7 @@ def test_divisions_sharing_one_list_under_different_rules_need_the_table(tmp_pat
     """The consequence shown is the table's division's rule, never a guess: one list, two
     rules, no table: refused before anything is judged; each table: its own rule."""
     config = event_config(tmp_path, shelf, b_list="ALPHA")
-    station = open_station(config, forward=False)
+    station = open_station(config, link="none")
     try:
         with pytest.raises(DivisionError, match="Which table"):
             station.submit("zo")
@@ -146,7 +146,7 @@ def test_a_missing_list_names_its_division(tmp_path, shelf):
     config = config.with_changes(event_divisions=(
         config.event_divisions[0].__class__("B", "GAMMA", tables=((21, 40),)),))
     with pytest.raises(LexiconError, match="division B: lexicon 'GAMMA' not found"):
-        open_station(config, forward=False)
+        open_station(config, link="none")
 
 
 def test_the_serve_command_refuses_a_list_not_pinned_with_exit_3(tmp_path, shelf, run):
@@ -217,7 +217,7 @@ def test_director_mode_cannot_set_a_list_the_event_would_not_judge_with(tmp_path
 
     config = event_config(tmp_path, shelf, served=["A"])
     config.path and open(config.path, "w").write("# as joined\n")
-    station = open_station(config, forward=False)
+    station = open_station(config, link="none")
     try:
         with pytest.raises(ConfigError, match="change a division's list on the director's page"):
             station.reconfigure(config.with_changes(lexicon="BETA"))

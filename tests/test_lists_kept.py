@@ -31,7 +31,7 @@ def event_station(tmp_path):
                     f'fingerprint = "{alpha.fingerprint}"\n'
                     '[[division]]\nname = "B"\nlexicon = "BETA"\ntables = "21-40"\n'
                     f'challenge_rule = "double"\nfingerprint = "{beta.fingerprint}"\n')
-    station = open_station(load_config(str(path)), forward=False)
+    station = open_station(load_config(str(path)), link="none")
     event = Event("Open", (station.config.event_divisions[0], Division(
         "B", "GAMMA", ChallengeRule.TURN5, ((21, 40),), gamma.fingerprint)), version=2)
     yield station, event, gamma, path

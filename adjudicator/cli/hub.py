@@ -157,40 +157,4 @@ def print_qr(url: str) -> None:
         click.echo("  (this terminal cannot draw the QR code; type the join line above)")
 
 
-PUSH_LIMIT = 30.0  # seconds `journal push` may take whatever the hub does (docs/hub.md)
-
-
-def push(config_path: str | None) -> None:
-    """`adjudicator journal push`: send every row the hub does not hold yet, then report."""
-    import os
-
-    from ..config import load_config
-    from ..errors import AdjudicatorError, ConfigError, JournalFileError
-    from ..link.forward import Forwarder, HubUnreachable
-    from ..link.status import config_status
-
-    cfg = load_config(config_path)
-    if not cfg.hub:
-        raise ConfigError(f"{cfg.path}: no hub set: paste the two lines `adjudicator hub` "
-                          "printed (hub = ..., hub_token = ...)")
-    if not os.path.isfile(cfg.journal):
-        raise JournalFileError(f"no journal at {cfg.journal}")
-    forwarder = Forwarder(cfg.journal, cfg.hub, cfg.hub_token, status=config_status(cfg),
-                          pin=cfg.hub_fingerprint)
-    try:
-        report = forwarder.push(limit=PUSH_LIMIT)
-    except HubUnreachable as e:
-        raise HubUnreachable(f"{e}; nothing is lost: the rows wait in {cfg.journal}") from None
-    except (AdjudicatorError, KeyboardInterrupt):
-        raise
-    except Exception as e:  # noqa: BLE001 - whatever the link did: one line, exit 4
-        raise HubUnreachable(f"the hub {cfg.hub} could not be told ({type(e).__name__}); "
-                             f"nothing is lost: the rows wait in {cfg.journal}") from None
-    finally:
-        forwarder.stop()
-    click.echo(f"{cfg.hub}: {report.sent} row{'s' if report.sent != 1 else ''} sent; the hub "
-               f"holds {report.acked} of {report.head}"
-               + (f" ({report.pending} still pending)" if report.pending else ""))
-
-
 COMMANDS = [hub_cmd]

@@ -176,9 +176,12 @@ def push_cmd(config_path: str | None) -> None:
     Example:
       adjudicator journal push --config station.toml
     """
-    from .hub import push
+    from ..link.once import push_journal
 
-    push(config_path)
+    hub, report = push_journal(config_path)
+    click.echo(f"{hub}: {report.sent} row{'s' if report.sent != 1 else ''} sent; the hub "
+               f"holds {report.acked} of {report.head}"
+               + (f" ({report.pending} still pending)" if report.pending else ""))
 
 
 COMMANDS = [journal_group]

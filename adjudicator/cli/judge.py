@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import click
 
-from ..config import station_name_problem
 from ..entry import parse_entry
+from ..stationname import name_problem as station_name_problem
 from ..tables import check_table
-from ..verdict import adjudicate
-from .batch import run_batch
-from .lexicons import chosen, station_lists, warn_unrecognised
+from ..terminal import judge
 
 
 @click.command("judge")
@@ -24,7 +22,8 @@ from .lexicons import chosen, station_lists, warn_unrecognised
               "still shown, stderr says NOT RECORDED and the exit code is 5.")
 @click.option("--config", "config_path", metavar="PATH", help="Record as the station this config "
               "describes (its journal, name, mode, rule and lexicon), and forward to its hub.")
-@click.option("--station", metavar="NAME", help="Station name for --journal (default: host name).")
+@click.option("--station", metavar="NAME", help="Station name for --journal (default: the "
+              "machine's name, as join names a station; never with ' / ' in it).")
 @click.option("--table", metavar="T", help="The game's table: a number from 1 to 9999 (digits "
               "0-9) or a short name (A3); at an event its division's list and rule judge.")
 @click.option("--round", "round_", metavar="R", help="Round for --journal (as --table).")
@@ -60,47 +59,8 @@ def judge_cmd(words: tuple[str, ...], lexicon: str | None, batch: str | None,
     table, round_ = check_table(table), check_table(round_, "round")  # "²": exit 2, as entries
     if station is not None and station_name_problem(station):  # what the hub would refuse
         raise click.UsageError(f"--station {station_name_problem(station)}")
-    if config_path:
-        from .recorded import judge_with_config
-
-        raise click.exceptions.Exit(judge_with_config(
-            config_path, lexicon, journal, station, entry, batch, table or "", round_ or "",
-            recheck_of))
-    if journal:  # a folder not there (a drive not mounted): exit 4, nothing judged
-        from ..destination import check_journal
-
-        check_journal(journal)
-    # the station's lists by table unless --lexicon names one: one answer per machine (lists.py);
-    # on a joined machine its hub's event asked first, a newer one taken (issue 40)
-    if lexicon:
-        lists, config_path = station_lists(lexicon)
-    else:
-        from .hubfirst import lists_now
-
-        lists, config_path = lists_now()
-    lex = chosen(lists, table or "")  # DivisionError, --table missing: exit 2, nothing judged
-    # issue 29: said on stderr, as on every screen and slip (after a --batch file opened: an
-    # error stays one line)
-    warn = lambda: warn_unrecognised(lex, config_path)  # noqa: E731
-    if batch is None or journal:
-        warn()
-    if journal:  # through the station service: recorded before any verdict is shown
-        from .recorded import judge_recorded, run_batch_recorded, terminal_station
-
-        service = terminal_station(lex, journal, station)
-        if batch is not None:
-            raise click.exceptions.Exit(run_batch_recorded(service, batch, table or "",
-                                                           round_ or ""))
-        try:
-            code = judge_recorded(service, entry, table or "", round_ or "", recheck_of)
-        finally:
-            service.close()
-        raise click.exceptions.Exit(code)
-    if batch is not None:
-        raise click.exceptions.Exit(run_batch(lex, batch, opened=warn))
-    verdict = adjudicate(lex, entry)
-    click.echo(verdict.word)
-    raise click.exceptions.Exit(0 if verdict.acceptable else 1)
-
+    raise click.exceptions.Exit(judge(
+        entry, batch=batch, lexicon=lexicon, journal=journal, station=station, table=table or "",
+        round_=round_ or "", recheck_of=recheck_of, config_path=config_path))
 
 COMMANDS = [judge_cmd]

@@ -20,6 +20,7 @@ from ..event_history import (
     EventHistory,
     local_time,
 )
+from ..stationname import of_station, with_base
 from ..tables import group_key, shown
 from ..visible import visible
 from .alarmlist import (
@@ -30,7 +31,6 @@ from .alarmlist import (
 )
 from .eventalarms import beat as event_beat
 from .eventalarms import station_lists
-from .identity import with_base
 from .handled import Handled
 from .kept import FlagCounts, keep_wrong
 from .ledger import CHECK
@@ -340,8 +340,8 @@ class Board:
             if key is not None:
                 same = view.key_id == key.key_id
             else:
-                same = name and (view.name == name or name.startswith(view.name + " / "))
-            if same and view.challenges == 0 and view.last_seq == 0:  # " / ": a phone's row
+                same = name and of_station(name, view.name)
+            if same and view.challenges == 0 and view.last_seq == 0:  # or a phone's row
                 del self.stations[old_id]
                 new = self.station(journal_id)
                 for heard in ("name", "mode", "last_beat", "heard", "lexicon", "fingerprint",

@@ -29,6 +29,7 @@ from datetime import datetime, timezone
 
 from .. import wire
 from ..lookalike import mixed_scripts, name_key
+from ..stationname import base_name, with_base  # the one split of a name (ledger, kept use it)
 from ..visible import visible
 from . import waiting as slots
 from .refusals import RequestRefused
@@ -361,14 +362,3 @@ class Identities:
             self._release(k)
             del self.keys[k.key_id]
         return old
-
-
-def base_name(station: str) -> str:
-    """The station a row's name belongs to: a phone's row is "<station> / <device>"."""
-    return station.split(" / ", 1)[0].strip()
-
-
-def with_base(station: str, base: str) -> str:
-    """A row's name STATION with BASE for its station's name (a phone's device label kept)."""
-    _, between, device = station.partition(" / ")
-    return base + between + device

@@ -1,35 +1,60 @@
-"""How a station service starts forwarding to the hub: now, or when its deferred journal opens.
+"""A station's hub link, made one way for every surface: live (a sender thread) or once (a pass).
 
 Light on purpose (no network or SQLite imports): the kiosk calls it before its first paint, and
 the sender (forward.py, with urllib) is only imported once the journal is open, just after.
+LIVE: the kiosk, the runner's desk, the phone server (one running sender a journal, following
+the hub's event at Ready). ONCE: a terminal command (`judge`, `judge --config`, `journal
+push`): a sender not started, asked (Forwarder.ask) or pushed (Forwarder.push) within a limit,
+then stopped; a station's change is taken as it comes (no screen, no challenge under way).
 """
 
 from __future__ import annotations
 
+LIVE, ONCE, NO_LINK = "live", "once", "none"
+LINKS = (LIVE, ONCE, NO_LINK)
 
-def forward_station(station):
-    """Start STATION's sender (one per journal in this process): now when its journal is open
-    (the Forwarder, to stop at close), else as soon as the journal is opened (the kiosk opens it
-    just after the first paint; None here)."""
-    if station.journal_pending:
-        opener = station._opener
 
-        def open_and_forward():
-            opened = opener()
-            start(station)
-            return opened
-        station._opener = open_and_forward
+def attach(station, how: str = LIVE, *, timeout: float | None = None, follow: bool = True):
+    """STATION's link to the hub its config names (station.hub_link; None without a hub, or
+    while a deferred journal is not open yet: it starts as soon as it is, on_journal_open).
+    HOW: LIVE or ONCE (module docstring); TIMEOUT: seconds one request may take, whole;
+    FOLLOW False: the hub's event and name are not taken (a list given on the command line)."""
+    if how not in LINKS:
+        raise ValueError(f"a station's link is one of {', '.join(LINKS)}, not {how!r}")
+    if how == NO_LINK or not station.config.hub:
         return None
-    return start(station)
+    if how == ONCE:
+        station.takes_at_once = True  # no screen, no challenge under way: taken as it comes
+        forwarder = open_link(station.config, station=station, timeout=timeout)
+        if not follow:
+            station.hub_link = forwarder
+            return forwarder
+        return _follow(station, forwarder)
+    station.on_journal_open(lambda: _follow(station, open_link(station.config, LIVE,
+                                                               station=station)))
+    return station.hub_link
 
 
-def start(station):
-    from .forward import forward_journal
-    from .status import station_status
+def open_link(config, how: str = ONCE, *, station=None, timeout: float | None = None):
+    """The sender for CONFIG's journal and hub: LIVE, the one running for that journal in this
+    process (forward.forward_journal); ONCE, a new one not started. Its heartbeat says what
+    STATION judges with (status.py), else only what the config says (`journal push`)."""
+    from .status import config_status, station_status
 
-    config = station.config
-    forwarder = forward_journal(config.journal, config.hub, config.hub_token,
-                                station_status(station), pin=config.hub_fingerprint)
+    status = station_status(station) if station is not None else config_status(config)
+    if how == LIVE:
+        from .forward import forward_journal
+
+        return forward_journal(config.journal, config.hub, config.hub_token, status,
+                               pin=config.hub_fingerprint)
+    from .forward import TIMEOUT, Forwarder
+
+    return Forwarder(config.journal, config.hub, config.hub_token, status=status,
+                     timeout=TIMEOUT if timeout is None else timeout, pin=config.hub_fingerprint)
+
+
+def _follow(station, forwarder):
+    """FORWARDER hands STATION the hub's event and the name it gives (follow.py, issue 27)."""
     station.hub_link = forwarder  # its describe(): the link's state, for any surface to show
     forwarder.on_event = station.follow  # the hub's event, taken at the next Ready (issue 27)
     forwarder.event_wanted = station.following.wants  # and again when a retry is due (40)

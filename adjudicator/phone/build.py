@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import TextIO
 
 from adjudicator.config import Config
-from adjudicator.lists import TableLists, lists_for
+from adjudicator.lists import TableLists
 from adjudicator.net.token import TokenStore
-from adjudicator.station import Station, TableCounts, open_journal
+from adjudicator.station import Station, TableCounts, open_station
 from .limits import Limits
 from .server import PhoneApp
 
@@ -40,20 +40,19 @@ def build_phone_app(config: Config, *, tokens: TokenStore, limits: Limits | None
     With the event's divisions in CONFIG it serves every division: a phone's table decides the
     list (a list not the one a division pins: LexiconError, exit 3, before anything listens)."""
     config = config.with_changes(mode="smart-device")
-    lists = lists_for(config)  # the same decision as every surface's (adjudicator/lists.py)
-    journal, problem = open_journal(config)
+    # its lists by table, journal and sender made as every surface's (station.open_station):
+    # the leader's sender follows the hub's event for every phone (each takes it at its Ready)
+    leader = open_station(config)
+    lists = leader.lists
+    journal, problem = leader.journal, leader.journal_problem
     if journal is None and warn is not None:
         warn(f"{problem}: verdicts will say NOT RECORDED")
-    leader = Station(config, lists, journal)
-    leader.takes_at_once = True  # each phone's station takes it at its table's next Ready
+    leader.takes_at_once = True
     app = PhoneApp(stations_for(config, lists, journal, problem, leader),
                    tokens=tokens, timers=config.timers, limits=limits, out=out)
     app.setup = setup_lines(config, lists)
-    if journal is not None and config.hub:  # every phone's row to the director's hub
-        from adjudicator.link.attach import forward_station
-
-        sender = forward_station(leader)  # it follows the hub's event for every phone
-        app.on_close.append(sender.stop)
+    if leader.hub_link is not None:  # every phone's row to the director's hub
+        app.on_close.append(leader.hub_link.stop)
     if journal is not None:
         app.on_close.append(journal.close)
     return app

@@ -16,9 +16,9 @@ for entry in json.loads(os.environ.get("WALK_STAND_INS", "[]")):
         del table[fingerprint]
     table[entry["fingerprint"]] = known.KnownLexicon(**entry)
 if os.environ.get("WALK_ASK_WAIT"):
-    from adjudicator.cli import hubfirst
+    from adjudicator.link import once
 
-    hubfirst.ASK_WAIT = float(os.environ["WALK_ASK_WAIT"])
+    once.ASK_WAIT = float(os.environ["WALK_ASK_WAIT"])
 
 from adjudicator.command import main  # after the table is set
 

@@ -563,3 +563,63 @@ def test_two_changes_at_once_are_two_versions(start_hub, tmp_path, lists):
         refused["error"] and refused["event"]["event"]["version"] == 2
     versions = [c["version"] for c in hub.call(hub.hub.ledger.event_changes)]
     assert versions == [1, 2] and hub.hub.event.version == 2
+
+
+# -- join as a library call (joining.py), and the one config made from an event ---------------
+
+def test_join_event_is_a_library_call_that_says_each_step(start_hub, tmp_path, lists,
+                                                          monkeypatch):
+    """joining.join_event: no click, each step said through SAY as it is done (the hub asked
+    first), the config written with the settings follow.prepare would take from the event."""
+    from dataclasses import replace
+
+    from adjudicator.event import station_settings
+    from adjudicator.joining import join_event
+
+    hub = started(start_hub, tmp_path)
+    home = station_home(tmp_path, monkeypatch)
+    said: list[str] = []
+    join_event(hub.join_url, station="Desk 9", division="A", say=said.append)
+    assert said[0].startswith("Asking the hub at ") and said[1].startswith("List TINYA")
+    assert said[-2:] == ["Start it with: adjudicator kiosk",
+                         "Or judge from a terminal: adjudicator judge --config "
+                         f"{home / 'config.toml'} WORD..."]
+    cfg = load_config(str(home / "config.toml"))
+    event = replace(cfg.event_setup, version=cfg.event_version)  # the event as written
+    assert event.version >= 1
+    settings = station_settings(event, event.served_by(("A",)))
+    assert {k: getattr(cfg, k) for k in settings} == settings  # the one made from an event
+    assert cfg.station == "Desk 9" and cfg.lexicon == "TINYA"
+
+
+def test_join_refuses_a_name_the_hub_would_read_as_a_device(start_hub, tmp_path, lists,
+                                                            monkeypatch, run):
+    hub = started(start_hub, tmp_path)
+    home = station_home(tmp_path, monkeypatch)
+    refused = run("join", hub.join_url, "--name", "Hall / Desk 2")
+    assert refused.exit_code == 2 and "between spaces" in refused.stderr
+    assert "'Hall' would be the station" in refused.stderr
+    assert not (home / "config.toml").exists()  # refused before the hub is asked
+
+
+def test_one_config_is_made_from_an_event_for_join_and_follow(tmp_path, lists):
+    """event.station_settings: the list and rule only when every served division shares one;
+    follow.prepare takes the same settings from the hub's event as join writes."""
+    from adjudicator.config import Config
+    from adjudicator.event import Division, Event, station_settings
+    from adjudicator.follow import prepare
+    from adjudicator.lists import lists_for
+    from adjudicator.rules import ChallengeRule
+    from adjudicator.station import Station
+
+    a = Division("A", "TINYA", ChallengeRule.WORD5, ((1, 20),), lists["TINYA"][0])
+    b = Division("B", "TINYB", ChallengeRule.DOUBLE, ((21, 40),), lists["TINYB"][0])
+    event = Event("Club Open 2026", (a, b), "", 3)
+    both = station_settings(event, (a, b))
+    assert both == {"event": "Club Open 2026", "event_divisions": (a, b), "event_version": 3}
+    only_b = station_settings(event, (b,))
+    assert only_b["lexicon"] == "TINYB" and only_b["challenge_rule"] is ChallengeRule.DOUBLE
+    old = Config(journal=str(tmp_path / "s.db"), event="Before", divisions=("B",),
+                 event_divisions=(a, b))
+    change = prepare(Station(old, lists_for(old)), event)
+    assert {k: change.changes[k] for k in only_b} == only_b

@@ -106,7 +106,7 @@ def test_the_directors_event_of_two_lists_on_every_surface(start_hub, tmp_path, 
     # each restarted after the change: the config each wrote starts it, judging as before
     assert [d.lexicon for d in load_config(str(desk)).event_divisions] == ["TINYA", "TINYC"]
     for path in (desk, by_hand):
-        again = open_station(load_config(str(path)), forward=False)
+        again = open_station(load_config(str(path)), link="none")
         try:
             assert judged(again, "25", "zo") == (True, "TINYC", "5-per-turn")
             assert judged(again, "5", "cat") == (True, "TINYA", "5-per-word")

@@ -9,10 +9,9 @@ import signal
 import subprocess
 import sys
 
-
-from adjudicator.cli import recorded
+from adjudicator import recording as recorded
+from adjudicator.given_lists import load_configured
 from adjudicator.journal import Journal, verify
-from adjudicator.cli.lexicons import load_configured
 
 
 def pipe_stdin(monkeypatch, data: bytes) -> None:
@@ -32,6 +31,7 @@ def test_lines_waiting_in_a_pipe_share_group_commits(tiny, jpath, monkeypatch, c
     pipe_stdin(monkeypatch, b"qi\nqzx\n" * 500)
     station = recorded.terminal_station(load_configured(tiny), jpath, "Desk")
     assert recorded.run_batch_recorded(station, "-", "", "") == 0
+    station.close()
     out = capsys.readouterr().out.splitlines()
     assert out == ["ACCEPTABLE", "UNACCEPTABLE"] * 500
     group = recorded.BATCH_GROUP

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from itertools import accumulate, chain, compress, count, repeat
 from operator import not_
 
-from ..entry import MAX_WORDS, is_plain
-from ..errors import EXIT_ENTRY
-from ..verdict import lookup
-from .streams import ACCEPTABLE, MAX_LINE_CHARS, UNACCEPTABLE, Entries, close_source, open_source
+from .entry import MAX_WORDS, is_plain
+from .errors import EXIT_ENTRY
+from .verdict import lookup
+from .batchlines import ACCEPTABLE, MAX_LINE_CHARS, UNACCEPTABLE, Entries, close_source, open_source
 
 # From the start in a file of SET_FILE_BYTES or more (about 60,000 lines), else after SET_AFTER
 # lines, a batch looks its words up in a set made from the list (Lexicon.word_set: about 70 ms
@@ -22,17 +22,19 @@ SET_AFTER = 50_000
 SET_FILE_BYTES = 1 << 20
 
 
-def run_batch(lex, source: str, opened=None) -> int:
+def run_batch(lex, source: str, opened=None, out=None) -> int:
     """Stream challenges from SOURCE; one output line per input line; exit 0, or 2 if any invalid.
 
-    Lines end only at LF or CRLF (streams.BatchLines). A file is read and answered a block at a
+    Lines end only at LF or CRLF (batchlines.BatchLines). A file is read and answered a block at a
     time; from a pipe or terminal each verdict is written as soon as its line is judged. Every
-    word of every line is looked up (no early exit: time tells nothing of which word).
+    word of every line is looked up (no early exit: time tells nothing of which word). OUT:
+    where the verdicts go (standard output); OPENED() is called once SOURCE is open.
     """
     stream = open_source(source)
     if opened is not None:
         opened()
-    write, flush = sys.stdout.write, sys.stdout.flush
+    out = out or sys.stdout
+    write, flush = out.write, out.flush
     streaming = stream.streaming
     contains = lookup(lex)
     faster = getattr(lex, "word_set", None)

@@ -9,8 +9,8 @@ import sys
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from ..entry import MAX_LETTERS, MAX_WORDS, Words, parse_entry
-from ..errors import AdjudicatorError, FileAccessError
+from .entry import MAX_LETTERS, MAX_WORDS, Words, parse_entry
+from .errors import AdjudicatorError, FileAccessError
 
 # The longest batch line judged (issue 21): a play forms at most 8 words of at most 15 letters
 # (136 characters with a comma and a space after each word); a line longer than this generous
@@ -22,7 +22,7 @@ TOO_LONG_LINE = (f"INVALID: the line is longer than {MAX_LINE_CHARS:,} character
                  f"forms at most {MAX_WORDS} words of at most {MAX_LETTERS} letters.\n")
 _CHUNK = 1 << 20
 # What str.split() splits at, besides a space, a tab and LF, in ASCII text: a block without them
-# is split into parse_entry's very words (streams.BatchLines.plain, cli/batch.py)
+# is split into parse_entry's very words (BatchLines.plain, batch.py)
 _SPLITTERS = "\x0b\x0c\r\x1c\x1d\x1e\x1f"
 
 
