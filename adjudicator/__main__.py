@@ -1,5 +1,5 @@
 """`python -m adjudicator`: the same as the `adjudicator` command."""
 
-from .command import main
+from adjudicator.command import main
 
 main()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from .errors import EXIT_INTERRUPTED, AdjudicatorError, fail
-from .kiosk_command import plain_kiosk_args
-from .launch import run_kiosk
+from adjudicator.errors import EXIT_INTERRUPTED, AdjudicatorError, fail
+from adjudicator.supervisor.options import plain_kiosk_args
+from adjudicator.launch import run_kiosk
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -19,7 +19,7 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else list(argv)
     kiosk_args = plain_kiosk_args(args)
     if kiosk_args is None:
-        from .cli import main as cli
+        from adjudicator.cli import main as cli
 
         cli.main(args, prog_name="adjudicator")
         return

@@ -17,15 +17,15 @@ PRELOADED = ("adjudicator.lexicon.library", "adjudicator.lexicon.store", "ctypes
 def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
     """Start the locked kiosk full-screen, supervised; its exit code. Errors: AdjudicatorError.
 
-    This process supervises (adjudicator/supervise.py): it runs the kiosk in a forked child,
+    This process supervises (adjudicator/supervisor/forked.py): it runs the kiosk in a forked child,
     started again on Ready if it ever dies. The first child is forked at once, reads the config
     and imports the kiosk; once it has painted, this process imports the kiosk too, so that each
     later child is forked with everything imported. Windows has no fork: there each child is a
-    new process with the kiosk's own command line (adjudicator/spawn.py).
+    new process with the kiosk's own command line (adjudicator/supervisor/spawned.py).
     """
     import os
 
-    from .supervised import CHILD_ENV, SPAWN_ENV, ChildRun
+    from adjudicator.supervisor.child import CHILD_ENV, SPAWN_ENV, ChildRun
 
     spawns = sys.platform == "win32" or bool(os.environ.get(SPAWN_ENV))  # (tests spawn on Linux)
     if os.environ.get(CHILD_ENV):  # the app itself, in this process (a spawned child's too)
@@ -33,11 +33,11 @@ def run_kiosk(config_path: str | None, mode: str | None, session: str) -> int:
             child.code = run_app(config_path, mode, session)
         return child.code
     if not spawns:
-        from .supervise import Supervisor
+        from adjudicator.supervisor.forked import Supervisor
 
         return Supervisor(lambda: run_app(config_path, mode, session),
                           lambda: _checked_config(config_path, mode), prepare=preload_kiosk).run()
-    from .spawn import SpawnSupervisor, child_command
+    from adjudicator.supervisor.spawned import SpawnSupervisor, child_command
 
     return SpawnSupervisor(child_command(config_path, mode, session)).run()
 
@@ -46,8 +46,8 @@ def _checked_config(config_path: str | None, mode: str | None, restarted: bool =
     """The config, read and its journal's folder checked; nothing is started or shown yet.
     RESTARTED (a child started again after one that ran): a journal gone bad is not refused
     here but said on Ready (the station judges on, NOT RECORDED)."""
-    from .destination import check_journal
-    from .errors import FileAccessError
+    from adjudicator.files.destination import check_journal
+    from adjudicator.errors import FileAccessError
 
     config = _config(config_path, mode)  # ConfigError (exit 6) names the key
     try:
@@ -59,7 +59,7 @@ def _checked_config(config_path: str | None, mode: str | None, restarted: bool =
 
 
 def _config(config_path: str | None, mode: str | None):
-    from .config import load_config
+    from adjudicator.config.station import load_config
 
     config = load_config(config_path)
     return config.with_changes(mode=mode) if mode else config
@@ -86,7 +86,7 @@ def preload_kiosk() -> None:
         from rich.cells import cell_len
 
         cell_len("✔")  # loads Rich's character-width table (a module picked at run time)
-        from .preload import preload_package
+        from adjudicator.supervisor.preload import preload_package
 
         preload_package()
     finally:
@@ -103,11 +103,11 @@ def run_app(config_path: str | None, mode: str | None, session: str) -> int:
     """
     import gc
 
-    from .restarts import EXIT_CRASHED
-    from .station import open_station
+    from adjudicator.supervisor.restarts import EXIT_CRASHED
+    from adjudicator.station.service import open_station
     import os
 
-    from .supervised import RESTARTED_ENV, child_ready_callback, child_started
+    from adjudicator.supervisor.child import RESTARTED_ENV, child_ready_callback, child_started
 
     # Start-up builds thousands of objects that live as long as the kiosk: the garbage collector
     # would walk them again and again before the first paint. The app collects once, after it.

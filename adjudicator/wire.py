@@ -33,8 +33,8 @@ import json
 import re
 from collections.abc import Mapping
 
-from .journal.chain import CHAIN_COLUMNS
-from .journal.rows import MODES
+from adjudicator.journal.chain import CHAIN_COLUMNS
+from adjudicator.journal.rows import MODES
 
 KEY_ID = "X-Adjudicator-Key"  # the station key's id (key_id(key))
 SIGNATURE = "X-Adjudicator-Signature"  # sign(key, path, body)
@@ -264,7 +264,7 @@ def event_of(answer):
     """The event an answer of the hub carries (issue 27: to a station the director accepted),
     checked whole as a config is (event.parse_event); None when it carries none. WireError for
     anything else, so a bad event is refused like any bad answer."""
-    from .event import EventError, parse_event
+    from adjudicator.event.setup import EventError, parse_event
 
     said = answer.get("event") if isinstance(answer, dict) else None
     if said is None:

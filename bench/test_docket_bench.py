@@ -25,13 +25,13 @@ from benchutil import report  # noqa: E402
 from fake_lp import PATH, FakeLpDevice  # noqa: E402
 from fake_printer import FakePrinter  # noqa: E402
 
-from adjudicator.config import Config, PrinterSettings  # noqa: E402
+from adjudicator.config.station import Config, PrinterSettings  # noqa: E402
 from adjudicator.docket import lpdev  # noqa: E402
 from adjudicator.docket.encoder import CUT  # noqa: E402
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import Lexicon  # noqa: E402
-from adjudicator.printdesk import PrintDesk  # noqa: E402
-from adjudicator.station import open_station  # noqa: E402
+from adjudicator.station.printdesk import PrintDesk  # noqa: E402
+from adjudicator.station.service import open_station  # noqa: E402
 
 SLIPS = int(os.environ.get("ADJUDICATOR_BENCH_SLIPS", "100"))
 GOAL_MS = 50.0

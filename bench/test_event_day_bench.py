@@ -58,12 +58,12 @@ from hub_process import HubProcess, accept_waiting
 from phone_load import SimPhone
 from tiny_shelf import shelve
 
-from adjudicator.config import load_config
+from adjudicator.config.station import load_config
 from adjudicator.journal import export_journal
 from adjudicator.lexicon.known import KnownLexicon, known_lexicons
 from adjudicator.link import forward
-from adjudicator.station import open_station
-from adjudicator.verdict import adjudicate
+from adjudicator.station.service import open_station
+from adjudicator.judging.verdict import adjudicate
 
 STATIONS = int(os.environ.get("ADJUDICATOR_DAY_STATIONS", "10"))
 CHALLENGES = int(os.environ.get("ADJUDICATOR_DAY_CHALLENGES", "1000"))

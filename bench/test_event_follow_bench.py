@@ -24,8 +24,8 @@ sys.path.insert(0, str(HUB_TESTS))
 from benchutil import report  # noqa: E402
 from fleet import Worker  # noqa: E402
 
-from adjudicator.event import Division, Event  # noqa: E402
-from adjudicator.rules import ChallengeRule  # noqa: E402
+from adjudicator.event.setup import Division, Event  # noqa: E402
+from adjudicator.judging.rules import ChallengeRule  # noqa: E402
 
 STATIONS = int(os.environ.get("ADJUDICATOR_FOLLOW_STATIONS", "50"))
 BEAT = float(os.environ.get("ADJUDICATOR_FOLLOW_BEAT", "5"))

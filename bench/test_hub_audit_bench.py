@@ -18,14 +18,14 @@ from pathlib import Path
 
 from benchutil import report
 
-from adjudicator.event import Division, Event
-from adjudicator.event_history import EventHistory
+from adjudicator.event.setup import Division, Event
+from adjudicator.event.history import EventHistory
 from adjudicator.hub.audit import Audit
-from adjudicator.hub.ledger import HubJournal
+from adjudicator.hub.hub_journal import HubJournal
 from adjudicator.journal import Journal, outbox
 from adjudicator.lexicon.library import default_path, load_lexicon
-from adjudicator.rules import ChallengeRule
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.rules import ChallengeRule
+from adjudicator.judging.verdict import adjudicate
 
 STATIONS, ROWS, ROUNDS = 20, 200, 5
 

@@ -28,7 +28,7 @@ from adjudicator.link.forward import Forwarder  # noqa: E402
 from adjudicator.journal import Journal  # noqa: E402
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import Lexicon  # noqa: E402
-from adjudicator.verdict import adjudicate  # noqa: E402
+from adjudicator.judging.verdict import adjudicate  # noqa: E402
 
 STATIONS = int(os.environ.get("ADJUDICATOR_HUB_STATIONS", "10"))
 ROWS = int(os.environ.get("ADJUDICATOR_HUB_ROWS", "50"))
@@ -158,7 +158,7 @@ def test_backlog_drain_and_visible(tmp_path):
     """500 rows recorded while the hub is down (the station accepted before); seconds from the hub listening again until it
     holds all 500 (the backlog shown meanwhile), versus inserting the same 500 rows straight
     into a hub journal in this process (the hub's own write cost)."""
-    from adjudicator.hub.ledger import HubJournal
+    from adjudicator.hub.hub_journal import HubJournal
     from adjudicator.journal import outbox
 
     lex = lexicon(tmp_path)

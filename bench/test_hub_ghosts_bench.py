@@ -28,7 +28,7 @@ from adjudicator.journal import Journal, outbox  # noqa: E402
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import Lexicon  # noqa: E402
 from adjudicator.link.forward import Forwarder  # noqa: E402
-from adjudicator.verdict import adjudicate  # noqa: E402
+from adjudicator.judging.verdict import adjudicate  # noqa: E402
 
 BEATS = int(os.environ.get("ADJUDICATOR_BENCH_BEATS", "30000"))
 BATCHES = int(os.environ.get("ADJUDICATOR_BENCH_BATCHES", "100"))

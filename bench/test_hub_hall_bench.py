@@ -25,7 +25,7 @@ from adjudicator.link.forward import Forwarder, post  # noqa: E402
 from adjudicator.journal import Journal  # noqa: E402
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import Lexicon  # noqa: E402
-from adjudicator.verdict import adjudicate  # noqa: E402
+from adjudicator.judging.verdict import adjudicate  # noqa: E402
 
 TRICKLERS = 1100
 STREAMS = 1000

@@ -19,7 +19,7 @@ import pytest
 
 from adjudicator.journal import Journal
 from adjudicator.lexicon.known import LexiconIdentity
-from adjudicator.verdict import Verdict
+from adjudicator.judging.verdict import Verdict
 from benchutil import ADJUDICATOR, report
 
 ROWS = int(os.environ.get("ADJUDICATOR_BENCH_JOURNAL_ROWS", "50000"))

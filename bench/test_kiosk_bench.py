@@ -185,7 +185,7 @@ def _consume_typing(argv, env, kb: int) -> float:
     import fcntl
     import select
 
-    from adjudicator.entry import MAX_ENTRY_CHARS
+    from adjudicator.text.entry import MAX_ENTRY_CHARS
 
     data = ((b"abcdefghijklmnopqrstuvwxyz" * (kb * 1024 // 26 + 1))[:kb * 1024]
             + b"\x7f" * MAX_ENTRY_CHARS + b"qi za\t")
@@ -216,7 +216,7 @@ def _consume_typing(argv, env, kb: int) -> float:
 def test_plain_typing_consumed(station):
     """Issue 28 (5e): a run of letters read together is one event to the kiosk (kiosk/typed.py);
     the bare app's Input (capped at the entry's length, as the kiosk's is) takes a key each."""
-    from adjudicator.entry import MAX_ENTRY_CHARS
+    from adjudicator.text.entry import MAX_ENTRY_CHARS
 
     config, env = station
     for kb in TYPED_KB:

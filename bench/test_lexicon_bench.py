@@ -14,10 +14,10 @@ import time
 
 import pytest
 
-from adjudicator.entry import parse_entry
+from adjudicator.text.entry import parse_entry
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import Lexicon
-from adjudicator.verdict import adjudicate, lookup
+from adjudicator.judging.verdict import adjudicate, lookup
 from adjudicator.lexicon.wordlist import read_source
 from benchutil import csw19_path, median, report
 

@@ -14,20 +14,20 @@ from textual.app import App
 from textual.binding import Binding
 from textual.errors import NoWidget
 
-from adjudicator.config import Config
+from adjudicator.config.station import Config
 from adjudicator.errors import AdjudicatorError
 from adjudicator.lexicon.compiled import Lexicon
-from adjudicator.protocol import Protocol
+from adjudicator.station.protocol import Protocol
 
-from adjudicator.pin_gate import PinGate
-from adjudicator.station_state import save_state, state_path
-from adjudicator.unseen_verdict import UnseenVerdict
-from .console import CSS_TEXT as CONSOLE_CSS, ConsoleFilter, wants_console
-from .director_door import DirectorDoor
-from .screens.ready import ReadyScreen
-from .in_order import InOrder
-from .typed import Typed
-from adjudicator.station import Outcome, Station, open_station
+from adjudicator.station.pin_gate import PinGate
+from adjudicator.station.state import save_state, state_path
+from adjudicator.station.unseen_verdict import UnseenVerdict
+from kiosk.console import CSS_TEXT as CONSOLE_CSS, ConsoleFilter, wants_console
+from kiosk.director_door import DirectorDoor
+from kiosk.screens.ready import ReadyScreen
+from kiosk.in_order import InOrder
+from kiosk.typed import Typed
+from adjudicator.station.service import Outcome, Station, open_station
 
 DIRECTOR_KEY = "f12"
 # App-level actions anything may start (a key, a click, markup): the director's door, and focus
@@ -106,7 +106,7 @@ class KioskApp(InOrder, DirectorDoor, App, inherit_bindings=False):
         the alternate screen with mouse reporting on. The previous handlers are put back after.
         """
         if sys.platform != "win32":  # the POSIX driver's log (Windows: Textual's own driver)
-            from .terminal import keep_log  # imports Textual's LinuxDriver: termios, tty
+            from kiosk.terminal import keep_log  # imports Textual's LinuxDriver: termios, tty
 
             keep_log(sys.stderr)  # the kiosk log, before Textual holds sys.stderr
         handlers = {sig: signal.signal(sig, self._signalled) for sig in STOP_SIGNALS}
@@ -170,7 +170,7 @@ class KioskApp(InOrder, DirectorDoor, App, inherit_bindings=False):
         if self.station.config.mode != "runner":
             self._verdict_screen()
         self.show_unseen_now()
-        from .widgets.bigtext import warm
+        from kiosk.widgets.bigtext import warm
 
         self.run_worker(warm, thread=True, exclusive=True, group="warm")
         self.set_timer(1.0, self._freeze_startup_objects)
@@ -193,7 +193,7 @@ class KioskApp(InOrder, DirectorDoor, App, inherit_bindings=False):
         """Every module this kiosk may import later (director mode, printing...), taken in now,
         off the event loop: a package reinstalled or removed under the running station is never
         read half-way (issue 27: its supervisor does the same for the children it restarts)."""
-        from adjudicator.preload import preload_package
+        from adjudicator.supervisor.preload import preload_package
 
         self.run_worker(preload_package, thread=True, group="preload")
 
@@ -262,7 +262,7 @@ class KioskApp(InOrder, DirectorDoor, App, inherit_bindings=False):
         """Textual's driver, but on a Linux terminal one whose input no byte can end."""
         driver = super().get_driver_class()
         if (driver.__module__, driver.__name__) == ("textual.drivers.linux_driver", "LinuxDriver"):
-            from .terminal import KioskDriver
+            from kiosk.terminal import KioskDriver
 
             return KioskDriver
         return driver
@@ -281,7 +281,7 @@ class KioskApp(InOrder, DirectorDoor, App, inherit_bindings=False):
         """Where the station rests: the runners' desk in runner mode, else Ready (issue 5).
         NOTICE is said on it until the next key (e.g. why director mode closed)."""
         if self.station.config.mode == "runner":
-            from .screens.runner import RunnerScreen
+            from kiosk.screens.runner import RunnerScreen
 
             return RunnerScreen(notice=notice)
         return ReadyScreen(notice=notice)
@@ -291,7 +291,7 @@ class KioskApp(InOrder, DirectorDoor, App, inherit_bindings=False):
 
         The protocol is told first (judged: the hold starts now). Pushed only when it is not
         shown already: a second push suspended it and stopped its timers for good (issue 28).
-        Once painted, the challenge is marked shown (adjudicator/unseen.py).
+        Once painted, the challenge is marked shown (adjudicator/station/unseen.py).
         """
         self.protocol.judged()
         self.ignore_read_before = time.monotonic()  # what was read meanwhile meets it held
@@ -302,7 +302,7 @@ class KioskApp(InOrder, DirectorDoor, App, inherit_bindings=False):
         self.call_after_refresh(self.painted, outcome.seq)
 
     def painted(self, seq: int | None) -> None:
-        """A verdict is on screen: no restart shows it again (adjudicator/unseen_verdict.py),
+        """A verdict is on screen: no restart shows it again (adjudicator/station/unseen_verdict.py),
         once its frame has reached the terminal. Called after the refresh that paints it."""
         if seq is not None:
             self.after_written(self.unseen.shown, seq)
@@ -350,13 +350,13 @@ class KioskApp(InOrder, DirectorDoor, App, inherit_bindings=False):
 
     def _verdict_screen(self):
         if not self.is_screen_installed("verdict"):
-            from .screens.verdict import VerdictScreen  # after the first paint (_warm_fonts)
+            from kiosk.screens.verdict import VerdictScreen  # after the first paint (_warm_fonts)
 
             self.install_screen(VerdictScreen(), "verdict")
         return self.get_screen("verdict")
 
     def show_error(self, message: str, title: str = "NOT DONE") -> None:
-        from .screens.error import ErrorModal
+        from kiosk.screens.error import ErrorModal
 
         self.push_screen(ErrorModal(message, title))
 

@@ -12,7 +12,7 @@ draws: a character outside CONSOLE_CHARS becomes its nearest or "?", a colour it
 the console's.
 
 `style = "auto"` (the default) picks it when TERM is `linux`; `"console"` and `"full"` force
-one or the other (config.py).
+one or the other (config/station.py).
 """
 
 from __future__ import annotations

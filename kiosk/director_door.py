@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from adjudicator.station_state import save_state
+from adjudicator.station.state import save_state
 
-from .screens.ready import ReadyScreen
+from kiosk.screens.ready import ReadyScreen
 
 IDLE_CHECK = 1.0  # seconds between looks at the director's idle time
 DIRECTOR_IDLE_NOTICE = ("Director mode closed after {seconds:g} s without a key or a touch: "
@@ -19,7 +19,7 @@ class DirectorDoor:
             return  # a player's device has no way to another mode (WESPA 3.11.1(b); issue 6)
         home = ReadyScreen
         if self.station.config.mode == "runner":
-            from .screens.runner import RunnerScreen as home
+            from kiosk.screens.runner import RunnerScreen as home
         if not self._director_open and self._on_verdict() and self.screen.released():
             # F12 on a released verdict: the verdict goes, as a "next" key would, and the
             # PIN is asked (docs/station.md); held, it does nothing, as every key
@@ -32,14 +32,14 @@ class DirectorDoor:
         if not self.pin_gate.configured:  # a try-out station: director mode, to set a PIN
             self._pin_answered(True)
             return
-        from .screens.pin import PinModal
+        from kiosk.screens.pin import PinModal
 
         self.push_screen(PinModal(), callback=self._pin_answered)
 
     def _reread_pin(self) -> None:
         """`adjudicator set-pin` run on this station's config while it runs: taken now, at F12,
         without a restart (issue 27)."""
-        from adjudicator.pin import stored_pin_hash
+        from adjudicator.event.pin import stored_pin_hash
 
         config = self.station.config
         fresh = stored_pin_hash(config.path, config.pin_hash)
@@ -48,7 +48,7 @@ class DirectorDoor:
 
     def _pin_answered(self, ok: bool | None) -> None:
         if ok:
-            from .screens.director import DirectorScreen
+            from kiosk.screens.director import DirectorScreen
 
             save_state(self.state_file, director_open=True)
             self._director_seen = self.idle_clock()
@@ -61,7 +61,7 @@ class DirectorDoor:
         """A director who walked away leaves no open station: after timers.director_idle
         without a key or a touch, director mode closes (its dialogs with it), unsaved edits
         are dropped, and the station says why (issue 11)."""
-        from .screens.director import DirectorScreen
+        from kiosk.screens.director import DirectorScreen
 
         idle = self.station.config.timers.director_idle
         if self._director_seen is None or self.idle_clock() - self._director_seen < idle:

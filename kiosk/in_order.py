@@ -13,8 +13,8 @@ from __future__ import annotations
 from textual import events
 from textual.errors import NoWidget
 
-from .typed import Typed
-from .widgets.touch_button import TouchButton
+from kiosk.typed import Typed
+from kiosk.widgets.touch_button import TouchButton
 
 
 class InOrder:

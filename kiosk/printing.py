@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from adjudicator.printdesk import PrintDesk
+from adjudicator.station.printdesk import PrintDesk
 
 
 class Printed(Message):

@@ -48,11 +48,11 @@ from textual.keys import Keys
 from textual.message import Message
 from textual.messages import InBandWindowResize
 
-from adjudicator.visible import visible
+from adjudicator.text.visible import visible
 
-from .keyreports import reported_keys
-from .sequences import Sequence, TerminalInput
-from .typed import Typed, plain_runs
+from kiosk.keyreports import reported_keys
+from kiosk.sequences import Sequence, TerminalInput
+from kiosk.typed import Typed, plain_runs
 
 log = logging.getLogger("adjudicator.kiosk")
 
@@ -84,7 +84,7 @@ def decoder():
 
 def keep_log(stream) -> None:
     """What the input thread reports (a part of the input it could not understand, dropped)
-    goes to STREAM: the kiosk log when supervised (adjudicator/supervised.py). Python's last
+    goes to STREAM: the kiosk log when supervised (adjudicator/supervisor/child.py). Python's last
     resort would write to sys.stderr, which Textual holds while it runs, so nothing reached the
     log (issue 28). Never onto a terminal: that is the players' screen."""
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from adjudicator.config import load_config
+from adjudicator.config.station import load_config
 
 
 def refused_after_first_paint(config_path: str):

@@ -1,6 +1,6 @@
 """A plain reading of the README's entry rules, for the property tests to compare with."""
 
-from adjudicator import entry
+from adjudicator.text import entry
 
 SEPARATORS = " \t,\u00a0"
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

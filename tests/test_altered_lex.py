@@ -11,20 +11,20 @@ import json
 import marisa_trie
 import pytest
 
-from adjudicator.config import load_config
+from adjudicator.config.station import load_config
 from adjudicator.errors import LexiconError
-from adjudicator.event import Division, Event
+from adjudicator.event.setup import Division, Event
 from adjudicator.hub.event_setup import pin_lists
 from adjudicator.lexicon import store
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import Lexicon, fingerprint_words, write_compiled
 from adjudicator.lexicon.known import KnownLexicon, known_lexicons
 from adjudicator.lexicon.library import load_lexicon
-from adjudicator.lists import lists_for
+from adjudicator.station.lists import lists_for
 from adjudicator.net.token import TokenStore
 from adjudicator.phone.build import build_phone_app
-from adjudicator.station import open_station
-from adjudicator.verdict import adjudicate
+from adjudicator.station.service import open_station
+from adjudicator.judging.verdict import adjudicate
 from kiosk_refusal import refused_after_first_paint
 
 WORDS = ["QI", "ZA", "CAT", "XU"]

@@ -1,4 +1,4 @@
-"""Issue 40: `judge --batch` answers a block of plain lines at once (adjudicator/batch.py) and, in a long
+"""Issue 40: `judge --batch` answers a block of plain lines at once (adjudicator/terminal/batch.py) and, in a long
 batch, looks its words up in a set made from the list. Every answer must be the one a line gets
 on its own: parse_entry's INVALID naming what is wrong, else the verdict of adjudicate."""
 
@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator import batch
-from adjudicator.entry import parse_entry
+from adjudicator.terminal import batch
+from adjudicator.text.entry import parse_entry
 from adjudicator.errors import AdjudicatorError
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.verdict import adjudicate
 
 WORDS = ["QI", "ZA", "CAT", "XU", "AA", "ABCDEFGHIJKLMNO"]
 TOKENS = WORDS + ["qi", "Za", "cat", "ZZQ", "Q", "ABCDEFGHIJKLMNOP", "CAT5", "CAFÉ", "ﬁne", ""]

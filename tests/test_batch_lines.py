@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjudicator.batchlines import MAX_LINE_CHARS, BatchLines
+from adjudicator.terminal.batch_lines import MAX_LINE_CHARS, BatchLines
 
 
 class Dribble:

@@ -37,7 +37,7 @@ def test_a_broken_contract_would_be_seen(tmp_path):
     config.write_text(
         '[tool.importlinter]\nroot_packages = ["adjudicator"]\n'
         '[[tool.importlinter.contracts]]\nname = "control"\ntype = "forbidden"\n'
-        'source_modules = ["adjudicator.station"]\nforbidden_modules = ["adjudicator.entry"]\n')
+        'source_modules = ["adjudicator.station.service"]\nforbidden_modules = ["adjudicator.text.entry"]\n')
     out = _lint("--config", str(config))
     assert out.returncode != 0 and "BROKEN" in out.stdout
 
@@ -65,8 +65,8 @@ def test_no_import_circle(graph):
 
 
 def test_a_circle_would_be_seen(graph):
-    graph.add_import(importer="adjudicator.entry", imported="adjudicator.station")  # control
+    graph.add_import(importer="adjudicator.text.entry", imported="adjudicator.station.service")  # control
     try:
-        assert ("adjudicator.entry", "adjudicator.station") in _cycles(graph)
+        assert ("adjudicator.text.entry", "adjudicator.station.service") in _cycles(graph)
     finally:
-        graph.remove_import(importer="adjudicator.entry", imported="adjudicator.station")
+        graph.remove_import(importer="adjudicator.text.entry", imported="adjudicator.station.service")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from plain_entry import reference_parse
 
 from adjudicator.cli import main
-from adjudicator.entry import parse_entry
+from adjudicator.text.entry import parse_entry
 
 TINY = frozenset(["QI", "ZA", "CAT", "XU"])
 
@@ -214,7 +214,7 @@ def test_words_and_batch_together_is_a_usage_error(run, tmp_path):
 
 def test_judge_help_names_every_separator_the_entry_takes(run):
     """The help says what README and docs/cli.md say: the no-break space separates too."""
-    from adjudicator.entry import SEPARATORS
+    from adjudicator.text.entry import SEPARATORS
 
     text = " ".join(run("judge", "--help").stdout.split())
     names = {" ": "spaces", "\t": "tabs", ",": "commas", "\u00a0": "no-break spaces"}
@@ -295,7 +295,7 @@ def test_batch_matches_a_plain_line_splitter_and_a_plain_set(tiny_batch, text):
 def test_batch_takes_the_fast_path_for_plain_lines(run, tiny_source, monkeypatch):
     """Issue 12's profile: each line kept its newline, so no line took the fast path. Now only
     lines that are not plain reach the full parse_entry (speed itself is bench/'s)."""
-    import adjudicator.batchlines as streams
+    import adjudicator.terminal.batch_lines as streams
 
     slow = []
     monkeypatch.setattr(streams, "parse_entry", lambda text: slow.append(text) or parse_entry(text))

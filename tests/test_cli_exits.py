@@ -322,7 +322,8 @@ def test_the_docs_state_the_exit_codes_and_entry_rules_the_code_uses():
     import re
     from pathlib import Path
 
-    from adjudicator import entry, errors
+    from adjudicator.text import entry
+    from adjudicator import errors
 
     root = Path(__file__).parent.parent
     assert "(docs/cli.md)" in (root / "README.md").read_text()
@@ -531,7 +532,7 @@ def test_serve_stopped_with_ctrl_c_exits_130_with_one_line_as_the_hub_does(tmp_p
 def test_a_table_the_hub_would_not_sort_is_refused_at_the_command_line(run, tmp_path, tiny,
                                                                        option, value):
     """`judge --config station.toml --table ² dog` (an AZERTY keyboard's ² key): one line,
-    exit 2, nothing judged, nothing recorded, nothing sent (adjudicator/tables.py)."""
+    exit 2, nothing judged, nothing recorded, nothing sent (adjudicator/event/tables.py)."""
     config = tmp_path / "station.toml"
     config.write_text(f'station = "Desk 1"\njournal = "{tmp_path}/s.db"\nmode = "runner"\n'
                       f'lexicon = "{tiny}"\n')

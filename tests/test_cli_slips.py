@@ -6,7 +6,7 @@ import pytest
 from adjudicator.docket.encoder import encode_slip
 from adjudicator.errors import EXIT_ENTRY, EXIT_NOT_RECORDED
 from adjudicator.journal import Journal
-from adjudicator.printdesk import slip_from_row
+from adjudicator.station.printdesk import slip_from_row
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from adjudicator.config import load_config
-from adjudicator.config_save import save_config
+from adjudicator.config.station import load_config
+from adjudicator.config.save import save_config
 
 
 def _station_uses(lexicon: str) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from adjudicator.config import load_config
-from adjudicator.config_save import save_config
+from adjudicator.config.station import load_config
+from adjudicator.config.save import save_config
 
 FILE = '''# the desk by the door
 station = "Desk 4"

@@ -12,7 +12,7 @@ from adjudicator.errors import LexiconError
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.lexicon.library import load_lexicon
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.verdict import adjudicate
 from kiosk_refusal import refused_after_first_paint
 
 MISMATCH = "checksum mismatch, the file is damaged or altered"

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.config import parse_config
-from adjudicator.lists import NO_TABLE, DivisionError, lists_for
+from adjudicator.config.station import parse_config
+from adjudicator.station.lists import NO_TABLE, DivisionError, lists_for
 from adjudicator.errors import LexiconError
 from adjudicator.journal import Journal
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import Lexicon
-from adjudicator.station import open_station
+from adjudicator.station.service import open_station
 
 ALPHA = ["ZO", "QI", "CAT"]  # a CSW-like tiny list: ZO is good
 BETA = ["QI", "CAT"]  # an NWL-like tiny list: ZO is not
@@ -162,7 +162,7 @@ def test_the_serve_command_refuses_a_list_not_pinned_with_exit_3(tmp_path, shelf
 def test_the_hub_says_the_event_and_its_lists_at_start(tmp_path, monkeypatch, run):
     """Item 5: `adjudicator hub` prints the event, each list (name, edition, fingerprint) and
     its journal; a hub without an event prints no event lines."""
-    from adjudicator.event import parse_event
+    from adjudicator.event.setup import parse_event
     from adjudicator.lexicon.known import by_id
 
     csw19 = by_id("CSW19").fingerprint

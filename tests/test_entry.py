@@ -5,12 +5,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from plain_entry import SEPARATORS, reference_parse
 
-from adjudicator import entry
-from adjudicator.entry import parse_entry
+from adjudicator.text import entry
+from adjudicator.text.entry import parse_entry
 from adjudicator.errors import EXIT_ENTRY, EntryError
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import Lexicon
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.verdict import adjudicate
 
 
 @pytest.mark.parametrize(

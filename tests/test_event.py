@@ -1,9 +1,9 @@
-"""The event's shape (adjudicator/event.py): divisions, their lists, rules and tables, checked."""
+"""The event's shape (adjudicator/event/setup.py): divisions, their lists, rules and tables, checked."""
 
 import pytest
 
-from adjudicator.event import EventError, parse_event, parse_tables, to_dict
-from adjudicator.rules import ChallengeRule
+from adjudicator.event.setup import EventError, parse_event, parse_tables, to_dict
+from adjudicator.judging.rules import ChallengeRule
 
 TWO = [{"name": "A", "lexicon": "CSW19", "challenge_rule": "5-per-word", "tables": "1-20"},
        {"name": "B", "lexicon": "NWL2020", "challenge_rule": "double", "tables": "21-40, 45"}]
@@ -14,7 +14,7 @@ def test_two_divisions_each_with_its_list_rule_and_tables():
     a, b = event.divisions
     assert (a.lexicon, a.challenge_rule, a.tables) == ("CSW19", ChallengeRule.WORD5, ((1, 20),))
     assert event.division_for_table("7") is a and event.division_for_table("45") is b
-    assert event.division_for_table("07") is a  # a table is its number (adjudicator/tables.py)
+    assert event.division_for_table("07") is a  # a table is its number (adjudicator/event/tables.py)
     assert event.division_for_table("41") is None and event.division_for_table("²") is None
     assert not event.one_list and event.division("b") is b
     assert parse_event(**{"event": to_dict(event)["event"],

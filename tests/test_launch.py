@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from adjudicator.cli.kiosk import kiosk_cmd
 from adjudicator.errors import EXIT_CONFIG, EXIT_ENTRY, EXIT_IO, ConfigError
-from adjudicator.kiosk_command import KIOSK_OPTIONS, plain_kiosk_args
-from adjudicator.restarts import EXIT_CRASHED
-from adjudicator.supervised import ChildRun
+from adjudicator.supervisor.options import KIOSK_OPTIONS, plain_kiosk_args
+from adjudicator.supervisor.restarts import EXIT_CRASHED
+from adjudicator.supervisor.child import ChildRun
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OPTIONS = [option for option, _ in KIOSK_OPTIONS]
@@ -121,8 +121,8 @@ def test_the_first_child_is_forked_before_the_imports_and_each_restart_after_the
     journal = tmp_path / "j.db"
     out = _run(
         "import os, sys\n"
-        "from adjudicator.supervise import EXIT_CRASHED, Supervisor\n"
-        "from adjudicator.supervised import child_ready_callback, child_started\n"
+        "from adjudicator.supervisor.forked import EXIT_CRASHED, Supervisor\n"
+        "from adjudicator.supervisor.child import child_ready_callback, child_started\n"
         "prepared = []\n"
         f"LOG = {str(tmp_path / 'children')!r}\n"
         "def seen():\n"
@@ -155,7 +155,7 @@ def test_a_config_the_first_child_refuses_is_said_by_the_supervisor_and_nothing_
     out = _run(
         "import os\n"
         "from adjudicator.errors import ConfigError\n"
-        "from adjudicator.supervise import Supervisor\n"
+        "from adjudicator.supervisor.forked import Supervisor\n"
         f"MARK = {str(tmp_path / 'went-on')!r}\n"
         "def child():\n"
         "    raise ConfigError('station.toml: key mode: bogus')\n"
@@ -176,8 +176,8 @@ def test_a_child_that_dies_says_why_in_the_log_and_never_on_the_terminal(tmp_pat
     has its last words shown once, by the supervisor, after its tries."""
     journal = tmp_path / "j.db"
     out = _run(
-        "from adjudicator.supervise import Supervisor\n"
-        "from adjudicator.supervised import child_started\n"
+        "from adjudicator.supervisor.forked import Supervisor\n"
+        "from adjudicator.supervisor.child import child_started\n"
         "def child():\n"
         f"    child_started({str(journal)!r})\n"
         "    raise ImportError('test: a broken install')\n"

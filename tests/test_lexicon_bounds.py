@@ -92,10 +92,10 @@ def test_an_8_gb_file_is_refused_on_every_command_before_it_is_read(tmp_path, ru
 @pytest.mark.skipif(not os.path.exists("/proc/self/io"), reason="counts bytes read (Linux)")
 def test_an_8_gb_file_is_refused_by_the_kiosk_and_the_hub_before_it_is_read(tmp_path, huge):
     """The kiosk's config (lists.lists_for) and the hub's [[division]] list (pin_lists)."""
-    from adjudicator.config import load_config
-    from adjudicator.event import EventError, parse_event
+    from adjudicator.config.station import load_config
+    from adjudicator.event.setup import EventError, parse_event
     from adjudicator.hub.event_setup import pin_lists
-    from adjudicator.lists import lists_for
+    from adjudicator.station.lists import lists_for
 
     cfg = load_config(_config(tmp_path, huge))
     before = _rchar()

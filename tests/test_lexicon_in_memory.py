@@ -11,13 +11,13 @@ import sys
 
 import pytest
 
-from adjudicator.config import Config
+from adjudicator.config.station import Config
 from adjudicator.errors import LexiconError
 from adjudicator.journal import Journal
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.library import load_lexicon
-from adjudicator.station import open_station
-from adjudicator.verdict import adjudicate
+from adjudicator.station.service import open_station
+from adjudicator.judging.verdict import adjudicate
 
 WORDS = ["QI", "ZA", "CAT", "XU"]
 OTHER = ["ZA", "CAT", "XU", "ZZZZZQ"]  # QI out, a non-word in

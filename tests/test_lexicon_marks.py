@@ -19,7 +19,7 @@ from adjudicator.lexicon.compiled import Lexicon, fingerprint_words, write_compi
 from adjudicator.lexicon.known import KnownLexicon, known_lexicons
 from adjudicator.lexicon.library import load_lexicon
 from adjudicator.lexicon.store import cache_dir
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.verdict import adjudicate
 
 WORDS = ["QI", "ZA", "CAT", "XU"]
 

@@ -8,14 +8,14 @@ import shutil
 import pytest
 from graph_files import dwg_bytes, kwg_bytes, quackle_bytes, write_dwg_set
 
-from adjudicator.config import Config
+from adjudicator.config.station import Config
 from adjudicator.errors import EXIT_IO, EXIT_LEXICON, LexiconError
 from adjudicator.lexicon.names import claim_of_name
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.library import load_lexicon
 from adjudicator.lexicon.compiled import FORMAT_VERSION, Lexicon, write_compiled
 from adjudicator.lexicon import scan as scan_mod
-from adjudicator.lists import lists_for
+from adjudicator.station.lists import lists_for
 
 WORDS = ["AA", "AB", "BE", "CAT", "QI", "ZA"]
 SHAPES = {  # a file as each program names it, holding a tiny list that is none of them

@@ -10,13 +10,13 @@ import dataclasses
 import pytest
 from tiny_shelf import shelve
 
-from adjudicator import follow
-from adjudicator.config import load_config
+from adjudicator.station import follow
+from adjudicator.config.station import load_config
 from adjudicator.errors import FileAccessError
-from adjudicator.event import Division, Event
-from adjudicator.lists import lists_for
-from adjudicator.rules import ChallengeRule
-from adjudicator.station import open_station
+from adjudicator.event.setup import Division, Event
+from adjudicator.station.lists import lists_for
+from adjudicator.judging.rules import ChallengeRule
+from adjudicator.station.service import open_station
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ import threading
 import time
 
 from adjudicator.net.stopping import STOP_SIGNALS, on_stop_signals
-from adjudicator.supervised import parent_gone, watch_parent
-from adjudicator.winconsole import ConsoleOps, SavedConsole
+from adjudicator.supervisor.child import parent_gone, watch_parent
+from adjudicator.supervisor.winconsole import ConsoleOps, SavedConsole
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -31,8 +31,8 @@ def _run(code: str, timeout: float = 60) -> subprocess.CompletedProcess:
 AS_ON_MACOS = (
     "import os, signal, sys, time\n"
     "del os.waitid, os.pidfd_open\n"
-    "from adjudicator.supervise import EXIT_CRASHED, Supervisor\n"
-    "from adjudicator.supervised import child_ready_callback, child_started\n"
+    "from adjudicator.supervisor.forked import EXIT_CRASHED, Supervisor\n"
+    "from adjudicator.supervisor.child import child_ready_callback, child_started\n"
 )
 
 
@@ -82,11 +82,11 @@ def test_on_macos_a_stop_signal_ends_the_kiosk_with_its_code(tmp_path):
 
 def test_on_macos_the_supervisor_ends_on_no_real_time_signal():
     """The real-time signals end the kiosk on Linux only (macOS has none)."""
-    from adjudicator.supervise import ENDING_SIGNALS
+    from adjudicator.supervisor.forked import ENDING_SIGNALS
 
     assert signal.SIGRTMIN in ENDING_SIGNALS and signal.SIGTERM in ENDING_SIGNALS
     out = _run("import sys\nsys.platform = 'darwin'\n"
-               "from adjudicator.supervise import ENDING_SIGNALS\n"
+               "from adjudicator.supervisor.forked import ENDING_SIGNALS\n"
                "import signal\n"
                "print(signal.SIGRTMIN in ENDING_SIGNALS, signal.SIGTERM in ENDING_SIGNALS,\n"
                "      signal.SIGQUIT in ENDING_SIGNALS)\n")
@@ -120,7 +120,7 @@ def test_a_supervisor_killed_ends_its_child_through_the_watch(tmp_path):
         "import os, subprocess, sys, time\n"
         "child = subprocess.Popen([sys.executable, '-c', '''\n"
         "import os, threading\n"
-        "from adjudicator.supervised import watch_parent\n"
+        "from adjudicator.supervisor.child import watch_parent\n"
         "done = threading.Event()\n"
         "watch_parent(os.getppid(), end=done.set, every=0.02)\n"
         "done.wait(30)\n"

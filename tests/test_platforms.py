@@ -190,15 +190,15 @@ def test_the_commands_import_and_run_as_on_windows(tmp_path):
     gone and sys.platform "win32"; judge, journal, lexicon and printer run; the hub starts and
     stops on Ctrl-C; the fork supervisor is never imported there (it refuses)."""
     out = as_on_windows(textwrap.dedent(f'''
-        names = ["adjudicator.command", "adjudicator.launch", "adjudicator.spawn",
-                 "adjudicator.winconsole", "kiosk.app", "adjudicator.hub.run",
+        names = ["adjudicator.command", "adjudicator.launch", "adjudicator.supervisor.spawned",
+                 "adjudicator.supervisor.winconsole", "kiosk.app", "adjudicator.hub.run",
                  "adjudicator.phone.run", "adjudicator.docket"] + [
                  "adjudicator.cli." + c for c in ("hub", "serve", "join", "judge", "lexicons",
                                                   "journal", "printer", "kiosk")]
         for name in names:
             importlib.import_module(name)
         try:
-            importlib.import_module("adjudicator.supervise")
+            importlib.import_module("adjudicator.supervisor.forked")
         except ImportError as e:
             print("supervise:", e)
         from adjudicator.cli import main
@@ -213,8 +213,8 @@ def test_the_commands_import_and_run_as_on_windows(tmp_path):
         print("hub stopped by", got)
     '''), tmp_path)
     lines = out.stdout.splitlines()
-    assert lines[0] == ("supervise: adjudicator.supervise forks its kiosk child: on Windows, "
-                        "adjudicator.spawn"), out.stderr
+    assert lines[0] == ("supervise: adjudicator.supervisor.forked forks its kiosk child: on Windows, "
+                        "adjudicator.supervisor.spawned"), out.stderr
     assert lines[1:4] == ["judge 0 ACCEPTABLE", "judge 1 UNACCEPTABLE",
                           f"journal 0 {tmp_path / 'j.db'}: intact, 1 challenge, head "
                           + lines[3].rsplit(" ", 1)[-1]], out.stderr

@@ -7,7 +7,7 @@ import pytest
 from adjudicator.lexicon.known import by_id, known_lexicons
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import Lexicon
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.verdict import adjudicate
 from adjudicator.lexicon.wordlist import read_source
 from realdata import real_list
 

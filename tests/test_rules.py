@@ -3,7 +3,7 @@
 import pytest
 
 from adjudicator.errors import ConfigError
-from adjudicator.rules import ChallengeRule, consequence
+from adjudicator.judging.rules import ChallengeRule, consequence
 
 
 @pytest.mark.parametrize(

@@ -5,10 +5,10 @@ import os
 import pytest
 
 from adjudicator.lexicon import store as shelf
-from adjudicator.config import Config
+from adjudicator.config.station import Config
 from adjudicator.errors import EXIT_IO, EXIT_LEXICON
 from adjudicator.lexicon.known import SHIPPED
-from adjudicator.lists import lists_for
+from adjudicator.station.lists import lists_for
 
 
 @pytest.fixture
@@ -149,7 +149,7 @@ def test_the_kiosk_and_the_phone_server_start_with_a_shelved_name(run, club, tmp
     import kiosk.app
 
     from adjudicator.command import main as command_main
-    from adjudicator.config import load_config
+    from adjudicator.config.station import load_config
     from adjudicator.net.token import TokenStore
     from adjudicator.phone.build import build_phone_app
 

@@ -9,12 +9,12 @@ import datetime as dt
 
 import pytest
 
-from adjudicator.config import Config, PrinterSettings, Timers
+from adjudicator.config.station import Config, PrinterSettings, Timers
 from adjudicator.errors import EntryError, JournalError
 from adjudicator.journal import Journal
-from adjudicator.printdesk import PrintDesk
-from adjudicator.protocol import Action, Protocol, State
-from adjudicator.station import NOT_RECORDED, open_station
+from adjudicator.station.printdesk import PrintDesk
+from adjudicator.station.protocol import Action, Protocol, State
+from adjudicator.station.service import NOT_RECORDED, open_station
 
 WHEN = dt.datetime(2026, 11, 22, 14, 3, 12, tzinfo=dt.timezone.utc)
 
@@ -248,7 +248,7 @@ def test_each_table_counts_its_own_challenges_across_stations_sharing_a_counter(
                                                                                  make_lexicon):
     """The phone server's Stations (one per device) share one TableCounts: table 12's count is
     table 12's, whichever phone judged, and it starts from what the journal already holds."""
-    from adjudicator.station import TableCounts
+    from adjudicator.station.service import TableCounts
 
     lexicon = make_lexicon(["QI", "ZA"])
     first = open_station(config, lexicon)
@@ -285,9 +285,9 @@ def test_an_entry_longer_than_any_play_is_refused_unparsed_and_unrecorded(statio
                                            ("\x1b[2J", ""), ("x" * 600, "")])
 def test_a_table_or_round_that_is_not_one_is_refused_before_anything_is_judged(station, table,
                                                                                  round_):
-    """What the hub would not sort or show as a table (adjudicator/tables.py) never leaves the
+    """What the hub would not sort or show as a table (adjudicator/event/tables.py) never leaves the
     station: a TableError (exit 2, as a malformed entry), nothing judged, nothing recorded."""
-    from adjudicator.tables import TableError
+    from adjudicator.event.tables import TableError
 
     with pytest.raises(TableError, match="is not a (table|round): type a number from 1 to 9999"):
         station.submit("QI", table=table, round=round_)

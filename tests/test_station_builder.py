@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.config import Config
+from adjudicator.config.station import Config
 from adjudicator.link import attach
-from adjudicator.station import open_station
+from adjudicator.station.service import open_station
 
 
 def hub_config(tmp_path, **more) -> Config:

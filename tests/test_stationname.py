@@ -1,4 +1,4 @@
-"""A station's name, as both ends of the link read it (adjudicator/stationname.py)."""
+"""A station's name, as both ends of the link read it (adjudicator/config/station_name.py)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import socket
 
 import pytest
 
-from adjudicator import stationname
-from adjudicator.config import Config, parse_config
+from adjudicator.config import station_name as stationname
+from adjudicator.config.station import Config, parse_config
 from adjudicator.errors import ConfigError
 from adjudicator.hub import identity
-from adjudicator.stationname import (
+from adjudicator.config.station_name import (
     SEPARATOR,
     base_name,
     default_name,
@@ -62,8 +62,8 @@ def test_the_default_name_is_the_machines_else_station_1(monkeypatch):
 def test_judge_names_a_station_as_join_does(monkeypatch, tmp_path, make_lexicon):
     """`judge --journal` without --station records under the default name, the one `join`
     writes on a machine whose config names none (joining.py uses default_name)."""
-    from adjudicator import joining
-    from adjudicator.recording import terminal_station
+    from adjudicator.station import joining
+    from adjudicator.terminal.recording import terminal_station
 
     monkeypatch.setattr(socket, "gethostname", lambda: "")
     station = terminal_station(make_lexicon(["QI"]), str(tmp_path / "j.db"), None)

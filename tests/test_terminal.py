@@ -10,7 +10,7 @@ import pytest
 
 from adjudicator.errors import EXIT_ENTRY, EXIT_NOT_RECORDED, EntryError
 from adjudicator.journal import Journal
-from adjudicator.terminal import judge
+from adjudicator.terminal.judge import judge
 
 
 def streams():
@@ -19,8 +19,8 @@ def streams():
 
 def test_the_library_modules_import_no_click():
     """The judge, its batch loops, the hub's one pass and join are callable without click."""
-    code = ("import sys\nimport adjudicator.terminal, adjudicator.recording, adjudicator.batch,"
-            " adjudicator.joining, adjudicator.link.once\n"
+    code = ("import sys\nimport adjudicator.terminal.judge, adjudicator.terminal.recording, adjudicator.terminal.batch,"
+            " adjudicator.station.joining, adjudicator.link.once\n"
             "print('click' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
@@ -68,7 +68,7 @@ def test_a_recheck_of_a_challenge_not_held_is_refused_before_anything_is_judged(
 
 def test_a_batch_is_recorded_in_group_commits_and_says_its_invalid_lines(tiny, tmp_path,
                                                                         monkeypatch):
-    from adjudicator import recording
+    from adjudicator.terminal import recording
 
     monkeypatch.setattr(recording, "BATCH_GROUP", 3)
     source = tmp_path / "batch.txt"

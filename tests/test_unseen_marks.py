@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from adjudicator.journal import anchor
-from adjudicator.unseen import last_shown, mark_shown, prepare_marks
+from adjudicator.station.unseen import last_shown, mark_shown, prepare_marks
 
 
 @pytest.fixture

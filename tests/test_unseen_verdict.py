@@ -10,11 +10,11 @@ import datetime as dt
 
 import pytest
 
-from adjudicator.config import Config
-from adjudicator.station import Outcome, open_station
-from adjudicator.station_state import state_path
-from adjudicator.unseen import last_shown, mark_shown
-from adjudicator.unseen_verdict import UnseenVerdict
+from adjudicator.config.station import Config
+from adjudicator.station.service import Outcome, open_station
+from adjudicator.station.state import state_path
+from adjudicator.station.unseen import last_shown, mark_shown
+from adjudicator.station.unseen_verdict import UnseenVerdict
 
 
 @pytest.fixture

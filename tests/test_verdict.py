@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudicator.errors import EntryError
-from adjudicator.verdict import Verdict, adjudicate
+from adjudicator.judging.verdict import Verdict, adjudicate
 
 WORDS = st.text(alphabet="ABQZ", min_size=2, max_size=4)
 

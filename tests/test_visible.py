@@ -7,9 +7,9 @@ import unicodedata
 import pytest
 from rich.cells import cell_len
 
-from adjudicator.entry import parse_entry
+from adjudicator.text.entry import parse_entry
 from adjudicator.errors import EntryError
-from adjudicator.visible import DEL_PICTURE, OTHER_PICTURE, is_hidden, visible
+from adjudicator.text.visible import DEL_PICTURE, OTHER_PICTURE, is_hidden, visible
 
 HIDDEN = ["\x00", "\x07", "\t", "\n", "\r", "\x1b", "\x1f", "\x7f", "\x80", "\x85", "\x9b",
           "\x9f", "\u00ad", "\u061c", "\u200b", "\u200c", "\u200d", "\u200e", "\u202a", "\u202e",

@@ -75,7 +75,7 @@ def sample_slip_bytes(columns: int = 42) -> bytes:
     from adjudicator.docket.encoder import encode_slip
     from adjudicator.docket.slip import Slip
     from adjudicator.lexicon.known import by_id
-    from adjudicator.rules import ChallengeRule, consequence
+    from adjudicator.judging.rules import ChallengeRule, consequence
 
     known = by_id(SLIP_LEXICON)
     slip = Slip(event="Club Night", station="Table 1 station", number=17,

@@ -10,8 +10,8 @@ import sys
 
 import click
 
-from .. import __version__
-from ..errors import EXIT_ENTRY, EXIT_INTERRUPTED, EXIT_IO, AdjudicatorError, fail
+from adjudicator import __version__
+from adjudicator.errors import EXIT_ENTRY, EXIT_INTERRUPTED, EXIT_IO, AdjudicatorError, fail
 
 
 class Main(click.Group):

@@ -46,9 +46,9 @@ def hub_cmd(host: str, port: int, config_path: str, director_port: int | None,
     """
     import asyncio
 
-    from ..hub.run import serve
-    from ..hub.settings import load_hub_config
-    from ..net.announce import base_url
+    from adjudicator.hub.run import serve
+    from adjudicator.hub.settings import load_hub_config
+    from adjudicator.net.announce import base_url
 
     cfg, created = load_hub_config(config_path)
     if created:
@@ -72,19 +72,19 @@ def hub_cmd(host: str, port: int, config_path: str, director_port: int | None,
 
     event, lists, from_tsh = cfg.event, {}, frozenset()
     if cfg.tsh:
-        from ..hub.tsh import read_tourney
+        from adjudicator.hub.tsh import read_tourney
 
         tourney = read_tourney(cfg.tsh)  # a wrong path or file is said now, in one line (exit 6)
         click.echo(f"Players' names from tsh: {cfg.tsh} (read only, never written)")
         if event is not None:
-            from ..hub.event_setup import with_tsh_tables
+            from adjudicator.hub.event_setup import with_tsh_tables
 
             untabled = {d.name for d in event.divisions if not d.tables}
             event = with_tsh_tables(event, tourney)  # tsh's tables where a division has none
             from_tsh = frozenset(d.name for d in event.divisions
                                  if d.name in untabled and d.tables)
     if event is not None:
-        from ..hub.event_setup import pin_lists
+        from adjudicator.hub.event_setup import pin_lists
 
         event, lists = pin_lists(event, cfg.path)  # a list not found, unofficial: exit 6
     import signal
@@ -107,9 +107,9 @@ def startup_lines(event, journal: str, config_path: str, base: str, station_toke
     (docs/event.md shows it whole; tests/hub/test_startup_lines.py holds them equal). BASE:
     the stations' https address; FINGERPRINT: the SHA-256 of the hub's certificate;
     DIRECTOR_BASE: the director's page on this machine; FROM_ANYWHERE: also served to others."""
-    from ..divisions import event_lines
-    from ..pin import SHORT_PIN, short_pin
-    from ..visible import visible
+    from adjudicator.event.divisions import event_lines
+    from adjudicator.event.pin import SHORT_PIN, short_pin
+    from adjudicator.text.visible import visible
 
     lines = [visible(line) for line in event_lines(event)]  # name, each division's list
     if event is None or not event.divisions:

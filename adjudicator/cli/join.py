@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..modes import MODES
+from adjudicator.config.modes import MODES
 
 
 @click.command("join")
@@ -40,7 +40,7 @@ def join_cmd(url: str, station: str | None, division: str | None,
       adjudicator join https://192.168.1.20:8080/join?code=...#sha256=... --name "Desk 4"
       adjudicator join URL --name Phones --mode smart-device --config phones.toml
     """
-    from ..joining import join_event
+    from adjudicator.station.joining import join_event
 
     def say(line: str) -> None:  # each step as it is done: an output that cannot be written
         click.echo(line)  # is said before anything is done

@@ -37,8 +37,8 @@ def verify_cmd(path: str | None, slips: str | None) -> None:
       adjudicator journal verify
       adjudicator journal verify /srv/event/station1.db --slips slips.txt
     """
-    from ..journal import verify
-    from ..journal.anchor import read_slips
+    from adjudicator.journal import verify
+    from adjudicator.journal.anchor import read_slips
 
     typed = read_slips(slips) if slips else None
     click.echo(verify(path, typed).raise_if_broken().describe())
@@ -60,8 +60,8 @@ def backup_cmd(dest: str, path: str | None, force: bool) -> None:
       adjudicator journal backup /media/usb/station1-1400.db
       adjudicator journal backup --journal station1.db copy.db --force
     """
-    from ..journal import default_journal_path
-    from ..journal.backup import backup
+    from adjudicator.journal import default_journal_path
+    from adjudicator.journal.backup import backup
 
     report = backup(path or default_journal_path(), dest, force=force)
     click.echo(report.describe())
@@ -89,8 +89,8 @@ def export_cmd(path: str | None, fmt: str, since: str | None, out: str | None) -
       adjudicator journal export event.db --format json --since 2026-11-22T14:00
       adjudicator journal export --since 120          # challenges after no. 120
     """
-    from ..errors import FileAccessError, JournalError
-    from ..journal import default_journal_path, export_verified, parse_since
+    from adjudicator.errors import FileAccessError, JournalError
+    from adjudicator.journal import default_journal_path, export_verified, parse_since
 
     path = path or default_journal_path()
     try:
@@ -121,7 +121,7 @@ def _export_to_file(out: str, write):
     import os
     import stat
 
-    from ..destination import replacing
+    from adjudicator.files.destination import replacing
 
     try:
         mode = os.stat(out).st_mode
@@ -151,7 +151,7 @@ def merge_cmd(inputs: tuple[str, ...], out: str, force: bool) -> None:
       adjudicator journal merge station1.db station2.db -o event.db
       adjudicator journal merge event.db late-station.db -o event2.db
     """
-    from ..journal.merge import merge
+    from adjudicator.journal.merge import merge
 
     report = merge(list(inputs), out, force=force)
     for path, station, n in report.sources:
@@ -176,7 +176,7 @@ def push_cmd(config_path: str | None) -> None:
     Example:
       adjudicator journal push --config station.toml
     """
-    from ..link.once import push_journal
+    from adjudicator.link.once import push_journal
 
     hub, report = push_journal(config_path)
     click.echo(f"{hub}: {report.sent} row{'s' if report.sent != 1 else ''} sent; the hub "

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from ..entry import parse_entry
-from ..stationname import name_problem as station_name_problem
-from ..tables import check_table
-from ..terminal import judge
+from adjudicator.text.entry import parse_entry
+from adjudicator.config.station_name import name_problem as station_name_problem
+from adjudicator.event.tables import check_table
+from adjudicator.terminal.judge import judge
 
 
 @click.command("judge")

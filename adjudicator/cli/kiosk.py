@@ -7,11 +7,11 @@ import sys
 
 import click
 
-from ..config import MODES, load_config
-from ..config_save import save_config
-from ..errors import ConfigError
-from ..kiosk_command import KIOSK_OPTIONS
-from ..launch import run_kiosk
+from adjudicator.config.station import MODES, load_config
+from adjudicator.config.save import save_config
+from adjudicator.errors import ConfigError
+from adjudicator.supervisor.options import KIOSK_OPTIONS
+from adjudicator.launch import run_kiosk
 
 
 # Settings of the options named in kiosk_command.KIOSK_OPTIONS (the table the click-free start reads).
@@ -66,7 +66,7 @@ def set_pin_cmd(config_path: str | None) -> None:
     Example:
       adjudicator set-pin --config /etc/adjudicator/station1.toml
     """
-    from ..pin import check_pin_text, hash_pin
+    from adjudicator.event.pin import check_pin_text, hash_pin
 
     if config_path and _hub_config(config_path):  # the event's PIN, which stations join with
         return _set_hub_pin(config_path)
@@ -85,15 +85,15 @@ def set_pin_cmd(config_path: str | None) -> None:
 
 
 def _hub_config(path: str) -> bool:
-    from ..hub.event_setup import is_hub_config
+    from adjudicator.hub.event_setup import is_hub_config
 
     return is_hub_config(path)
 
 
 def _set_hub_pin(path: str) -> None:
     """set-pin --config hub.toml: the event's PIN hash in [event], the file edited in place."""
-    from ..hub.event_setup import set_hub_pin
-    from ..pin import check_event_pin, hash_event_pin
+    from adjudicator.hub.event_setup import set_hub_pin
+    from adjudicator.event.pin import check_event_pin, hash_event_pin
 
     pin = read_pin("New director PIN for the event", path)
     try:

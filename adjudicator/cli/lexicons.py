@@ -6,8 +6,8 @@ import os
 
 import click
 
-from ..given_lists import station_lists, unrecognised_warning
-from ..lexicon.known import LexiconIdentity, identify
+from adjudicator.terminal.given_lists import station_lists, unrecognised_warning
+from adjudicator.lexicon.known import LexiconIdentity, identify
 
 
 def warn_unrecognised(lex, config_path: str = "") -> None:
@@ -34,7 +34,7 @@ def compile_cmd(sources: tuple[str, ...], out: str, name: str | None, skip_inval
       adjudicator compile CSW19.txt -o csw19.lex
       adjudicator compile OWL2.txt LONGLIST.txt -o twl06.lex   # NASPA III.A.1
     """
-    from ..lexicon.compile import compile_sources  # its readers: only a command that compiles
+    from adjudicator.lexicon.compile import compile_sources  # its readers: only a command that compiles
 
     report = compile_sources(list(sources), out, name=name, skip_invalid=skip_invalid)
     _describe_compile(report)
@@ -178,7 +178,7 @@ def add_cmd(source: str, name: str | None, replace: bool, skip_invalid: bool) ->
       adjudicator lexicon add ~/.collinszyzzyva/lexicons/CSW24.db
       adjudicator lexicon add club-words.txt --name CLUB
     """
-    from ..lexicon.store import add
+    from adjudicator.lexicon.store import add
 
     added = add(source, name=name, replace=replace, skip_invalid=skip_invalid)
     if added.compiled is not None:
@@ -204,7 +204,7 @@ def list_cmd() -> None:
     Example:
       adjudicator lexicon list
     """
-    from ..lexicon.store import entries, shelf_dir
+    from adjudicator.lexicon.store import entries, shelf_dir
 
     found = entries()
     if not found:
@@ -251,7 +251,7 @@ def scan_cmd(folder: str | None) -> None:
       adjudicator lexicon scan
       adjudicator lexicon scan /media/usb
     """
-    from ..lexicon.scan import default_places, scan
+    from adjudicator.lexicon.scan import default_places, scan
 
     places = ([folder] if folder else []) + default_places()
     if folder and not os.path.isdir(folder):
@@ -282,7 +282,7 @@ def remove_cmd(name: str) -> None:
     Example:
       adjudicator lexicon remove CLUB
     """
-    from ..lexicon.store import remove
+    from adjudicator.lexicon.store import remove
 
     click.echo(f"removed: {remove(name)}")
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from ..config import load_config
-from ..docket import (
+from adjudicator.config.station import load_config
+from adjudicator.docket import (
     FLOWS, Connection, encode_test_slip, lpdev, open_printer, print_job,
 )
-from ..docket.status import ADVICE, NO_ANSWER, explain
-from ..errors import ConfigError, PrinterError
+from adjudicator.docket.status import ADVICE, NO_ANSWER, explain
+from adjudicator.errors import ConfigError, PrinterError
 
 _OPTIONS = [
     click.option("--config", "config_path", metavar="PATH",
@@ -156,9 +156,9 @@ def reprint_cmd(seq, url, journal_path, config_path, columns, baudrate, flow,
     """
     import os
 
-    from ..errors import JournalFileError
-    from ..journal import Journal
-    from ..printdesk import reprint_and_wait
+    from adjudicator.errors import JournalFileError
+    from adjudicator.journal import Journal
+    from adjudicator.station.printdesk import reprint_and_wait
 
     config = load_config(config_path)
     conn = _connection(url, config_path, columns, baudrate, flow, write_timeout, config)

@@ -51,7 +51,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
       adjudicator serve --host 0.0.0.0 --config event.toml
       adjudicator serve --rotate-token --config event.toml   # new round, new code
     """
-    from ..config import load_config
+    from adjudicator.config.station import load_config
     from adjudicator.net.announce import base_url, print_url, token_url
     from adjudicator.net.token import TokenStore, token_path
 
@@ -65,7 +65,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, config_path: str | None,
         print_url(token_url(base, token), sys.stdout,
                   heading="New token: old links no longer open the judge. New link:")
         return
-    from ..destination import check_journal
+    from adjudicator.files.destination import check_journal
 
     check_journal(cfg.journal)  # a folder not there (a drive not mounted): exit 4, not started
     tokens.ensure()

@@ -1,10 +1,10 @@
 """Docket printer: result slips for runner adjudication (WESPA 3.11.2(a)(ix)), encoder to wire."""
 
-from .encoder import encode_slip, encode_test_slip, status_request
-from .queue import PrintQueue, job_message
-from .slip import Slip, printable
-from .status import PrinterStatus
-from .transport import FLOWS, Connection, JobResult, Printer, open_printer, print_job
+from adjudicator.docket.encoder import encode_slip, encode_test_slip, status_request
+from adjudicator.docket.queue import PrintQueue, job_message
+from adjudicator.docket.slip import Slip, printable
+from adjudicator.docket.status import PrinterStatus
+from adjudicator.docket.transport import FLOWS, Connection, JobResult, Printer, open_printer, print_job
 
 __all__ = [
     "FLOWS", "Connection", "JobResult", "PrintQueue", "Printer", "PrinterStatus", "Slip",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import textwrap
 
-from ..errors import ConfigError
-from ..marks import ART_WIDTH, CROSS, TICK  # noqa: F401 - the marks, printed at double size
-from .slip import Slip, printable
+from adjudicator.errors import ConfigError
+from adjudicator.judging.marks import ART_WIDTH, CROSS, TICK  # noqa: F401 - the marks, printed at double size
+from adjudicator.docket.slip import Slip, printable
 
 ESC, GS, DLE, EOT, LF = b"\x1b", b"\x1d", b"\x10", b"\x04", b"\n"
 

@@ -22,9 +22,9 @@ import stat
 import sys
 import time
 
-from ..errors import PrinterError
-from .encoder import status_request
-from .status import NO_ANSWER, NOT_TAKING_DATA, PrinterStatus
+from adjudicator.errors import PrinterError
+from adjudicator.docket.encoder import status_request
+from adjudicator.docket.status import NO_ANSWER, NOT_TAKING_DATA, PrinterStatus
 
 LPGETSTATUS = 0x060B  # linux/lp.h: the printer port's status byte (usblp: GET_PORT_STATUS)
 DRAIN_MAX = 64 * 1024  # bytes read and dropped at most after open

@@ -7,11 +7,11 @@ import queue
 import threading
 from collections.abc import Callable
 
-from ..errors import AdjudicatorError
-from .encoder import encode_slip
-from .slip import Slip
-from .status import ADVICE, NO_PRINTER, QUEUE_FULL
-from .transport import Connection, JobResult, print_job
+from adjudicator.errors import AdjudicatorError
+from adjudicator.docket.encoder import encode_slip
+from adjudicator.docket.slip import Slip
+from adjudicator.docket.status import ADVICE, NO_PRINTER, QUEUE_FULL
+from adjudicator.docket.transport import Connection, JobResult, print_job
 
 log = logging.getLogger(__name__)
 

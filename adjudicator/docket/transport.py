@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 
 import serial
 
-from ..errors import ConfigError, PrinterError
-from . import lpdev
-from .encoder import status_request
-from .status import NO_ANSWER, NOT_TAKING_DATA, PrinterStatus
+from adjudicator.errors import ConfigError, PrinterError
+from adjudicator.docket import lpdev
+from adjudicator.docket.encoder import status_request
+from adjudicator.docket.status import NO_ANSWER, NOT_TAKING_DATA, PrinterStatus
 
 # What a port raises when the printer is pulled mid-job (tcflush on a hung-up tty: termios.error).
 PORT_ERRORS: tuple[type[BaseException], ...]

@@ -1,6 +1,6 @@
 """The director's hub: what runs on the director's laptop, taking every station's rows.
 
-ledger.py (the hub's merged journal, and the stations' keys it knows), identity.py (which
+hub_journal.py (the hub's merged journal, and the stations' keys it knows), identity.py (which
 station key sent a request: trust on first use, new stations bounded; station_key.py: one key),
 refusals.py (what the hub refuses, and its alarms), board.py (what the page
 shows, alarms in words), stream.py (the page's live feed: what changed), server.py (the

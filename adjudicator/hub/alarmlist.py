@@ -1,7 +1,7 @@
 """The director's alarms as one list: each once, counted, the most serious first (issue 33 item 1).
 
 Levels, most serious first: a row judged with another list or rule than its table's division's
-(event_history.py), a station on another list, rule or event version, a silent station, one not
+(event/history.py), a station on another list, rule or event version, a silent station, one not
 locked, stations waiting for the director (and requests refused), then the rest (printer,
 backlog, clock, flagged challenges). A challenge's flags are counted per table and kind ("possible
 split look-up" at table 12: one line with its count), never one line a challenge (kept.py keeps
@@ -14,11 +14,11 @@ from __future__ import annotations
 import json
 import re
 
-from ..event import Event
-from ..tables import shown
-from ..visible import visible
-from .eventalarms import event_alarms
-from .stationview import StationView
+from adjudicator.event.setup import Event
+from adjudicator.event.tables import shown
+from adjudicator.text.visible import visible
+from adjudicator.hub.eventalarms import event_alarms
+from adjudicator.hub.stationview import StationView
 
 WRONG_ROWS, WRONG_LIST, SILENT, UNLOCKED, WAITING, OTHER = range(6)
 DISAGREED = -1  # the hub judged a row's words otherwise than its station: above all else

@@ -26,8 +26,8 @@ from bisect import bisect_left
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta, timezone
 
-from ..entry import EntryError, parse_entry
-from ..event_history import (
+from adjudicator.text.entry import EntryError, parse_entry
+from adjudicator.event.history import (
     AGREES,
     DISAGREES,
     OTHER_LIST,
@@ -36,10 +36,10 @@ from ..event_history import (
     Check,
     EventHistory,
 )
-from ..lexicon.library import load_lexicon
-from ..tables import shown
-from ..verdict import all_found
-from ..visible import visible
+from adjudicator.lexicon.library import load_lexicon
+from adjudicator.event.tables import shown
+from adjudicator.judging.verdict import all_found
+from adjudicator.text.visible import visible
 
 GRACE = timedelta(seconds=120)  # a challenge under way at a change (taken at the next Ready)
 MAX_HEARD = 64  # row counts heard per station journal, each at the latest time it was heard

@@ -13,32 +13,32 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta, timezone
 
-from ..event_history import (
+from adjudicator.event.history import (
     AGREES,
     DISAGREES,
     Check,
     EventHistory,
     local_time,
 )
-from ..stationname import of_station, with_base
-from ..tables import group_key, shown
-from ..visible import visible
-from .alarmlist import (
+from adjudicator.config.station_name import of_station, with_base
+from adjudicator.event.tables import group_key, shown
+from adjudicator.text.visible import visible
+from adjudicator.hub.alarmlist import (
     WORDS_SHOWN,
     WRONG_ROWS,
     flags_of,
     shown_flags,
 )
-from .eventalarms import beat as event_beat
-from .eventalarms import station_lists
-from .handled import Handled
-from .kept import FlagCounts, keep_wrong
-from .ledger import CHECK
-from .pagestate import FROM, LEVELS, majority_fingerprint, page_state, shown_entries
-from .refusals import Refusals
-from .stationview import Newest, StationView
-from .tables import TableBook
-from .waiting import Waiting
+from adjudicator.hub.eventalarms import beat as event_beat
+from adjudicator.hub.eventalarms import station_lists
+from adjudicator.hub.handled import Handled
+from adjudicator.hub.kept import FlagCounts, keep_wrong
+from adjudicator.hub.hub_journal import CHECK
+from adjudicator.hub.pagestate import FROM, LEVELS, majority_fingerprint, page_state, shown_entries
+from adjudicator.hub.refusals import Refusals
+from adjudicator.hub.stationview import Newest, StationView
+from adjudicator.hub.table_rows import TableBook
+from adjudicator.hub.waiting import Waiting
 
 SILENT_AFTER = 15.0  # seconds without a heartbeat before a station is "silent"
 SPLIT_WINDOW = 90.0  # seconds: the same table at two stations this close is a possible split

@@ -15,7 +15,7 @@ import ssl
 import sys
 from dataclasses import dataclass
 
-from ..errors import FileAccessError
+from adjudicator.errors import FileAccessError
 
 YEARS = 20  # the certificate's validity: a pinned certificate need not expire for the event
 

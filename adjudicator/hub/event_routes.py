@@ -19,16 +19,16 @@ from dataclasses import replace
 
 from aiohttp import web
 
-from .. import wire
-from ..errors import AdjudicatorError, ConfigError
-from ..event import HEX64, MAX_DIVISIONS, Event, EventError, parse_event, to_dict
-from ..event_history import EventHistory
-from ..pin import SHORT_PIN, hash_event_pin, short_pin
-from ..rules import ChallengeRule
-from ..visible import visible
-from .refusals import RequestRefused
-from .event_setup import describe_change, pin_hash_in, same, save_event, shelf_lists
-from .routing import Hub, bound
+from adjudicator import wire
+from adjudicator.errors import AdjudicatorError, ConfigError
+from adjudicator.event.setup import HEX64, MAX_DIVISIONS, Event, EventError, parse_event, to_dict
+from adjudicator.event.history import EventHistory
+from adjudicator.event.pin import SHORT_PIN, hash_event_pin, short_pin
+from adjudicator.judging.rules import ChallengeRule
+from adjudicator.text.visible import visible
+from adjudicator.hub.refusals import RequestRefused
+from adjudicator.hub.event_setup import describe_change, pin_hash_in, same, save_event, shelf_lists
+from adjudicator.hub.routing import Hub, bound
 
 
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",

@@ -12,16 +12,16 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
-from ..errors import LexiconError
-from ..event import Division, Event, EventError, to_dict
-from ..tomlfile import read_toml, write_atomic
+from adjudicator.errors import LexiconError
+from adjudicator.event.setup import Division, Event, EventError, to_dict
+from adjudicator.config.tomlfile import read_toml, write_atomic
 
 
 def pin_lists(event: Event, config_path: str = "") -> tuple[Event, dict[str, str]]:
     """(EVENT with every division's fingerprint pinned, {fingerprint: compiled file}); a
     division names its list as the hub has it (CSW19, never a path). A relative file is taken
     beside CONFIG_PATH."""
-    from ..lexicon.library import load_lexicon
+    from adjudicator.lexicon.library import load_lexicon
 
     lists: dict[str, str] = {}
     divisions = []
@@ -53,8 +53,8 @@ def pin_lists(event: Event, config_path: str = "") -> tuple[Event, dict[str, str
 def with_tsh_tables(event: Event, tourney: dict) -> Event:
     """EVENT with tsh's tables for each division that gives none: tsh's `config tables` for
     the division of the same name (its boards' tables); checked again whole (no overlaps)."""
-    from ..event import parse_event, to_dict
-    from .tsh import NAME_CHARS
+    from adjudicator.event.setup import parse_event, to_dict
+    from adjudicator.hub.tsh import NAME_CHARS
 
     config = tourney.get("config") if isinstance(tourney.get("config"), dict) else {}
     tables = config.get("tables") if isinstance(config.get("tables"), dict) else {}
@@ -84,8 +84,8 @@ def _ranges(numbers: list[int]) -> str:
 def shelf_lists() -> dict[str, tuple[str, str]]:
     """The official tournament lists the hub can offer: {id: (fingerprint, file)}, from its
     shelf and lexicon folders (the director's panel chooses among these, by name)."""
-    from ..lexicon.compiled import Lexicon
-    from ..lexicon.library import available
+    from adjudicator.lexicon.compiled import Lexicon
+    from adjudicator.lexicon.library import available
 
     found: dict[str, tuple[str, str]] = {}
     for path in available():

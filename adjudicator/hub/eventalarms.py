@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..event import Division, Event
-from ..lexicon.known import identify
-from ..visible import visible
+from adjudicator.event.setup import Division, Event
+from adjudicator.lexicon.known import identify
+from adjudicator.text.visible import visible
 
 HEARTBEAT = 5.0  # seconds between a station's heartbeats (link/forward.py's HEARTBEAT)
 BEHIND_AFTER = 2 * HEARTBEAT + 2.0  # seconds on an older event version before it is an alarm

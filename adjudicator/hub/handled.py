@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .alarmlist import group_of
+from adjudicator.hub.alarmlist import group_of
 
 CARRY = 60.0  # seconds after a start a journaled mark waits for its group to show again
 MAX_GROUP = 300  # characters of a group's name a director's POST may say

@@ -1,7 +1,7 @@
 """Which station sent a request: its key, known from its first contact (trust on first use).
 
 A station sends its key once (wire.py, link/key.py); from then on each request is signed with it.
-The hub keeps every key that has sent a valid row in its journal (ledger.py: hub_keys), bound to
+The hub keeps every key that has sent a valid row in its journal (hub_journal.py: hub_keys), bound to
 one station journal and one station name; a key that never sent a valid row is held in memory
 only, for a while. A key "waits" until the director accepts it (hub/waiting.py holds what the
 page shows of it and how many may wait); the director may instead reject it, and it is refused
@@ -27,13 +27,13 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 
-from .. import wire
-from ..lookalike import mixed_scripts, name_key
-from ..stationname import base_name, with_base  # the one split of a name (ledger, kept use it)
-from ..visible import visible
-from . import waiting as slots
-from .refusals import RequestRefused
-from .station_key import ACCEPTED, DROPPED, REJECTED, WAITING, StationKey
+from adjudicator import wire
+from adjudicator.text.lookalike import mixed_scripts, name_key
+from adjudicator.config.station_name import base_name, with_base  # the one split of a name (ledger, kept use it)
+from adjudicator.text.visible import visible
+from adjudicator.hub import waiting as slots
+from adjudicator.hub.refusals import RequestRefused
+from adjudicator.hub.station_key import ACCEPTED, DROPPED, REJECTED, WAITING, StationKey
 
 MAX_NEW = slots.MAX_WAITING  # keys not accepted by the director yet, at most
 MAX_NEW_ROWS = 500  # rows kept for a station not accepted yet (more once the director accepts)

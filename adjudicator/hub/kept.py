@@ -12,9 +12,9 @@ that same order.
 
 from __future__ import annotations
 
-from ..tables import shown
-from ..visible import visible
-from .identity import base_name
+from adjudicator.event.tables import shown
+from adjudicator.text.visible import visible
+from adjudicator.hub.identity import base_name
 
 MAX_WRONG = 20  # counted alarms of the hub's findings kept per station
 MAX_FLAG_LINES = 20  # tables and kinds of flag counted per station

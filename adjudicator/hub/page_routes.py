@@ -15,9 +15,9 @@ from typing import Any
 
 from aiohttp import web
 
-from .. import wire
-from .handled import MAX_GROUP
-from .station_routes import HEADERS
+from adjudicator import wire
+from adjudicator.hub.handled import MAX_GROUP
+from adjudicator.hub.station_routes import HEADERS
 
 Hub = Any  # server.Hub (which imports this module)
 FILES = {"director.css": "text/css", "director.js": "text/javascript",

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from ..event_history import AGREES, DISAGREES, OTHER_LIST, UNCHECKED, EventHistory
-from ..visible import visible
-from .alarmlist import (
+from adjudicator.event.history import AGREES, DISAGREES, OTHER_LIST, UNCHECKED, EventHistory
+from adjudicator.text.visible import visible
+from adjudicator.hub.alarmlist import (
     DISAGREED,
     OTHER,
     PRINTER_WORDS,
@@ -26,7 +26,7 @@ from .alarmlist import (
     station_level,
     wrong_rows,
 )
-from .stationview import StationView, divisions_of
+from adjudicator.hub.stationview import StationView, divisions_of
 
 FROM = "_from"  # a kept challenge's station (journal id): not shown, read by shown_entries
 # alarmlist's level of each finding of the hub's check

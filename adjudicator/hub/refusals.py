@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from ..errors import HubRefusal
-from ..visible import visible
-from .waiting import MAX_PER_ADDRESS, MAX_WAITING
+from adjudicator.errors import HubRefusal
+from adjudicator.text.visible import visible
+from adjudicator.hub.waiting import MAX_PER_ADDRESS, MAX_WAITING
 
 WRONG_TOKEN_SHOWN = 60.0  # seconds a sender with a wrong hub_token stays on the page
 INTRUDER_SHOWN = 600.0  # seconds a refused request (a forgery, a key conflict) stays on the page
@@ -43,7 +43,7 @@ class RequestRefused(HubRefusal):
 
 
 class RowsRefused(HubRefusal):
-    """A batch of rows the hub journal will not take (ledger.py): a row that is not the
+    """A batch of rows the hub journal will not take (hub_journal.py): a row that is not the
     station's chained row (HTTP 422)."""
 
 

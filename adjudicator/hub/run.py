@@ -22,14 +22,14 @@ import sys
 
 from aiohttp import web
 
-from ..errors import AdjudicatorError
-from ..net.guard import ConnectionGuard, raise_file_limit
-from ..net.logs import OneLineLog, loop_exception_handler, route_library_logs
-from ..net.stopping import on_stop_signals
-from .certificate import ensure as ensure_certificate
-from .director_gate import director_gate
-from .event_routes import load_event
-from .server import Hub
+from adjudicator.errors import AdjudicatorError
+from adjudicator.net.guard import ConnectionGuard, raise_file_limit
+from adjudicator.net.logs import OneLineLog, loop_exception_handler, route_library_logs
+from adjudicator.net.stopping import on_stop_signals
+from adjudicator.hub.certificate import ensure as ensure_certificate
+from adjudicator.hub.director_gate import director_gate
+from adjudicator.hub.event_routes import load_event
+from adjudicator.hub.server import Hub
 
 MAX_CONNECTIONS = 600  # stations, the director's pages and their event streams
 PER_ADDRESS = 16  # idle or silent connections without the token one address may hold

@@ -16,23 +16,23 @@ from urllib.parse import unquote
 
 from aiohttp import web
 
-from .. import wire
-from ..errors import AdjudicatorError
-from ..event import Event, to_dict
-from ..event_history import EventHistory
-from ..net.logs import OneLineLog
-from ..visible import visible
-from . import event_routes, page_routes, station_routes
-from .audit import Audit
-from .board import Board
-from .handled import Handled
-from .identity import MAX_NEW_ROWS, Identities
-from .ledger import HubJournal
-from .refusals import Claimed, Full, RequestRefused, RowsRefused
-from .stamps import Stamps
-from .station_routes import HEADERS
-from .station_routes import printable as _printable
-from .stream import TOO_MANY, Feed
+from adjudicator import wire
+from adjudicator.errors import AdjudicatorError
+from adjudicator.event.setup import Event, to_dict
+from adjudicator.event.history import EventHistory
+from adjudicator.net.logs import OneLineLog
+from adjudicator.text.visible import visible
+from adjudicator.hub import event_routes, page_routes, station_routes
+from adjudicator.hub.audit import Audit
+from adjudicator.hub.board import Board
+from adjudicator.hub.handled import Handled
+from adjudicator.hub.identity import MAX_NEW_ROWS, Identities
+from adjudicator.hub.hub_journal import HubJournal
+from adjudicator.hub.refusals import Claimed, Full, RequestRefused, RowsRefused
+from adjudicator.hub.stamps import Stamps
+from adjudicator.hub.station_routes import HEADERS
+from adjudicator.hub.station_routes import printable as _printable
+from adjudicator.hub.stream import TOO_MANY, Feed
 
 TSH_EVERY = 1.0  # seconds between looks at tsh's file
 MAX_BODY = 2 * 1024 * 1024  # a batch of wire.MAX_BATCH rows fits; without the token: none read
@@ -67,7 +67,7 @@ class Hub:
         self.director_port = 0  # run.py: the director's page's port on 127.0.0.1
         self.tsh = None
         if tsh:
-            from .tsh import TshNames
+            from adjudicator.hub.tsh import TshNames
 
             self.tsh = TshNames(tsh)
         self.board = board or Board(names=self.tsh and self.tsh.at,
@@ -299,7 +299,7 @@ class Hub:
     async def _watch_tsh(self) -> None:
         """tsh's file read again when it changes (on a thread of its own, which a stop does not
         wait for): names, or its warning. Nothing the file holds ends this watch."""
-        from .tsh import refreshed
+        from adjudicator.hub.tsh import refreshed
 
         while True:
             await asyncio.sleep(TSH_EVERY)

@@ -6,8 +6,8 @@ import os
 import tomllib
 from dataclasses import dataclass
 
-from ..errors import ConfigError
-from ..event import Event, parse_event
+from adjudicator.errors import ConfigError
+from adjudicator.event.setup import Event, parse_event
 
 DEFAULT = 'journal = "hub.db"  # every station\'s rows, once (adjudicator journal verify/export)\n'
 
@@ -26,7 +26,7 @@ def load_hub_config(path: str) -> tuple[HubConfig, bool]:
     if not os.path.exists(path):
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):  # a drive not mounted: never made on the local disk
-            from ..errors import FileAccessError
+            from adjudicator.errors import FileAccessError
 
             raise FileAccessError(f"cannot write the hub config {path}: the folder {folder} "
                                   "is not there (a drive not mounted?); nothing is made in its "

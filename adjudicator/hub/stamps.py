@@ -17,8 +17,8 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from .. import wire
-from .refusals import RequestRefused
+from adjudicator import wire
+from adjudicator.hub.refusals import RequestRefused
 
 WINDOW = 60.0  # seconds a stamp is good for (a station is given a new one with every answer)
 AHEAD = 5.0  # seconds a stamp may seem ahead of the hub's clock (the clock stepped back)

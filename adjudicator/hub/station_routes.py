@@ -12,9 +12,9 @@ import asyncio
 
 from aiohttp import web
 
-from .. import wire
-from .refusals import RequestRefused
-from .routing import Hub, bound
+from adjudicator import wire
+from adjudicator.hub.refusals import RequestRefused
+from adjudicator.hub.routing import Hub, bound
 
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"}  # every page's

@@ -21,8 +21,8 @@ import threading
 from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 
-from ..errors import ConfigError
-from .jsliteral import JSLiteralError, parse_assignment
+from adjudicator.errors import ConfigError
+from adjudicator.hub.jsliteral import JSLiteralError, parse_assignment
 
 MAX_BYTES = 16 * 1024 * 1024  # tsh's file for a 400-player, 31-round event is about 1 MB
 CHUNK = 1 << 20  # bytes read at a time (the stop event looked at between them)

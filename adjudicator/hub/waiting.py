@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from ..lookalike import name_key
-from ..visible import visible
+from adjudicator.text.lookalike import name_key
+from adjudicator.text.visible import visible
 
 MAX_WAITING = 64  # keys not accepted by the director yet, at most
 MAX_PER_ADDRESS = 8  # of them from one address

@@ -9,14 +9,14 @@ import io
 import sqlite3
 from typing import TextIO
 
-from ..errors import JournalError
-from . import anchor, chain, db
-from .chain import ChainBroken, ChainReport
-from .db import default_journal_path
-from .export import accepted_journals, hub_history, parse_since, query, render, write
-from .flags import DEFAULT_SPLIT_WINDOW, RECHECKS_DIFFER, SPLIT_LOOKUP
-from .rows import MODES, PRINT_STATUSES, JournalRow
-from .store import Journal
+from adjudicator.errors import JournalError
+from adjudicator.journal import anchor, chain, db
+from adjudicator.journal.chain import ChainBroken, ChainReport
+from adjudicator.journal.db import default_journal_path
+from adjudicator.journal.export import accepted_journals, hub_history, parse_since, query, render, write
+from adjudicator.journal.flags import DEFAULT_SPLIT_WINDOW, RECHECKS_DIFFER, SPLIT_LOOKUP
+from adjudicator.journal.rows import MODES, PRINT_STATUSES, JournalRow
+from adjudicator.journal.store import Journal
 
 
 def verify(path: str | None = None, slips: dict[int, str] | None = None) -> ChainReport:

@@ -19,8 +19,8 @@ import sqlite3
 import sys
 from dataclasses import dataclass
 
-from ..errors import EXIT_ENTRY, AdjudicatorError, JournalError, JournalFileError
-from . import chain, db
+from adjudicator.errors import EXIT_ENTRY, AdjudicatorError, JournalError, JournalFileError
+from adjudicator.journal import chain, db
 
 HEAD_SUFFIX = ".head"
 HEAD_MAGIC = "adjudicator-journal-head 1"
@@ -214,7 +214,7 @@ def verify_file(path: str, slips: dict[int, str] | None = None) -> chain.ChainRe
 def export_checked(path: str, fmt: str, out) -> tuple[int, chain.ChainReport]:
     """Export every row of the journal at PATH to OUT (export.py) and check its chain, against
     the head file, in the same read: (rows written, the report verify_file would give)."""
-    from . import export
+    from adjudicator.journal import export
 
     conn = db.connect_ro(path)
     try:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import sqlite3
 
-from ..destination import destination
-from ..errors import JournalError, JournalFileError
-from . import anchor, chain, db
+from adjudicator.files.destination import destination
+from adjudicator.errors import JournalError, JournalFileError
+from adjudicator.journal import anchor, chain, db
 
 
 def backup(path: str, dest: str, *, force: bool = False) -> chain.ChainReport:

@@ -36,8 +36,8 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from ..errors import JournalError
-from .db import meta
+from adjudicator.errors import JournalError
+from adjudicator.journal.db import meta
 
 GENESIS = "0" * 64
 HASHED_COLUMNS = (

@@ -7,9 +7,9 @@ import re
 import sqlite3
 from urllib.parse import quote
 
-from ..config import default_journal_path  # noqa: F401  (one definition, re-exported)
-from ..destination import check_journal
-from ..errors import FileAccessError, JournalError, JournalFileError
+from adjudicator.config.station import default_journal_path  # noqa: F401  (one definition, re-exported)
+from adjudicator.files.destination import check_journal
+from adjudicator.errors import FileAccessError, JournalError, JournalFileError
 
 FORMAT = "adjudicator-journal"
 SCHEMA_VERSION = 1

@@ -18,10 +18,10 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
-from ..errors import JournalError
-from ..event_history import OTHER_LIST, Check, EventHistory, utc_text
-from .chain import SORTED_COLUMNS, Walk
-from .rows import JournalRow, to_utc_text
+from adjudicator.errors import JournalError
+from adjudicator.event.history import OTHER_LIST, Check, EventHistory, utc_text
+from adjudicator.journal.chain import SORTED_COLUMNS, Walk
+from adjudicator.journal.rows import JournalRow, to_utc_text
 
 # The rows to export with their latest print status (one pass over print_log: SQLite takes a
 # bare column from the row max() picked) and prev_hash, so an export can check the chain too.
@@ -51,7 +51,7 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _CELL_STARTS = tuple("," + c for c in FORMULA_STARTS)
 ACCEPTED = "accepted"  # the column a hub journal's export adds: the station accepted, yes/no
 WRONG_LIST = "wrong_list"  # and the next: a row judged with another list or rule than its
-#                            table's division's at the time (event_history.py), else ""
+#                            table's division's at the time (event/history.py), else ""
 HUB_CHECK = "hub_check"  # and the next: the hub's own judgement of the row (hub/audit.py):
 #                          "agrees", "disagrees: ...", "other list: ...", "unchecked: ..."
 HUB_STATION = "hub_station"  # and the last: the station the hub holds the row under (its

@@ -7,8 +7,8 @@ import contextlib
 import os
 import sqlite3
 
-from ..errors import JournalError, JournalLostError, JournalUnwritableError
-from . import anchor, chain, db
+from adjudicator.errors import JournalError, JournalLostError, JournalUnwritableError
+from adjudicator.journal import anchor, chain, db
 
 ABANDONED: list = []  # connections to files made unwritable: closing one would be a SIGBUS
 

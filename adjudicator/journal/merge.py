@@ -11,11 +11,11 @@ import os
 import sqlite3
 from dataclasses import dataclass
 
-from ..destination import destination
-from ..errors import JournalError, JournalFileError
-from . import anchor, chain, db
-from .backup import remove_journal_files
-from .store import Journal
+from adjudicator.files.destination import destination
+from adjudicator.errors import JournalError, JournalFileError
+from adjudicator.journal import anchor, chain, db
+from adjudicator.journal.backup import remove_journal_files
+from adjudicator.journal.store import Journal
 
 CHUNK = 1000  # rows per transaction written to the merged journal
 

@@ -17,8 +17,8 @@ import json
 import sqlite3
 from collections.abc import Mapping
 
-from .chain import CHAIN_COLUMNS
-from .db import meta
+from adjudicator.journal.chain import CHAIN_COLUMNS
+from adjudicator.journal.db import meta
 
 EVENT_VERSION = "event_version"  # beside a queued row's columns: the version it was judged under
 

@@ -7,7 +7,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from ..errors import JournalError
+from adjudicator.errors import JournalError
 
 MODES = ("station", "smart device", "runner", "director")
 PRINT_STATUSES = ("printed", "failed", "reprinted")

@@ -11,12 +11,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any, TextIO
 
-from ..errors import JournalError, JournalLockedError
-from . import anchor, chain, db, outbox
-from .held import ABANDONED, HeldFile
-from .export import parse_since, query, write
-from .flags import DEFAULT_SPLIT_WINDOW, flags_for
-from .rows import MODES, PRINT_STATUSES, SELECT_ROWS, JournalRow, row_from_sql, to_utc_text
+from adjudicator.errors import JournalError, JournalLockedError
+from adjudicator.journal import anchor, chain, db, outbox
+from adjudicator.journal.held import ABANDONED, HeldFile
+from adjudicator.journal.export import parse_since, query, write
+from adjudicator.journal.flags import DEFAULT_SPLIT_WINDOW, flags_for
+from adjudicator.journal.rows import MODES, PRINT_STATUSES, SELECT_ROWS, JournalRow, row_from_sql, to_utc_text
 
 Clock = Callable[[], datetime]
 

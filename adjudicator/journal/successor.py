@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import os
 
-from ..errors import JournalError
-from . import anchor
+from adjudicator.errors import JournalError
+from adjudicator.journal import anchor
 
 FOLLOWS = "follows"  # meta key: the last row of the journal this file continues (not in it)
 

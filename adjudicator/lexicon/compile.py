@@ -7,14 +7,14 @@ from dataclasses import dataclass
 
 import marisa_trie
 
-from ..entry import describe_char
-from ..errors import LexiconError
-from ..visible import is_hidden, visible
-from .compiled import FORMAT_VERSION, fingerprint_words, write_compiled
-from .known import identify
-from .names import check_claims, claim_of_name
-from .verified import remember
-from .wordlist import SourceReport, read_source
+from adjudicator.text.entry import describe_char
+from adjudicator.errors import LexiconError
+from adjudicator.text.visible import is_hidden, visible
+from adjudicator.lexicon.compiled import FORMAT_VERSION, fingerprint_words, write_compiled
+from adjudicator.lexicon.known import identify
+from adjudicator.lexicon.names import check_claims, claim_of_name
+from adjudicator.lexicon.verified import remember
+from adjudicator.lexicon.wordlist import SourceReport, read_source
 
 
 def plain_spaces(name: str) -> str:

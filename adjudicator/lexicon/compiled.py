@@ -11,10 +11,10 @@ from collections.abc import Iterable, Iterator
 
 import marisa_trie
 
-from ..destination import replacing
-from ..errors import FileAccessError, LexiconError
-from . import verified
-from .known import LexiconIdentity, identify
+from adjudicator.files.destination import replacing
+from adjudicator.errors import FileAccessError, LexiconError
+from adjudicator.lexicon import verified
+from adjudicator.lexicon.known import LexiconIdentity, identify
 
 FORMAT_VERSION = 1
 MAGIC = b"ADJLEX\x00\x01"

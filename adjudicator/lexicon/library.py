@@ -8,12 +8,12 @@ import threading
 from collections.abc import Callable
 from typing import NamedTuple
 
-from ..destination import kind_of, why_unreadable
-from ..errors import AdjudicatorError, FileAccessError, LexiconError
-from .compiled import Lexicon, is_compiled
-from .known import SHIPPED
-from .names import check_named, official_id
-from .store import cached_lexicon, lexicon_dirs
+from adjudicator.files.destination import kind_of, why_unreadable
+from adjudicator.errors import AdjudicatorError, FileAccessError, LexiconError
+from adjudicator.lexicon.compiled import Lexicon, is_compiled
+from adjudicator.lexicon.known import SHIPPED
+from adjudicator.lexicon.names import check_named, official_id
+from adjudicator.lexicon.store import cached_lexicon, lexicon_dirs
 
 DEFAULT_NAMES = ("default", "enable")
 # Another program's file is found by name too (lexicon/readers): Zyzzyva, Quackle, KWG.

@@ -9,8 +9,8 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-from ..errors import LexiconError
-from .known import KnownLexicon, LexiconIdentity, by_id
+from adjudicator.errors import LexiconError
+from adjudicator.lexicon.known import KnownLexicon, LexiconIdentity, by_id
 
 # Every name Zyzzyva, Quackle, Woogles/macondo/liwords and MAGPIE give an official list (file
 # names such as nwl23.dawg, NWL20.kwg, OWL2.dwg, lexicon names such as "America"), spelled as
@@ -119,7 +119,7 @@ def _look(name: str) -> str:
     """NAME as people read it: Unicode TR39's skeleton of it as it is (before NFKC turns a
     lunate sigma Ϲ into Σ), then lookalike.name_key (compatibility forms, case, blanks, the
     skeleton again), every combining mark taken off, and "vv" read as "w"."""
-    from ..lookalike import name_key, skeleton  # only for a name no program spells exactly
+    from adjudicator.text.lookalike import name_key, skeleton  # only for a name no program spells exactly
 
     key = unicodedata.normalize("NFD", name_key(skeleton(name)))
     key = "".join(c for c in key if not unicodedata.combining(c)

@@ -6,12 +6,12 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..errors import LexiconError
-from .compiled import fingerprint_words
-from .known import KnownLexicon, identify
-from .names import claim_of_name, refusal
-from .readers.zyzzyva_db import NotALexiconDatabase
-from .wordlist import read_source
+from adjudicator.errors import LexiconError
+from adjudicator.lexicon.compiled import fingerprint_words
+from adjudicator.lexicon.known import KnownLexicon, identify
+from adjudicator.lexicon.names import claim_of_name, refusal
+from adjudicator.lexicon.readers.zyzzyva_db import NotALexiconDatabase
+from adjudicator.lexicon.wordlist import read_source
 
 MAX_DEPTH = 3  # data/words/British/CSW19.dwg is two folders below data/: enough, never the disk
 MAX_ENTRIES = 2000  # folder entries looked at in one place

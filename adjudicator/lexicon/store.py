@@ -9,16 +9,16 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import platformdirs
 
-from ..destination import open_regular
-from ..errors import FileAccessError, LexiconError
-from . import verified
-from .compiled import FORMAT_VERSION, Lexicon, is_compiled
-from .known import LexiconIdentity
-from .names import check_named
-from .verified import CACHE_ENV, cache_dir
+from adjudicator.files.destination import open_regular
+from adjudicator.errors import FileAccessError, LexiconError
+from adjudicator.lexicon import verified
+from adjudicator.lexicon.compiled import FORMAT_VERSION, Lexicon, is_compiled
+from adjudicator.lexicon.known import LexiconIdentity
+from adjudicator.lexicon.names import check_named
+from adjudicator.lexicon.verified import CACHE_ENV, cache_dir
 
 if TYPE_CHECKING:
-    from .compile import CompileReport
+    from adjudicator.lexicon.compile import CompileReport
 
 LEXICON_DIRS_ENV = "ADJUDICATOR_LEXICONS"
 SHELF_ENV = "ADJUDICATOR_SHELF"
@@ -68,7 +68,7 @@ def cached_lexicon(source: str) -> Lexicon:
     file forged to look like it) is compiled again from the source, never used."""
     from hashlib import file_digest  # (at first use: it loads OpenSSL)
 
-    from .readers import check_open  # only a word list not yet compiled: its readers' bounds
+    from adjudicator.lexicon.readers import check_open  # only a word list not yet compiled: its readers' bounds
 
     try:
         with open_regular(source) as f:  # a pipe or a device refused, never waited on
@@ -110,7 +110,7 @@ def _built_from(lex: Lexicon, digest: str) -> bool:
 def _compile(sources: list[str], out: str, **options) -> CompileReport:
     """compile.compile_sources, imported only when a list is compiled: a station loading its
     compiled lists never imports the readers of other programs' formats (its cold start)."""
-    from .compile import compile_sources
+    from adjudicator.lexicon.compile import compile_sources
 
     return compile_sources(sources, out, **options)
 

@@ -8,14 +8,14 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ..destination import open_regular
-from ..entry import describe_char
-from ..errors import FileAccessError, LexiconError, WordListError
-from .compiled import MAGIC as _LEXICON_MAGIC
-from .compiled import MARISA_MAGIC
-from .names import Claim, claim_of_title
-from .readers import read_open
-from .readers.graph import MAX_WORDS
+from adjudicator.files.destination import open_regular
+from adjudicator.text.entry import describe_char
+from adjudicator.errors import FileAccessError, LexiconError, WordListError
+from adjudicator.lexicon.compiled import MAGIC as _LEXICON_MAGIC
+from adjudicator.lexicon.compiled import MARISA_MAGIC
+from adjudicator.lexicon.names import Claim, claim_of_title
+from adjudicator.lexicon.readers import read_open
+from adjudicator.lexicon.readers.graph import MAX_WORDS
 
 # A text list holds at most MAX_WORDS words (as the graph formats: 3.5x CSW) in at most
 # MAX_TEXT_BYTES (CSW with a definition on every line is 15-20 MB) and MAX_LINES lines (blank

@@ -39,15 +39,15 @@ def open_link(config, how: str = ONCE, *, station=None, timeout: float | None = 
     """The sender for CONFIG's journal and hub: LIVE, the one running for that journal in this
     process (forward.forward_journal); ONCE, a new one not started. Its heartbeat says what
     STATION judges with (status.py), else only what the config says (`journal push`)."""
-    from .status import config_status, station_status
+    from adjudicator.link.status import config_status, station_status
 
     status = station_status(station) if station is not None else config_status(config)
     if how == LIVE:
-        from .forward import forward_journal
+        from adjudicator.link.forward import forward_journal
 
         return forward_journal(config.journal, config.hub, config.hub_token, status,
                                pin=config.hub_fingerprint)
-    from .forward import TIMEOUT, Forwarder
+    from adjudicator.link.forward import TIMEOUT, Forwarder
 
     return Forwarder(config.journal, config.hub, config.hub_token, status=status,
                      timeout=TIMEOUT if timeout is None else timeout, pin=config.hub_fingerprint)

@@ -17,7 +17,7 @@ import time
 import urllib.request
 from functools import partial
 
-from . import pins
+from adjudicator.link import pins
 
 
 class Deadline:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import threading
 import time
 
-from ..errors import AdjudicatorError
-from ..journal import outbox
-from . import pins
-from .hubclient import TIMEOUT, HubRefused, HubUnreachable, _printable, post
-from .sender import BATCH, HEARTBEAT, POLL, PushReport, Sender, Status
+from adjudicator.errors import AdjudicatorError
+from adjudicator.journal import outbox
+from adjudicator.link import pins
+from adjudicator.link.hubclient import TIMEOUT, HubRefused, HubUnreachable, _printable, post
+from adjudicator.link.sender import BATCH, HEARTBEAT, POLL, PushReport, Sender, Status
 
 __all__ = ["BATCH", "HEARTBEAT", "POLL", "TIMEOUT", "Forwarder", "HubRefused", "HubUnreachable",
            "PushReport", "Status", "forward_journal", "post", "stop_all"]

@@ -11,10 +11,10 @@ import urllib.error
 import urllib.request
 from urllib.parse import quote
 
-from .. import wire
-from ..errors import AdjudicatorError
-from . import pins
-from .deadline import Deadline, urlopen
+from adjudicator import wire
+from adjudicator.errors import AdjudicatorError
+from adjudicator.link import pins
+from adjudicator.link.deadline import Deadline, urlopen
 
 TIMEOUT = 5.0  # seconds one request may take, whole (deadline.py: a trickling hub too)
 MAX_ANSWER = 64 * 1024  # bytes of an answer read at most (an ack is a few dozen)

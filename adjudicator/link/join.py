@@ -20,20 +20,20 @@ import urllib.request
 from dataclasses import dataclass
 from urllib.parse import parse_qs, quote, urlsplit
 
-from .. import wire
-from ..errors import AdjudicatorError, EntryError, FileAccessError, LexiconError
-from ..event import HEX64, Event, EventError, parse_event
-from ..lexicon import store as shelves
-from ..lexicon.compiled import Lexicon
-from ..visible import visible
-from . import pins
-from .deadline import Deadline, urlopen
+from adjudicator import wire
+from adjudicator.errors import AdjudicatorError, EntryError, FileAccessError, LexiconError
+from adjudicator.event.setup import HEX64, Event, EventError, parse_event
+from adjudicator.lexicon import store as shelves
+from adjudicator.lexicon.compiled import Lexicon
+from adjudicator.text.visible import visible
+from adjudicator.link import pins
+from adjudicator.link.deadline import Deadline, urlopen
 
 TIMEOUT = 10.0  # seconds the event's answer may take
 LIST_TIMEOUT = 120.0  # seconds one compiled list may take (a CSW list is ~3 MB)
 MAX_ANSWER = 256 * 1024  # bytes of the event's answer read at most
 MAX_LIST = 64 * 1024 * 1024  # bytes of a compiled list read at most
-TOKEN = re.compile(r"[A-Za-z0-9_-]{8,200}")  # a station token as ledger.py makes it
+TOKEN = re.compile(r"[A-Za-z0-9_-]{8,200}")  # a station token as hub_journal.py makes it
 SHELF_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # as shelf.py names its files
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from ..errors import AdjudicatorError
+from adjudicator.errors import AdjudicatorError
 
 ASK_WAIT = 1.5  # seconds the hub has to answer before a one-shot judge judges without it
 HUB_WAIT = 5.0  # seconds `judge --config` gives its hub after the verdict, whatever it does
@@ -74,7 +74,7 @@ def tell_hub(service, err: TextIO | None = None) -> None:
     hub does (a hub answering a byte a second included); a line on ERR when it cannot be
     told, the rows then wait in the journal's outbox. The event the hub's answer carries is
     taken at once when the link follows it (follow.py), as a kiosk takes it at Ready."""
-    from .forward import HubUnreachable
+    from adjudicator.link.forward import HubUnreachable
 
     cfg, link = service.config, service.hub_link
     try:
@@ -93,10 +93,10 @@ def push_journal(config_path: str | None):
     heartbeat says only the mode."""
     import os
 
-    from ..config import load_config
-    from ..errors import ConfigError, JournalFileError
-    from .attach import open_link
-    from .forward import HubUnreachable
+    from adjudicator.config.station import load_config
+    from adjudicator.errors import ConfigError, JournalFileError
+    from adjudicator.link.attach import open_link
+    from adjudicator.link.forward import HubUnreachable
 
     cfg = load_config(config_path)
     if not cfg.hub:

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from urllib.parse import quote
 
-from .. import wire
-from ..journal import db, outbox
-from . import key as station_key
-from . import pins
-from .deadline import Deadline
-from .hubclient import TIMEOUT, HubRefused, HubUnreachable, _late, _printable, post
+from adjudicator import wire
+from adjudicator.journal import db, outbox
+from adjudicator.link import key as station_key
+from adjudicator.link import pins
+from adjudicator.link.deadline import Deadline
+from adjudicator.link.hubclient import TIMEOUT, HubRefused, HubUnreachable, _late, _printable, post
 
 BATCH = 200  # rows a request
 POLL = 0.2  # seconds between looks at the outbox while idle
@@ -188,7 +188,7 @@ class Sender:
         self.last_answer = datetime.now(timezone.utc)
         if event is not None and self.on_event and (event.version != self.event_version or (
                 self.event_wanted is not None and self.event_wanted(event.version))):
-            try:  # the station takes it at its next Ready (adjudicator/follow.py)
+            try:  # the station takes it at its next Ready (adjudicator/station/follow.py)
                 self.on_event(event)
                 self.event_version = event.version
             except Exception as e:  # noqa: BLE001 - the sender never dies (issue 20)

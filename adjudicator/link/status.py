@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..wire import MAX_LISTS, list_entry
+from adjudicator.wire import MAX_LISTS, list_entry
 
 
 def config_status(cfg) -> Callable[[], dict]:
@@ -30,7 +30,7 @@ def station_status(station) -> Callable[[], dict]:
 
 def lists_by_division(station) -> list[dict]:
     """What judges each division the station serves (wire.check_lists), as its lists by table
-    say (adjudicator/lists.py): its name, its list's name and fingerprint, its rule; one entry
+    say (adjudicator/station/lists.py): its name, its list's name and fingerprint, its rule; one entry
     with division "" for a station on its own list (its rule "" when none is configured)."""
     lists = station.lists
     return [list_entry(s.division.name, s.lexicon.name, s.lexicon.fingerprint,
@@ -42,7 +42,7 @@ def printer_state(ok: bool, message: str) -> str:
     """A print job's report ('Slip for challenge #12 not printed: paper out. Reload...') as the
     printer's state: 'paper out'; 'ready' after a slip printed (or its warning, 'paper running
     low')."""
-    from ..docket.status import PAPER_LOW
+    from adjudicator.docket.status import PAPER_LOW
 
     if ok:
         return PAPER_LOW if PAPER_LOW in message.lower() else "ready"

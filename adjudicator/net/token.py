@@ -81,7 +81,7 @@ class TokenStore:
     def _write(self, token: str, base: str | None) -> None:
         """The token (and the address) written whole or not at all, readable by this user only,
         at a symlink's target, never onto a device or a pipe (destination.replacing)."""
-        from ..destination import replacing
+        from adjudicator.files.destination import replacing
 
         folder = os.path.dirname(self.path) or "."
         try:

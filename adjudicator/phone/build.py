@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from adjudicator.config import Config
-from adjudicator.lists import TableLists
+from adjudicator.config.station import Config
+from adjudicator.station.lists import TableLists
 from adjudicator.net.token import TokenStore
-from adjudicator.station import Station, TableCounts, open_station
-from .limits import Limits
-from .server import PhoneApp
+from adjudicator.station.service import Station, TableCounts, open_station
+from adjudicator.phone.limits import Limits
+from adjudicator.phone.server import PhoneApp
 
 
 def stations_for(config: Config, lists: TableLists, journal, journal_problem: str = "",

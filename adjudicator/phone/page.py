@@ -10,7 +10,7 @@ import html
 from importlib import resources
 from urllib.parse import quote
 
-from .limits import FULL, TOO_MANY_HERE
+from adjudicator.phone.limits import FULL, TOO_MANY_HERE
 
 # What a phone without the current token is told (403), whatever it asked for.
 FORBIDDEN_TITLE = "This word judge needs the current link"

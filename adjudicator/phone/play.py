@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 
 from adjudicator.errors import EntryError
-from adjudicator.protocol import Action, State
-from adjudicator.station import NO_VERDICT
-from adjudicator.tables import TableError
-from .tables import MAX_TEXT, Device, clean_table
+from adjudicator.station.protocol import Action, State
+from adjudicator.station.service import NO_VERDICT
+from adjudicator.event.tables import TableError
+from adjudicator.phone.seats import MAX_TEXT, Device, clean_table
 
 
 async def act(frame: dict, device: Device, *, timers, clock, judge_in) -> str:

@@ -14,8 +14,8 @@ from adjudicator.net.announce import base_url, print_url, token_url
 from adjudicator.net.guard import ConnectionGuard, raise_file_limit
 from adjudicator.net.logs import loop_exception_handler, route_library_logs
 from adjudicator.net.stopping import on_stop_signals
-from adjudicator.visible import visible
-from .server import PhoneApp
+from adjudicator.text.visible import visible
+from adjudicator.phone.server import PhoneApp
 
 
 class PhoneServer:

@@ -13,12 +13,12 @@ from urllib.parse import urlencode, urlsplit
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from adjudicator.net.token import TokenStore
-from .limits import Admission, Limits
+from adjudicator.phone.limits import Admission, Limits
 from adjudicator.net.logs import OneLineLog
-from .page import Page
-from .play import act, runner
-from .tables import Devices
-from .wire import BadFrame, hello, parse_frame, state_payload
+from adjudicator.phone.page import Page
+from adjudicator.phone.play import act, runner
+from adjudicator.phone.seats import Devices
+from adjudicator.phone.wire import BadFrame, hello, parse_frame, state_payload
 
 COOKIE = "adjudicator_token"
 DEVICE_COOKIE = "adjudicator_device"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from adjudicator.entry import MAX_ENTRY_CHARS, too_long_message
-from adjudicator.protocol import TOUCH, State
-from adjudicator.station import NOT_RECORDED, Outcome
-from adjudicator.tables import TableError
-from .tables import Device, TableState
+from adjudicator.text.entry import MAX_ENTRY_CHARS, too_long_message
+from adjudicator.station.protocol import TOUCH, State
+from adjudicator.station.service import NOT_RECORDED, Outcome
+from adjudicator.event.tables import TableError
+from adjudicator.phone.seats import Device, TableState
 
 MARK = {True: "✔", False: "✘"}
 PLAIN = {True: "YES: the play is ACCEPTABLE", False: "NO: the play is UNACCEPTABLE"}

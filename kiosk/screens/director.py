@@ -13,17 +13,17 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Label, Select, Static
 from textual.widgets import Input as PinInput
 
-from adjudicator.config import parse_config
-from adjudicator.config_save import to_toml_dict
+from adjudicator.config.station import parse_config
+from adjudicator.config.save import to_toml_dict
 from adjudicator.errors import AdjudicatorError, ConfigError
-from adjudicator.pin import check_pin_text, hash_pin, is_set
-from adjudicator.rules import ChallengeRule
+from adjudicator.event.pin import check_pin_text, hash_pin, is_set
+from adjudicator.judging.rules import ChallengeRule
 from adjudicator.lexicon.library import choices, name_of
-from adjudicator.visible import visible
+from adjudicator.text.visible import visible
 
-from ..printing import Printed, print_desk
-from ..widgets.entry_input import VisibleInput as Input
-from .base import DismissedOnce, screen_css
+from kiosk.printing import Printed, print_desk
+from kiosk.widgets.entry_input import VisibleInput as Input
+from kiosk.screens.base import DismissedOnce, screen_css
 
 TIMER_KEYS = ("entry_idle", "verdict_hold", "verdict_clear", "director_idle")
 TIMER_LABELS = {"entry_idle": "Unfinished entry cleared after",
@@ -209,7 +209,7 @@ class DirectorScreen(DismissedOnce, Screen):
         a peer's, so every control is shown as its picture and nothing is read as markup."""
         link = self.app.station.hub_link
         state = link.describe() if link is not None else "starting"
-        from adjudicator.follow import offline_text  # since when the hub is out of reach
+        from adjudicator.station.follow import offline_text  # since when the hub is out of reach
 
         state = " · ".join(filter(None, (state, offline_text(self.app.station))))
         return Text(visible(f"Hub: {self.app.station.config.hub} · {state}"))

@@ -7,8 +7,8 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from ..widgets.touch_button import TouchButton
-from .base import LockedModal
+from kiosk.widgets.touch_button import TouchButton
+from kiosk.screens.base import LockedModal
 
 
 class ErrorModal(LockedModal):

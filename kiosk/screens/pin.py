@@ -7,9 +7,9 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
-from adjudicator.pin_gate import MAX_TRIES, NO_PIN
-from ..widgets.touch_button import TouchButton
-from .base import LockedModal
+from adjudicator.station.pin_gate import MAX_TRIES, NO_PIN
+from kiosk.widgets.touch_button import TouchButton
+from kiosk.screens.base import LockedModal
 
 
 class PinModal(LockedModal):

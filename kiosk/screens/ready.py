@@ -14,17 +14,17 @@ from textual.app import ComposeResult
 from textual.timer import Timer
 from textual.widgets import Static
 
-from adjudicator.entry import check_entry_length, parse_entry
+from adjudicator.text.entry import check_entry_length, parse_entry
 from adjudicator.errors import EntryError
-from adjudicator.pin import is_set
-from adjudicator.protocol import KEYBOARD, State, steps_text
-from adjudicator.station import NO_VERDICT
+from adjudicator.event.pin import is_set
+from adjudicator.station.protocol import KEYBOARD, State, steps_text
+from adjudicator.station.service import NO_VERDICT
 
-from ..widgets.bigtext import BigText
-from ..widgets.entry_input import EntryInput
-from ..widgets.touch_button import TouchButton
-from .base import LockedScreen, journal_said, timer_delay
-from .ready_table import TableFirst
+from kiosk.widgets.bigtext import BigText
+from kiosk.widgets.entry_input import EntryInput
+from kiosk.widgets.touch_button import TouchButton
+from kiosk.screens.base import LockedScreen, journal_said, timer_delay
+from kiosk.screens.ready_table import TableFirst
 
 STEP_1, STEP_2 = KEYBOARD.step_1, KEYBOARD.step_2
 SHORT = 22  # rows: a shorter screen keeps the try-out row for the ADJUDICATE button
@@ -67,7 +67,7 @@ class ReadyScreen(TableFirst, LockedScreen):
         if self._by_table:  # the runner's table box, before the words
             from textual.containers import Horizontal
 
-            from ..widgets.slip_boxes import NumberInput
+            from kiosk.widgets.slip_boxes import NumberInput
 
             with Horizontal(id="table-row"):
                 yield Static("Table, then ENTER: ", id="table-label")
@@ -108,7 +108,7 @@ class ReadyScreen(TableFirst, LockedScreen):
                 lexicon.set_class(identity.recognised and not identity.known.tournament,
                                   "not-tournament")
                 self.query_one("#rule", Static).update(self._rule_text())
-        from adjudicator.follow import ready_text
+        from adjudicator.station.follow import ready_text
 
         said = ready_text(station)
         note = self.query_one("#event-note", Static)
@@ -192,7 +192,7 @@ class ReadyScreen(TableFirst, LockedScreen):
         if event.input.id == "table":
             return  # the table box: no entry typed yet
         text = event.value
-        # a TAB pasted from a spreadsheet separates words (adjudicator/entry.py): a gap here
+        # a TAB pasted from a spreadsheet separates words (adjudicator/text/entry.py): a gap here
         self.query_one("#typed", BigText).update(text.replace("\t", " ").upper())
         protocol = self.app.protocol
         entering = protocol.typed(text) is State.ENTRY

@@ -6,7 +6,7 @@ from textual.widgets import Static
 
 from adjudicator.errors import EntryError
 
-from ..widgets.entry_input import EntryInput
+from kiosk.widgets.entry_input import EntryInput
 
 
 class TableFirst:
@@ -27,7 +27,7 @@ class TableFirst:
 
     def _show_lists(self) -> None:
         """Every served division's list, or the table's when one is typed (kept as typed)."""
-        from adjudicator.tables import check_table
+        from adjudicator.event.tables import check_table
 
         typed = self.query_one("#table").value
         try:
@@ -57,7 +57,7 @@ class TableFirst:
             self.set_focus(self.query_one(EntryInput))
 
     def _check_table(self) -> bool:
-        from adjudicator.tables import check_table
+        from adjudicator.event.tables import check_table
 
         text = self.query_one("#table").value
         try:

@@ -22,17 +22,17 @@ from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 
 from adjudicator.errors import EntryError
-from adjudicator.tables import TableError
-from adjudicator.marks import CHAR as MARK
-from adjudicator.printdesk import HAND_MARK
-from adjudicator.station import NOT_RECORDED, Outcome
-from adjudicator.visible import visible
+from adjudicator.event.tables import TableError
+from adjudicator.judging.marks import CHAR as MARK
+from adjudicator.station.printdesk import HAND_MARK
+from adjudicator.station.service import NOT_RECORDED, Outcome
+from adjudicator.text.visible import visible
 
-from ..printing import Printed, print_desk
-from ..widgets.bigtext import BigText
-from ..widgets.entry_input import EntryInput, OrderedInput
-from ..widgets.slip_boxes import NumberInput, RunnerEntry, UnprintedList
-from .base import LockedScreen, journal_said, screen_css
+from kiosk.printing import Printed, print_desk
+from kiosk.widgets.bigtext import BigText
+from kiosk.widgets.entry_input import EntryInput, OrderedInput
+from kiosk.widgets.slip_boxes import NumberInput, RunnerEntry, UnprintedList
+from kiosk.screens.base import LockedScreen, journal_said, screen_css
 
 STEPS = ("Table, ENTER · Round, ENTER · the words from the slip, TAB (ESC: back to Table) · "
          "in Table: P prints the slips not printed, R rechecks the last challenge, "
@@ -143,7 +143,7 @@ class RunnerScreen(LockedScreen):
 
     def _lists_text(self) -> str:
         """The lists and rule the desk judges with: by table when the slip's table decides
-        (adjudicator/lists.py), never one chosen without a table (issue 40)."""
+        (adjudicator/station/lists.py), never one chosen without a table (issue 40)."""
         lists = self.app.station.lists
         if lists.needs_table:
             return f"Lexicon and rule by table · {lists.describe()}"

@@ -8,16 +8,16 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Static
 
-from adjudicator.marks import CHAR as MARK
-from adjudicator.protocol import KEYBOARD, Action, State
-from adjudicator.station import NOT_RECORDED, Outcome
-from ..widgets.bigtext import BigText
-from ..widgets.entry_input import is_chord
-from ..widgets.touch_button import TouchButton
-from .base import LockedScreen, screen_css, timer_delay
+from adjudicator.judging.marks import CHAR as MARK
+from adjudicator.station.protocol import KEYBOARD, Action, State
+from adjudicator.station.service import NOT_RECORDED, Outcome
+from kiosk.widgets.bigtext import BigText
+from kiosk.widgets.entry_input import is_chord
+from kiosk.widgets.touch_button import TouchButton
+from kiosk.screens.base import LockedScreen, screen_css, timer_delay
 
 def key_word(event: events.Key) -> str:
-    """EVENT as the protocol reads keys (adjudicator/protocol.py means_next): the character a
+    """EVENT as the protocol reads keys (adjudicator/station/protocol.py means_next): the character a
     plain key types, else the key's name ("enter", "tab", "f12", "shift", "ctrl+plus"...)."""
     if event.is_printable and event.character and not is_chord(event):
         return event.character
@@ -58,7 +58,7 @@ ALARMS = ("not-recorded",)
 
 class VerdictScreen(LockedScreen):
     """Held `verdict_hold` seconds against stray keys; then a key that means "next" (a letter,
-    a digit, Space, Enter: adjudicator/protocol.py), NEXT or `verdict_clear` goes back.
+    a digit, Space, Enter: adjudicator/station/protocol.py), NEXT or `verdict_clear` goes back.
 
     Built once and shown again for every challenge (show() fills it in): a screen composed and
     styled in advance paints its verdict sooner than a new one would.
@@ -74,7 +74,7 @@ class VerdictScreen(LockedScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="verdict-box"):
-            # the verdict word with a large tick or cross beside it (adjudicator/marks.py)
+            # the verdict word with a large tick or cross beside it (adjudicator/judging/marks.py)
             yield BigText("", max_rows=12, reserve=12, id="big", verdict=True)
             for line_id in LINE_IDS:
                 yield Static("", id=line_id, classes="alarm" if line_id in ALARMS else "")

@@ -14,8 +14,8 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
-from adjudicator.marks import CHAR, glyphs
-from adjudicator.visible import visible
+from adjudicator.judging.marks import CHAR, glyphs
+from adjudicator.text.visible import visible
 
 # Widest first. The verdict is drawn in solid block letters; widths of "UNACCEPTABLE": banner3
 # 112, ansi_regular 99, mono9 83, block3x5 49, smblock 36; below that, plain bold text.
@@ -56,7 +56,7 @@ def _figlet(font: str):
 
 
 def preload_data() -> None:
-    """Every font read now (adjudicator/preload.py): a kiosk restarted after the package was
+    """Every font read now (adjudicator/supervisor/preload.py): a kiosk restarted after the package was
     reinstalled or removed draws its verdict from memory, never from a font file gone."""
     for font in FONTS:
         _figlet(font)
@@ -111,7 +111,7 @@ def layout(words: tuple[str, ...], width: int, max_rows: int,
     """(font, rows) of the largest font whose word-wrapped rendering fits; (None, plain) if none.
 
     The rows are WIDTH wide and already centred (each block as a whole). MARK True or False draws
-    the verdict's tick or cross as a block glyph beside the words (adjudicator/marks.py; SOLID:
+    the verdict's tick or cross as a block glyph beside the words (adjudicator/judging/marks.py; SOLID:
     drawn in full blocks only). FIT: other words the font must fit as well (the other verdict),
     so that both are drawn the same size.
     """

@@ -21,8 +21,8 @@ from textual import events
 from textual.message import Message
 from textual.widgets import Input
 
-from adjudicator.entry import MAX_ENTRY_CHARS, too_long_message
-from adjudicator.visible import visible
+from adjudicator.text.entry import MAX_ENTRY_CHARS, too_long_message
+from adjudicator.text.visible import visible
 
 # Editing keys a box keeps, and the Input method each one runs. Nothing else edits.
 EDITING_KEYS = {
@@ -76,7 +76,7 @@ def deliver(widget, message: Message) -> bool:
 class VisibleInput(Input):
     """An Input that never writes what it holds to the terminal as a control (issue 21).
 
-    It draws its value through adjudicator.visible (ESC as ␛, a bidi override or a zero-width
+    It draws its value through adjudicator.text.visible (ESC as ␛, a bidi override or a zero-width
     space as ␦...): one character, one cell, so the cursor, a click and a selection land on the
     character they show. The value itself is kept as typed; the entry is refused for it.
     """

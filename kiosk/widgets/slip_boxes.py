@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
 
-from .entry_input import EntryInput, OrderedInput, is_chord
+from kiosk.widgets.entry_input import EntryInput, OrderedInput, is_chord
 
 
 class RunnerEntry(EntryInput):

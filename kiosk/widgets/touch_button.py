@@ -6,7 +6,7 @@ from textual import events
 from textual.message import Message
 from textual.widgets import Static
 
-from .entry_input import deliver
+from kiosk.widgets.entry_input import deliver
 
 
 class TouchButton(Static, can_focus=False):

@@ -77,7 +77,7 @@ def test_missing_device_says_so(run, tmp_path):
 
 def test_reprint_from_the_journal_by_number(run, fake_printer, tmp_path, make_lexicon):
     from adjudicator.journal import Journal
-    from adjudicator.verdict import adjudicate
+    from adjudicator.judging.verdict import adjudicate
 
     journal_path = str(tmp_path / "journal.db")
     with Journal.open(journal_path) as journal:

@@ -12,13 +12,13 @@ from types import SimpleNamespace
 import pytest
 from escpos_decode import decode
 
-from adjudicator.config import Config
+from adjudicator.config.station import Config
 from adjudicator.docket import encode_slip
 from adjudicator.lexicon.known import LexiconIdentity, by_id
 from adjudicator.lexicon.compiled import Lexicon
-from adjudicator.printdesk import lexicon_warning, slip_for, slip_from_row
+from adjudicator.station.printdesk import lexicon_warning, slip_for, slip_from_row
 from adjudicator.lexicon.library import default_path
-from adjudicator.station import open_station
+from adjudicator.station.service import open_station
 
 WHEN = dt.datetime(2026, 11, 22, 14, 3, 12, tzinfo=dt.timezone.utc)
 

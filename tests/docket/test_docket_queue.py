@@ -8,10 +8,10 @@ import pytest
 from escpos_decode import decode
 
 from adjudicator.docket import PrintQueue, Slip
-from adjudicator.printdesk import journal_on_done, reprint_from_journal, slip_from_row
+from adjudicator.station.printdesk import journal_on_done, reprint_from_journal, slip_from_row
 from adjudicator.journal import Journal
-from adjudicator.rules import ChallengeRule, consequence
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.rules import ChallengeRule, consequence
+from adjudicator.judging.verdict import adjudicate
 
 WAIT = 20  # generous upper bound for a test waiting on the worker; never an assertion on time
 

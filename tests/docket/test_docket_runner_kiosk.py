@@ -8,9 +8,9 @@ import pytest
 from escpos_decode import decode
 from fake_printer import FakePrinter
 
-from adjudicator.config import Config, PrinterSettings, Timers
+from adjudicator.config.station import Config, PrinterSettings, Timers
 from adjudicator.journal import Journal
-from adjudicator.pin import hash_pin
+from adjudicator.event.pin import hash_pin
 from kiosk.app import build_app
 
 pytestmark = pytest.mark.asyncio
@@ -276,9 +276,9 @@ async def test_a_restarted_desk_shows_the_slip_it_never_showed_and_its_slip_agai
     desk stopped in between) is shown in the last-slip box at the next start, said so; the same
     slip brought again from its table is its recheck, never a possible split look-up."""
     from adjudicator.journal.flags import SPLIT_LOOKUP
-    from adjudicator.station import open_station
-    from adjudicator.station_state import state_path
-    from adjudicator.unseen import last_shown
+    from adjudicator.station.service import open_station
+    from adjudicator.station.state import state_path
+    from adjudicator.station.unseen import last_shown
 
     app, journal = runner()
     async with app.run_test(size=SIZE) as pilot:

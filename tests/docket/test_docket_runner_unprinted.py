@@ -9,7 +9,7 @@ import pytest
 from escpos_decode import decode
 from test_docket_runner_kiosk import runner, slip, text, until  # noqa: F401 (fixture)
 
-from adjudicator.config import PrinterSettings
+from adjudicator.config.station import PrinterSettings
 
 pytestmark = pytest.mark.asyncio
 

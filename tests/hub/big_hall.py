@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from odd_station import OddStation  # noqa: E402
 from running_hub import RunningHub  # noqa: E402
 
-from adjudicator.event import Division, Event  # noqa: E402
+from adjudicator.event.setup import Division, Event  # noqa: E402
 from adjudicator.journal.flags import SPLIT_LOOKUP  # noqa: E402
-from adjudicator.rules import ChallengeRule  # noqa: E402
+from adjudicator.judging.rules import ChallengeRule  # noqa: E402
 from adjudicator.wire import list_entry  # noqa: E402
 
 WORDS = ["CAT", "JO", "QI", "XU", "ZA"]

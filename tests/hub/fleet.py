@@ -32,7 +32,7 @@ def worker(folder: str, hub: str, token: str, lexicon: str, rows: int, seed: int
     from adjudicator.link.forward import Forwarder
     from adjudicator.journal import Journal
     from adjudicator.lexicon.compiled import Lexicon
-    from adjudicator.verdict import adjudicate
+    from adjudicator.judging.verdict import adjudicate
 
     lex = Lexicon.load(lexicon)
     rng = random.Random(seed)

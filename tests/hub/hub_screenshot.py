@@ -18,7 +18,7 @@ from web_helpers import BROWSER_ARGS, browser_executable  # noqa: E402
 from adjudicator.link.forward import Forwarder, post  # noqa: E402
 from adjudicator.journal import Journal  # noqa: E402
 from adjudicator.lexicon.compiled import FORMAT_VERSION, Lexicon, fingerprint_words  # noqa: E402
-from adjudicator.verdict import adjudicate  # noqa: E402
+from adjudicator.judging.verdict import adjudicate  # noqa: E402
 
 PLAYS = [("QI", "ZA"), ("CAT",), ("QI", "QQ"), ("JO", "XU"), ("ZAX",), ("CAT", "XU")]
 

@@ -8,13 +8,13 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from tiny_shelf import shelve
 
-from adjudicator.event import Division, Event
-from adjudicator.event_history import AGREES, DISAGREES, OTHER_LIST, UNCHECKED, EventHistory
+from adjudicator.event.setup import Division, Event
+from adjudicator.event.history import AGREES, DISAGREES, OTHER_LIST, UNCHECKED, EventHistory
 from adjudicator.hub import audit as audit_module
 from adjudicator.hub.audit import Audit
-from adjudicator.lists import DivisionError, TableLists, Served
-from adjudicator.rules import ChallengeRule
-from adjudicator.tables import TableError, check_table
+from adjudicator.station.lists import DivisionError, TableLists, Served
+from adjudicator.judging.rules import ChallengeRule
+from adjudicator.event.tables import TableError, check_table
 
 T0 = datetime(2026, 11, 28, 9, 0, tzinfo=timezone.utc)
 
@@ -204,7 +204,7 @@ def test_a_station_tampered_in_memory_is_caught_at_a_real_hub(tmp_path, start_hu
     from hub_process import wait_for
     from test_follow import open_desk
 
-    from adjudicator import follow
+    from adjudicator.station import follow
     from adjudicator.journal import export_journal
 
     monkeypatch.setattr(follow, "OFFLINE_AFTER", 0.3)
@@ -305,10 +305,10 @@ def test_one_stations_flood_of_flagged_rows_never_pushes_anothers_alarm_off(list
     """Alarms kept per station, ordered by when the hub took the row: 300 rows of a flooding
     station at distinct tables dated 2099 leave the honest desk's one disagreement on the page
     (issue 41 item 2, for the hub's own judgements)."""
-    from adjudicator.event_history import Check
+    from adjudicator.event.history import Check
     from adjudicator.hub.board import Board
     from adjudicator.hub.kept import MAX_WRONG
-    from adjudicator.hub.ledger import CHECK
+    from adjudicator.hub.hub_journal import CHECK
 
     board = Board()
 

@@ -111,7 +111,7 @@ def test_counts_per_table_with_the_stations_that_judged_there():
     board = Board(clock=Clock(), wall=lambda: T0)
     board.add_rows("a", [row("Desk 1", "3", 0), row("Desk 1", "3", 100, acceptable=False),
                          row("Desk 1", None, 200)])
-    board.add_rows("b", [row("Desk 2", "03", 300)])  # "03" is table 3 (adjudicator/tables.py)
+    board.add_rows("b", [row("Desk 2", "03", 300)])  # "03" is table 3 (adjudicator/event/tables.py)
     tables = {t["table"]: (t["challenges"], t["acceptable"], t["unacceptable"],
                            [(d["name"], d["challenges"]) for d in t["devices"]])
               for t in board.snapshot()["tables"]}

@@ -16,7 +16,7 @@ from hub_process import cli_env, wait_for
 
 from adjudicator.journal import Journal, outbox
 from adjudicator.link import forward
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.verdict import adjudicate
 
 NEVER = 60  # seconds a command is given here; it would trickle for ever without a deadline
 

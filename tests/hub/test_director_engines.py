@@ -18,7 +18,7 @@ from hub_process import HubProcess  # noqa: E402
 
 from adjudicator.journal import Journal  # noqa: E402
 from adjudicator.link.forward import Forwarder  # noqa: E402
-from adjudicator.verdict import adjudicate  # noqa: E402
+from adjudicator.judging.verdict import adjudicate  # noqa: E402
 
 # The Accept buttons for STATION: a button named exactly "Accept" whose nearest row, item or
 # box (up to three levels) names the station.

@@ -14,7 +14,7 @@ from web_helpers import browser  # noqa: E402,F401 (the fixture)
 
 from adjudicator.link.forward import Forwarder  # noqa: E402
 from adjudicator.journal import Journal  # noqa: E402
-from adjudicator.verdict import adjudicate  # noqa: E402
+from adjudicator.judging.verdict import adjudicate  # noqa: E402
 
 WAIT = 20_000  # ms: the bound of every wait (a slow shared machine)
 

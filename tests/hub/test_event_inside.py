@@ -19,7 +19,7 @@ from test_event_join import HUB_TOML, get, lists, post, started  # noqa: F401 (l
 from adjudicator import wire
 from adjudicator.errors import AdjudicatorError
 from adjudicator.link.join import fetch_list
-from adjudicator.pin import SHORT_PIN, hash_pin, short_pin, verify_pin
+from adjudicator.event.pin import SHORT_PIN, hash_pin, short_pin, verify_pin
 
 
 def _signed_get(url: str, path: str, token: str, key: bytes, stamp: str = ""):
@@ -157,9 +157,9 @@ def test_a_following_station_fetches_the_events_new_list_signed_with_its_journal
     import sqlite3
     from dataclasses import replace
 
-    from adjudicator.config import Config
+    from adjudicator.config.station import Config
     from adjudicator.errors import AdjudicatorError
-    from adjudicator.follow import hub_fetch
+    from adjudicator.station.follow import hub_fetch
     from adjudicator.lexicon.library import load_lexicon
     from adjudicator.link import key
 

@@ -16,11 +16,11 @@ import urllib.request
 import pytest
 
 from adjudicator.lexicon import store as shelf
-from adjudicator.config import load_config
+from adjudicator.config.station import load_config
 from adjudicator.errors import AdjudicatorError, ConfigError
-from adjudicator.event import EventError, parse_event
+from adjudicator.event.setup import EventError, parse_event
 from adjudicator.hub.event_setup import pin_lists, save_event
-from adjudicator.hub.ledger import HubJournal
+from adjudicator.hub.hub_journal import HubJournal
 from adjudicator.hub.settings import load_hub_config
 from adjudicator.lexicon.known import KnownLexicon, known_lexicons
 
@@ -136,7 +136,7 @@ def test_set_pin_with_the_hub_config_sets_the_events_pin_in_place(tmp_path, run)
     text = path.read_text()
     assert "# the event, set once" in text and 'lexicon = "TINYA"   # on the hub' in text
     pin = tomllib.loads(text)["event"]["pin_hash"]
-    from adjudicator.pin import verify_pin
+    from adjudicator.event.pin import verify_pin
 
     assert verify_pin("246813", pin)
     assert "pin_hash" not in tomllib.loads(text)  # never a station's key in a hub's file
@@ -392,7 +392,7 @@ def test_a_damaged_list_from_the_hub_is_not_shelved(start_hub, tmp_path, lists, 
 
 
 def test_config_errors_stop_join_before_the_file_changes(tmp_path):
-    from adjudicator.config_save import save_event_config
+    from adjudicator.config.save import save_event_config
 
     path = tmp_path / "c.toml"
     path.write_text('station = "Desk"\n')
@@ -420,7 +420,7 @@ def test_a_division_without_tables_takes_tsh_s_tables(tmp_path):
 
 def test_the_events_pin_reaches_the_station_and_no_pin_leaves_the_stations_own(
         start_hub, tmp_path, lists, monkeypatch, run):
-    from adjudicator.pin import hash_pin, verify_pin
+    from adjudicator.event.pin import hash_pin, verify_pin
 
     from odd_station import OddStation
 
@@ -573,8 +573,8 @@ def test_join_event_is_a_library_call_that_says_each_step(start_hub, tmp_path, l
     first), the config written with the settings follow.prepare would take from the event."""
     from dataclasses import replace
 
-    from adjudicator.event import station_settings
-    from adjudicator.joining import join_event
+    from adjudicator.event.setup import station_settings
+    from adjudicator.station.joining import join_event
 
     hub = started(start_hub, tmp_path)
     home = station_home(tmp_path, monkeypatch)
@@ -605,12 +605,12 @@ def test_join_refuses_a_name_the_hub_would_read_as_a_device(start_hub, tmp_path,
 def test_one_config_is_made_from_an_event_for_join_and_follow(tmp_path, lists):
     """event.station_settings: the list and rule only when every served division shares one;
     follow.prepare takes the same settings from the hub's event as join writes."""
-    from adjudicator.config import Config
-    from adjudicator.event import Division, Event, station_settings
-    from adjudicator.follow import prepare
-    from adjudicator.lists import lists_for
-    from adjudicator.rules import ChallengeRule
-    from adjudicator.station import Station
+    from adjudicator.config.station import Config
+    from adjudicator.event.setup import Division, Event, station_settings
+    from adjudicator.station.follow import prepare
+    from adjudicator.station.lists import lists_for
+    from adjudicator.judging.rules import ChallengeRule
+    from adjudicator.station.service import Station
 
     a = Division("A", "TINYA", ChallengeRule.WORD5, ((1, 20),), lists["TINYA"][0])
     b = Division("B", "TINYB", ChallengeRule.DOUBLE, ((21, 40),), lists["TINYB"][0])

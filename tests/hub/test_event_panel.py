@@ -63,7 +63,7 @@ def test_a_stale_save_on_the_page_says_what_changed_and_the_pin_is_set_there(pan
 
     from test_event_join import post
 
-    from adjudicator.pin import verify_pin
+    from adjudicator.event.pin import verify_pin
 
     hub, page = panel
     assert page.locator("#event-pin-said").inner_text() == "No PIN set yet"

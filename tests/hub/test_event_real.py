@@ -108,7 +108,7 @@ def test_a_hub_with_an_unofficial_list_does_not_start(tmp_path):
 def test_an_accepted_station_fetches_a_list_the_event_changed_to_signed_with_its_key(
         event_hub, tmp_path):
     """A station that lacks the event's new list gets it from the hub once the director
-    accepted it, its request signed with its key (adjudicator/follow.py), checked by
+    accepted it, its request signed with its key (adjudicator/station/follow.py), checked by
     fingerprint; a wrong token, or the hub_token alone (players may know it), gets nothing."""
     from hub_process import accept_waiting
     from odd_station import OddStation

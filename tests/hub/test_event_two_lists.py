@@ -17,11 +17,11 @@ import os
 from test_event_join import HUB_TOML, lists, post, started, station_home  # noqa: F401
 from test_follow import wait_for
 
-from adjudicator.config import load_config
-from adjudicator.follow import ready_text
+from adjudicator.config.station import load_config
+from adjudicator.station.follow import ready_text
 from adjudicator.net.token import TokenStore
 from adjudicator.phone.build import build_phone_app
-from adjudicator.station import open_station
+from adjudicator.station.service import open_station
 
 CHANGE = {"name": "Club Open 2026", "version": 1, "divisions": [
     {"name": "A", "lexicon": "TINYA", "challenge_rule": "5-per-word", "tables": "1-20"},

@@ -9,15 +9,16 @@ import pytest
 from hub_process import wait_for
 from tiny_shelf import shelve
 
-from adjudicator import follow, wire
-from adjudicator.config import Config, load_config
-from adjudicator.event import Division, Event
+from adjudicator.station import follow
+from adjudicator import wire
+from adjudicator.config.station import Config, load_config
+from adjudicator.event.setup import Division, Event
 from adjudicator.hub.board import Board
 from adjudicator.hub.eventalarms import BEHIND_AFTER
 from adjudicator.link.forward import Forwarder, HubUnreachable
-from adjudicator.pin import hash_pin, verify_pin
-from adjudicator.rules import ChallengeRule
-from adjudicator.station import open_station
+from adjudicator.event.pin import hash_pin, verify_pin
+from adjudicator.judging.rules import ChallengeRule
+from adjudicator.station.service import open_station
 
 OLD_PIN, NEW_PIN = "4711", "8642"
 

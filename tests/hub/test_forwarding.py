@@ -10,15 +10,15 @@ import threading
 import pytest
 from hub_process import HubProcess, cli_env, wait_for
 
-from adjudicator.config import Config, parse_config
+from adjudicator.config.station import Config, parse_config
 from adjudicator.docket.queue import job_message
 from adjudicator.docket.status import PAPER_OUT
 from adjudicator.docket.transport import JobResult
 from adjudicator.errors import ConfigError
 from adjudicator.link import forward
 from adjudicator.hub.board import Board
-from adjudicator.printdesk import PrintDesk
-from adjudicator.station import open_station
+from adjudicator.station.printdesk import PrintDesk
+from adjudicator.station.service import open_station
 
 
 def station_config(tmp_path, hub_url: str, token: str, name: str = "Desk 1") -> Config:
@@ -192,8 +192,8 @@ def test_a_deferred_journal_starts_forwarding_when_it_opens(tmp_path, make_lexic
 
 def test_before_the_journal_opens_nothing_of_the_network_is_imported(tmp_path, make_lexicon):
     lex = make_lexicon(["QI"])
-    code = ("import sys\nfrom adjudicator.config import Config\n"
-            "from adjudicator.lexicon.compiled import Lexicon\nfrom adjudicator.station import open_station\n"
+    code = ("import sys\nfrom adjudicator.config.station import Config\n"
+            "from adjudicator.lexicon.compiled import Lexicon\nfrom adjudicator.station.service import open_station\n"
             f"cfg = Config(journal={str(tmp_path / 'k.db')!r}, hub='http://127.0.0.1:9', "
             "hub_token='t')\n"
             f"station = open_station(cfg, Lexicon.load({lex.path!r}), defer_journal=True)\n"
@@ -248,8 +248,8 @@ def test_the_phone_server_forwards_every_phones_row(tmp_path, make_lexicon, star
 
 
 def test_the_directors_save_keeps_the_hub_lines(tmp_path):
-    from adjudicator.config import load_config
-    from adjudicator.config_save import save_config
+    from adjudicator.config.station import load_config
+    from adjudicator.config.save import save_config
 
     path = tmp_path / "station.toml"
     path.write_text('station = "Desk 1"\n# from the hub\nhub = "http://10.0.0.2:8080"\n'

@@ -12,7 +12,7 @@ from odd_station import OddStation
 
 from adjudicator import wire
 from adjudicator.hub.kept import MAX_FLAG_LINES
-from adjudicator.hub.tables import WHOLE_SHOWN
+from adjudicator.hub.table_rows import WHOLE_SHOWN
 
 MB = 1_000_000
 

@@ -13,7 +13,7 @@ import pytest
 from hub_process import HubProcess, cli_env, wait_for
 
 from adjudicator.journal import Journal
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.verdict import adjudicate
 
 
 def run(*args, **kw):

@@ -13,10 +13,10 @@ from click.testing import CliRunner
 
 from adjudicator.cli import main
 from adjudicator.hub.identity import StationKey
-from adjudicator.hub.ledger import HubJournal
+from adjudicator.hub.hub_journal import HubJournal
 from adjudicator.journal import Journal, export_journal, outbox
 from adjudicator.journal.export import FIELDS
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.verdict import adjudicate
 
 
 def station(tmp_path, make_lexicon, name: str, n: int):

@@ -14,11 +14,11 @@ import pytest
 
 from adjudicator import wire
 from adjudicator.hub import identity, waiting
-from adjudicator.hub.ledger import HubJournal
+from adjudicator.hub.hub_journal import HubJournal
 from adjudicator.hub.refusals import RowsRefused
 from adjudicator.journal import Journal, chain, export_journal, outbox, verify
 from adjudicator.link.forward import Forwarder, HubRefused, post
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.verdict import adjudicate
 
 from ghosts import Ghost, NotTaken, director
 

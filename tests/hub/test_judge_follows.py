@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from test_event_join import lists, post, started, station_home  # noqa: F401
 
-from adjudicator.config import load_config
+from adjudicator.config.station import load_config
 from adjudicator.hub import eventalarms
 from adjudicator.lexicon import store as shelf
 

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from adjudicator.hub.ledger import HubJournal
+from adjudicator.hub.hub_journal import HubJournal
 from adjudicator.hub.refusals import RowsRefused
 from adjudicator.journal import Journal, export_journal, outbox, verify
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.verdict import adjudicate
 
 
 def station_rows(tmp_path, make_lexicon, name: str, n: int, recheck: bool = False):

@@ -15,7 +15,7 @@ from hub_process import cli_env, wait_for
 
 from adjudicator.journal import Journal
 from adjudicator.link import forward
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.verdict import adjudicate
 
 MODES = sorted(REPLIES)
 
@@ -167,8 +167,8 @@ def test_a_station_starts_its_ended_sender_again_when_it_records(tmp_path, make_
                                                                   start_hub, monkeypatch):
     """The station service wakes its sender at each recorded row: one that ended (whatever
     ended it) is started again, counted, and the row still reaches the hub."""
-    from adjudicator.config import Config
-    from adjudicator.station import open_station
+    from adjudicator.config.station import Config
+    from adjudicator.station.service import open_station
 
     hub = start_hub()
     cfg = Config(station="Desk 5", journal=str(tmp_path / "d5.db"), hub=hub.url,

@@ -14,15 +14,15 @@ from types import SimpleNamespace
 import pytest
 
 from adjudicator import wire
-from adjudicator.event import Division, Event, to_dict
-from adjudicator.event_history import GRACE, EventHistory, local_time
+from adjudicator.event.setup import Division, Event, to_dict
+from adjudicator.event.history import GRACE, EventHistory, local_time
 from adjudicator.hub.board import Board
 from adjudicator.hub.identity import StationKey
-from adjudicator.hub.ledger import HubJournal
+from adjudicator.hub.hub_journal import HubJournal
 from adjudicator.journal import Journal, export_journal, outbox
 from adjudicator.link.status import lists_by_division
-from adjudicator.rules import ChallengeRule
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.rules import ChallengeRule
+from adjudicator.judging.verdict import adjudicate
 
 T0 = datetime(2026, 11, 22, 20, 0, tzinfo=timezone.utc)
 ALPHA, BETA, BETA2, OLD = "a1" * 32, "b1" * 32, "b2" * 32, "0d" * 32
@@ -151,7 +151,7 @@ def test_a_heartbeats_lists_are_checked_exactly(bad):
 
 
 def test_a_station_says_its_lists_by_division_or_its_one_list():
-    from adjudicator.lists import Served, TableLists, single
+    from adjudicator.station.lists import Served, TableLists, single
 
     lex = SimpleNamespace(name="ALPHA", fingerprint=ALPHA)
     beta = SimpleNamespace(name="BETA", fingerprint=BETA)

@@ -10,7 +10,7 @@ from odd_station import OddStation
 from test_lookalike_names import _accepted, _post
 
 from adjudicator import wire
-from adjudicator.lookalike import mixed_scripts, name_key
+from adjudicator.text.lookalike import mixed_scripts, name_key
 
 MISSED = ["Des\u043a 5", "Des\u03ba 5", "Des\u1d0b 5", "Des\u0138 5", "Desk \u01bd",
           "Desk 5\u0336", "De\u0336sk 5"]  # Cyrillic к, Greek κ, ᴋ, ĸ, ƽ, U+0336

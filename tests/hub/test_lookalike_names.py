@@ -14,7 +14,7 @@ from odd_station import OddStation
 
 from adjudicator import wire
 from adjudicator.hub.waiting import LOOKS_LIKE
-from adjudicator.lookalike import is_default_ignorable, name_key, same_to_the_eye, skeleton
+from adjudicator.text.lookalike import is_default_ignorable, name_key, same_to_the_eye, skeleton
 
 LOOK_ALIKES = [("Desk 1\u034f", "Desk 1"), ("Desk 1\ufe0f", "Desk 1"), ("Desk 1\u180b", "Desk 1"),
                ("Desk\u28001", "Desk 1"), ("\u13a0esk 1", "Desk 1"), ("Desk \u0417", "Desk 3"),

@@ -1,7 +1,7 @@
 """Any text an honest station can send (a table "²", Arabic-Indic digits, 10,000 characters,
 controls, bidi marks, lone surrogates) is shown and sorted by the hub, or refused with a 400
 naming the field: /, /state and /events answer 200 after each, before and after a restart, and the
-director's page renders it. What a table is: adjudicator/tables.py, one rule for both sides."""
+director's page renders it. What a table is: adjudicator/event/tables.py, one rule for both sides."""
 
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 from odd_station import OddStation  # noqa: E402
 from web_helpers import browser  # noqa: E402,F401 (the fixture)
 
-from adjudicator import tables  # noqa: E402
+from adjudicator.event import tables  # noqa: E402
 from adjudicator.hub import stream  # noqa: E402
 from adjudicator.hub.board import Board  # noqa: E402
-from adjudicator.visible import is_hidden  # noqa: E402
+from adjudicator.text.visible import is_hidden  # noqa: E402
 
 FULL = os.environ.get("ADJUDICATOR_FULL") == "1"
 EXAMPLES = int(os.environ.get("ADJUDICATOR_FUZZ_FIELDS", 400 if FULL else 40))

@@ -11,7 +11,7 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator import tables
+from adjudicator.event import tables
 from adjudicator.hub.board import Board
 
 # the pattern as it was: the reference for what a division's table is, on short text

@@ -9,7 +9,7 @@ import pytest
 from adjudicator.errors import JournalError
 from adjudicator.link.forward import Forwarder, HubUnreachable
 from adjudicator.journal import Journal, outbox
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.verdict import adjudicate
 
 
 def record(journal, lex, words, **kw):

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import asyncio
 
-from adjudicator.config import Config, Timers
-from adjudicator.event import Division, Event
+from adjudicator.config.station import Config, Timers
+from adjudicator.event.setup import Division, Event
 from adjudicator.journal import Journal, outbox
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import Lexicon
-from adjudicator.lists import single
+from adjudicator.station.lists import single
 from adjudicator.phone.build import stations_for
 from adjudicator.phone.play import act
-from adjudicator.phone.tables import Device
-from adjudicator.rules import ChallengeRule
-from adjudicator.station import Station
+from adjudicator.phone.seats import Device
+from adjudicator.judging.rules import ChallengeRule
+from adjudicator.station.service import Station
 
 
 def lexicon(tmp_path, name, words) -> Lexicon:

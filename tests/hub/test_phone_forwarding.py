@@ -9,7 +9,7 @@ import json
 from aiohttp.test_utils import TestClient, TestServer
 from hub_process import wait_for
 
-from adjudicator.config import Config
+from adjudicator.config.station import Config
 from adjudicator.net.token import TokenStore
 from adjudicator.phone.build import build_phone_app
 

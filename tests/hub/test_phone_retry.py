@@ -14,8 +14,8 @@ import os
 from test_event_join import lists, post, started, station_home  # noqa: F401
 from test_follow import wait_for
 
-from adjudicator import follow
-from adjudicator.config import load_config
+from adjudicator.station import follow
+from adjudicator.config.station import load_config
 from adjudicator.net.token import TokenStore
 from adjudicator.phone.build import build_phone_app
 

@@ -14,11 +14,12 @@ from test_follow import desk_at_ready, hall  # noqa: F401 - hall is a fixture
 from test_forwarding import run_judge
 from test_lookalike_names import _accepted, _post
 
-from adjudicator import follow, wire
-from adjudicator.config import load_config
+from adjudicator.station import follow
+from adjudicator import wire
+from adjudicator.config.station import load_config
 from adjudicator.journal import export_journal
 from adjudicator.link.forward import Forwarder, HubUnreachable
-from adjudicator.station import open_station
+from adjudicator.station.service import open_station
 
 
 def stations(hub) -> list[tuple[str, int]]:

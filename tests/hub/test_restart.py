@@ -96,7 +96,7 @@ def test_a_hub_killed_and_restarted_shows_every_station_before_any_heartbeat(
 
     from adjudicator.link.forward import Forwarder
     from adjudicator.journal import Journal
-    from adjudicator.verdict import adjudicate
+    from adjudicator.judging.verdict import adjudicate
 
     csw = make_lexicon(["QI", "ZA", "CAT"], name="CSW19")
     twl = make_lexicon(["QI", "ZA"], name="TWL06")

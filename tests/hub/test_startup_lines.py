@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from adjudicator.cli import main
-from adjudicator.event import parse_event
+from adjudicator.event.setup import parse_event
 from adjudicator.lexicon.known import by_id
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "event.md"
@@ -24,7 +24,7 @@ def docs_sample() -> list[str]:
 
 
 def started(tmp_path, monkeypatch) -> list[str]:
-    from adjudicator.pin import hash_event_pin
+    from adjudicator.event.pin import hash_event_pin
 
     pin_hash = hash_event_pin("975310")  # set under the 6-digit rule: no warning line
     event = parse_event({"name": "Club Open 2026", "pin_hash": pin_hash, "version": 1}, [

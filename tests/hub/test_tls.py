@@ -17,13 +17,13 @@ from hub_process import HubProcess, cli_env
 from relay import Impostor, Relay
 from test_event_join import get, lists, post, started, station_home  # noqa: F401 (fixture)
 
-from adjudicator.config import load_config
+from adjudicator.config.station import load_config
 from adjudicator.hub import certificate
 from adjudicator.journal import Journal
 from adjudicator.link import pins
 from adjudicator.link.forward import Forwarder, HubUnreachable
 from adjudicator.link.key import of_journal
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.verdict import adjudicate
 
 
 def desk(path, lex, rows: int = 1) -> str:

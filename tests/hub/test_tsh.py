@@ -125,7 +125,7 @@ def test_the_hub_shows_tshs_names_on_the_directors_state(tmp_path, make_lexicon)
 
     from adjudicator.link.forward import Forwarder
     from adjudicator.journal import Journal
-    from adjudicator.verdict import adjudicate
+    from adjudicator.judging.verdict import adjudicate
 
     write(tmp_path, tourney({"a": [11, 12], "b": [21, 22]}))
     (tmp_path / "hub.toml").write_text('journal = "hub.db"\ntsh = "tourney.js"\n')

@@ -49,7 +49,7 @@ class Hall:
     def __init__(self, tmp_path, make_lexicon):
         from adjudicator.journal import Journal
         from adjudicator.link.forward import Forwarder
-        from adjudicator.verdict import adjudicate
+        from adjudicator.judging.verdict import adjudicate
 
         (tmp_path / "hub.toml").write_text('journal = "hub.db"\ntsh = "tourney.js"\n')
         self.path = tmp_path / "tourney.js"

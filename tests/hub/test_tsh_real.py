@@ -85,7 +85,7 @@ def test_a_real_file_rewritten_under_a_running_hub_warns_and_keeps_the_last_good
 
     from adjudicator.link.forward import Forwarder
     from adjudicator.journal import Journal
-    from adjudicator.verdict import adjudicate
+    from adjudicator.judging.verdict import adjudicate
 
     text = Path(real("2024-spc-a-tourney.js")).read_bytes()
     tourney = tmp_path / "tourney.js"

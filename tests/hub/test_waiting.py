@@ -16,7 +16,7 @@ from adjudicator import wire
 from adjudicator.hub import identity, stamps, waiting
 from adjudicator.journal import Journal, chain, outbox
 from adjudicator.link.forward import Forwarder
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.verdict import adjudicate
 
 
 def journal_rows(tmp_path, lex, file: str, station: str, n: int = 3, table: str = "5"):

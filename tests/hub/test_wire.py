@@ -17,7 +17,7 @@ from hub_process import cli_env, wait_for
 from adjudicator import wire
 from adjudicator.journal import Journal, outbox
 from adjudicator.link.forward import Forwarder, HubRefused, post
-from adjudicator.verdict import adjudicate
+from adjudicator.judging.verdict import adjudicate
 
 KEY = bytes(range(32))
 

@@ -20,9 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from running_hub import RunningHub  # noqa: E402
 from odd_station import OddStation  # noqa: E402
 
-from adjudicator.event import Division, Event  # noqa: E402
+from adjudicator.event.setup import Division, Event  # noqa: E402
 from adjudicator.hub import eventalarms  # noqa: E402
-from adjudicator.rules import ChallengeRule  # noqa: E402
+from adjudicator.judging.rules import ChallengeRule  # noqa: E402
 from adjudicator.wire import list_entry  # noqa: E402
 
 SIZES = ((390, 844), (768, 1024), (1280, 800), (1920, 1080))

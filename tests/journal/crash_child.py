@@ -20,7 +20,7 @@ WORDS = ("QI", "ZA", "CAT", "XU", "QZX", "JO", "AA", "ZZZ")
 def child(path: str, seed: int) -> None:
     from adjudicator.journal import Journal
     from adjudicator.lexicon.known import LexiconIdentity
-    from adjudicator.verdict import Verdict
+    from adjudicator.judging.verdict import Verdict
 
     rng = random.Random(seed)
     identity = LexiconIdentity("TINY", "cd" * 32, 6, None)

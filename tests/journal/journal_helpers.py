@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 
 from adjudicator.journal import Journal
 from adjudicator.lexicon.known import LexiconIdentity
-from adjudicator.verdict import Verdict
+from adjudicator.judging.verdict import Verdict
 
 TEST_LEXICON = LexiconIdentity("TINY", "ab" * 32, 4, None)
 

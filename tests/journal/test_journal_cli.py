@@ -7,7 +7,7 @@ import socket
 import pytest
 from click.testing import CliRunner
 
-from adjudicator import recording as journal_cli
+from adjudicator.terminal import recording as journal_cli
 from adjudicator.cli import main
 from adjudicator.errors import EXIT_ENTRY, EXIT_IO, EXIT_NOT_RECORDED
 from adjudicator.journal import Journal, verify

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from journal_helpers import fill, verdict
 
 from adjudicator.cli import main
-from adjudicator.config import Config
+from adjudicator.config.station import Config
 from adjudicator.journal import Journal, verify
-from adjudicator.station import open_station
+from adjudicator.station.service import open_station
 
 
 def hold_lock(path: str, seconds: float) -> threading.Thread:

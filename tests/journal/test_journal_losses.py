@@ -14,7 +14,7 @@ from adjudicator.cli import main
 from adjudicator.docket.encoder import encode_slip
 from adjudicator.journal import Journal, chain, verify
 from adjudicator.journal.anchor import SHORT_HASH, head_path, read_head
-from adjudicator.printdesk import slip_from_row
+from adjudicator.station.printdesk import slip_from_row
 
 
 def copy_db_alone(src: str, dest: str) -> None:

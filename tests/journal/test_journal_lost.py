@@ -11,10 +11,10 @@ import sys
 
 import pytest
 
-from adjudicator.config import load_config
+from adjudicator.config.station import load_config
 from adjudicator.journal import Journal
 from adjudicator.journal.anchor import read_head
-from adjudicator.station import open_station
+from adjudicator.station.service import open_station
 
 
 @pytest.fixture
@@ -107,8 +107,8 @@ def _chattr(flag: str, *paths) -> bool:
 
 IMMUTABLE = '''
 import os, subprocess, sys
-from adjudicator.config import load_config
-from adjudicator.station import open_station
+from adjudicator.config.station import load_config
+from adjudicator.station.service import open_station
 station = open_station(load_config(sys.argv[1]))
 path = station.config.journal
 files = [path, path + "-wal", path + "-shm"]

@@ -9,8 +9,8 @@ import signal
 import subprocess
 import sys
 
-from adjudicator import recording as recorded
-from adjudicator.given_lists import load_configured
+from adjudicator.terminal import recording as recorded
+from adjudicator.terminal.given_lists import load_configured
 from adjudicator.journal import Journal, verify
 
 

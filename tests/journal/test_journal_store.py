@@ -11,7 +11,7 @@ from journal_helpers import TEST_LEXICON, fill, raw, verdict
 
 from adjudicator.errors import JournalError, JournalFileError
 from adjudicator.journal import MODES, Journal, default_journal_path, verify
-from adjudicator.rules import ChallengeRule
+from adjudicator.judging.rules import ChallengeRule
 
 
 def test_record_writes_every_field_and_returns_the_seq(journal, jpath, clock):

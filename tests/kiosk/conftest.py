@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.config import Config, Timers
+from adjudicator.config.station import Config, Timers
 from adjudicator.journal import Journal
 from kiosk.app import build_app
-from adjudicator.protocol import Protocol
+from adjudicator.station.protocol import Protocol
 from kiosk_helpers import FIXED_TIME, TINY, BrokenJournal, StepClock
 
 

@@ -11,7 +11,7 @@ import pytest
 from kiosk_helpers import screen_lines
 from pyfiglet import Figlet
 
-from adjudicator.marks import CROSS, TICK, glyphs
+from adjudicator.judging.marks import CROSS, TICK, glyphs
 from kiosk.widgets.bigtext import FONTS, SOLID, font_source, layout
 
 WORDS = ["ZZ", "ACCEPTABLE", "UNACCEPTABLE", "QI", "JUKEBOX", "MUZJIKS", "WAX", "LIJ", "TOWARD",
@@ -86,7 +86,7 @@ async def test_verdict_word_is_drawn_as_the_font_draws_it(make_app, size, entry,
 
 
 def assert_mark_beside(lines, acceptable, word_at, size):
-    """The tick or cross drawn large (adjudicator.marks), left of the word on the same rows;
+    """The tick or cross drawn large (adjudicator.judging.marks), left of the word on the same rows;
     on a narrow screen it may sit above the word instead."""
     found = [(g, find_block(lines, list(g))) for g in glyphs(acceptable)]
     found = [(g, at) for g, at in found if at is not None]
@@ -143,7 +143,7 @@ async def test_verdict_screen_says_when_the_list_is_unrecognised_or_not_for_tour
 @pytest.mark.asyncio
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)])
 async def test_the_large_mark_is_the_slips_drawing_at_desk_sizes(make_app, size):
-    """The same glyphs the slip prints (adjudicator.marks), the full 6-row drawing when there is
+    """The same glyphs the slip prints (adjudicator.judging.marks), the full 6-row drawing when there is
     room beside ACCEPTABLE / UNACCEPTABLE."""
     app = make_app()
     async with app.run_test(size=size) as pilot:

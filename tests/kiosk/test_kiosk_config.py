@@ -10,16 +10,16 @@ import sys
 import pytest
 from pty_driver import REPO
 
-from adjudicator.config import (
+from adjudicator.config.station import (
     Config,
     Timers,
     default_config_path,
     load_config,
     parse_config,
 )
-from adjudicator.config_save import save_config
+from adjudicator.config.save import save_config
 from adjudicator.errors import EXIT_CONFIG, ConfigError
-from adjudicator.rules import ChallengeRule
+from adjudicator.judging.rules import ChallengeRule
 
 EXAMPLE = """
 event = "Club Night"
@@ -146,7 +146,7 @@ def test_save_and_load_round_trip(tmp_path):
 
 
 def test_config_module_is_core_without_textual():
-    code = "import sys, adjudicator.config, adjudicator.pin; print('textual' in sys.modules)"
+    code = "import sys, adjudicator.config.station, adjudicator.event.pin; print('textual' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert out.stdout.strip() == "False", out.stderr
 
@@ -173,7 +173,7 @@ def test_with_changes_keeps_the_rest(tmp_path):
 
 
 def test_director_idle_is_a_timer_key_with_a_floor():
-    from adjudicator.config import parse_config
+    from adjudicator.config.station import parse_config
     from adjudicator.errors import ConfigError
 
     assert parse_config({"timers": {"director_idle": 300}}).timers.director_idle == 300

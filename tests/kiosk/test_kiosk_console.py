@@ -19,9 +19,9 @@ import struct
 import pytest
 from pty_driver import PtyApp, child_env, kiosk_argv, station_config
 
-from adjudicator.config import parse_config
+from adjudicator.config.station import parse_config
 from adjudicator.errors import ConfigError
-from adjudicator.marks import SOLID_CROSS, SOLID_TICK
+from adjudicator.judging.marks import SOLID_CROSS, SOLID_TICK
 from kiosk.console import CONSOLE_CHARS, SUBSTITUTES, ConsoleFilter, wants_console
 from kiosk.widgets.bigtext import TYPED_FONTS, VERDICT_FONTS
 
@@ -261,7 +261,7 @@ async def test_a_key_held_past_the_full_entry_redraws_its_refusal_once(make_app)
 def console_kiosk(tmp_path, cols: int, rows: int, *, mode: str = "", pin: str = "") -> PtyApp:
     config, _ = station_config(tmp_path, mode=mode)
     if pin:
-        from adjudicator.pin import hash_pin
+        from adjudicator.event.pin import hash_pin
 
         with open(config) as f:
             text = f.read()

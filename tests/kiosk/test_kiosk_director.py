@@ -8,11 +8,11 @@ import tomllib
 import pytest
 from kiosk_helpers import elapse, screen_name, text_of
 
-from adjudicator.config import load_config
-from adjudicator.config_save import save_config
-from adjudicator.pin import hash_pin
-from adjudicator.rules import ChallengeRule
-from adjudicator.pin_gate import LOCKOUT_SECONDS
+from adjudicator.config.station import load_config
+from adjudicator.config.save import save_config
+from adjudicator.event.pin import hash_pin
+from adjudicator.judging.rules import ChallengeRule
+from adjudicator.station.pin_gate import LOCKOUT_SECONDS
 
 pytestmark = pytest.mark.asyncio
 
@@ -381,7 +381,7 @@ async def test_set_pin_keeps_the_files_comments(tmp_path):
     from click.testing import CliRunner
 
     from adjudicator.cli import main
-    from adjudicator.pin import verify_pin
+    from adjudicator.event.pin import verify_pin
 
     path = tmp_path / "station.toml"
     path.write_text(COMMENTED)

@@ -8,8 +8,8 @@ import sys
 import pytest
 from kiosk_helpers import screen_name, text_of
 
-from adjudicator.config import load_config
-from adjudicator.pin import hash_pin
+from adjudicator.config.station import load_config
+from adjudicator.event.pin import hash_pin
 from adjudicator.lexicon.store import add, shelf_dir
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))

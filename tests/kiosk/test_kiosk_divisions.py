@@ -9,7 +9,7 @@ import os
 import pytest
 from kiosk_helpers import elapse, screen_name, text_of
 
-from adjudicator.config import parse_config
+from adjudicator.config.station import parse_config
 from adjudicator.lexicon.compile import compile_sources
 
 pytestmark = pytest.mark.asyncio

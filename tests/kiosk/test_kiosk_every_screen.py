@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from adjudicator.config import PrinterSettings, Timers
+from adjudicator.config.station import PrinterSettings, Timers
 from adjudicator.lexicon.compiled import Lexicon
-from adjudicator.pin import hash_pin
+from adjudicator.event.pin import hash_pin
 from adjudicator.lexicon.library import default_path
 from kiosk_helpers import elapse, screen_lines
 

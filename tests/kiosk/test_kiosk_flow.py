@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from kiosk_helpers import elapse, screen_name, text_of
 
-from adjudicator.config import Timers
+from adjudicator.config.station import Timers
 from adjudicator.journal import Journal
-from adjudicator.station import NOT_RECORDED
+from adjudicator.station.service import NOT_RECORDED
 from kiosk.screens.ready import STEP_1, STEP_2
 
 pytestmark = pytest.mark.asyncio

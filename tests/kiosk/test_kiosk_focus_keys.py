@@ -118,7 +118,7 @@ async def test_station_burst_right_after_the_entry_is_focused(make_app):
 async def test_runner_desk_refuses_a_table_that_is_not_one_and_puts_the_cursor_there(
         runner_app):
     """Table 0 (the box takes digits only: "0" and "0000" can be typed) is not a table
-    (adjudicator/tables.py): said in place, nothing judged, the cursor back in Table; "07" is
+    (adjudicator/event/tables.py): said in place, nothing judged, the cursor back in Table; "07" is
     recorded as table 7."""
     app = runner_app
     async with app.run_test(size=SIZE) as pilot:

@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from kiosk_helpers import elapse, screen_name, text_of
 
-from adjudicator import follow
-from adjudicator.event import Division, Event
+from adjudicator.station import follow
+from adjudicator.event.setup import Division, Event
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import Lexicon
-from adjudicator.pin import hash_pin
-from adjudicator.rules import ChallengeRule
+from adjudicator.event.pin import hash_pin
+from adjudicator.judging.rules import ChallengeRule
 
 pytestmark = pytest.mark.asyncio
 

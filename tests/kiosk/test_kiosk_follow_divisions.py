@@ -9,10 +9,10 @@ import dataclasses
 import pytest
 from kiosk_helpers import screen_name, text_of
 
-from adjudicator.config import parse_config
+from adjudicator.config.station import parse_config
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import Lexicon
-from adjudicator.pin import hash_pin
+from adjudicator.event.pin import hash_pin
 
 pytestmark = pytest.mark.asyncio
 

@@ -24,8 +24,8 @@ from pty_driver import PtyApp, hooked_env, kiosk_argv, kiosk_child, station_conf
 from pty_screen import Shown
 
 from adjudicator.journal import Journal
-from adjudicator.station_state import state_path
-from adjudicator.unseen import last_shown
+from adjudicator.station.state import state_path
+from adjudicator.station.unseen import last_shown
 
 # A pseudo-terminal, POSIX signals and kill -9 of a supervised child: Linux and macOS only (on
 # Windows the kiosk is spawned, tests/kiosk/test_kiosk_spawn.py; Windows has no SIGKILL or pty)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.pin import hash_pin
+from adjudicator.event.pin import hash_pin
 from kiosk.screens.ready import TRY_OUT
 
 

@@ -67,7 +67,7 @@ async def test_every_chord_leaves_the_entry_as_it_is(make_app):
 
 
 async def test_no_chord_leaves_the_verdict_during_the_hold(make_app, config):
-    from adjudicator.config import Timers
+    from adjudicator.config.station import Timers
 
     app = make_app(config=config.with_changes(
         timers=Timers(entry_idle=300, verdict_hold=300, verdict_clear=300)))

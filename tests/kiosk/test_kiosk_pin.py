@@ -8,10 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli import main
-from adjudicator.config import load_config
+from adjudicator.config.station import load_config
 from adjudicator.errors import EXIT_CONFIG, EXIT_ENTRY
-from adjudicator.pin import hash_pin, is_set, verify_pin
-from adjudicator.pin_gate import LOCKOUT_SECONDS, MAX_TRIES, PinGate
+from adjudicator.event.pin import hash_pin, is_set, verify_pin
+from adjudicator.station.pin_gate import LOCKOUT_SECONDS, MAX_TRIES, PinGate
 
 
 def test_hash_verifies_only_the_right_pin_and_is_salted():

@@ -7,7 +7,7 @@ blue, bold "YES: ACCEPTABLE" at row 6 of the Ready screen; on the runner's desk 
 border shifted. A window-size report ESC[8;0;0t put "[8;0;0t" into the entry, and Alt+X typed x.
 Every control class is pasted here (C0, DEL, C1, ESC sequences, bidi overrides and isolates,
 zero-width characters, U+FEFF, line and paragraph separators, other Cf, private use): the box
-shows it as its picture (adjudicator/visible.py), nothing else on the screen changes, and TAB
+shows it as its picture (adjudicator/text/visible.py), nothing else on the screen changes, and TAB
 refuses the entry naming the character by its code, never judging it.
 """
 
@@ -20,7 +20,7 @@ import pytest
 from pty_driver import PtyApp, child_env, kiosk_argv, ready_station, station_config
 
 from adjudicator.journal import Journal
-from adjudicator.visible import visible
+from adjudicator.text.visible import visible
 
 PASTE_START, PASTE_END = b"\x1b[200~", b"\x1b[201~"
 END, BS = b"\x1b[F", b"\x7f"

@@ -22,7 +22,7 @@ import time
 import pytest
 from pty_driver import PtyApp, ready_station
 
-from adjudicator.entry import MAX_ENTRY_CHARS
+from adjudicator.text.entry import MAX_ENTRY_CHARS
 from adjudicator.journal import Journal
 
 FULL = os.environ.get("ADJUDICATOR_FULL") == "1"  # every long test at its full count

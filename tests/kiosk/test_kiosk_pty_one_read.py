@@ -20,7 +20,7 @@ from pty_screen import Shown
 from test_kiosk_pty_double import click, verdict_buttons
 
 from adjudicator.journal import Journal
-from adjudicator.pin import hash_pin
+from adjudicator.event.pin import hash_pin
 
 COLS, ROWS = 80, 24
 RELEASED = "next challenge"  # the released verdict's hint

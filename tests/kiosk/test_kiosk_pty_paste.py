@@ -1,7 +1,7 @@
 """A paste of any size is refused whole with a message; memory stays flat; the station judges on.
 
 On today's main nothing capped the entry: a 12 KB paste made each key take 2-5 s and a 100 KB
-paste froze the kiosk at 2.1 GB. The entry now holds at most adjudicator.entry.MAX_ENTRY_CHARS
+paste froze the kiosk at 2.1 GB. The entry now holds at most adjudicator.text.entry.MAX_ENTRY_CHARS
 (what one play can form); this pastes through a real pseudo-terminal, as a terminal does
 (bracketed paste), and reads the kiosk's memory from /proc.
 """
@@ -13,7 +13,7 @@ import os
 import pytest
 from pty_driver import PtyApp, child_env, kiosk_argv, process_tree, station_config
 
-from adjudicator.entry import MAX_ENTRY_CHARS
+from adjudicator.text.entry import MAX_ENTRY_CHARS
 from adjudicator.journal import Journal
 
 PASTE_START, PASTE_END = b"\x1b[200~", b"\x1b[201~"

@@ -17,7 +17,7 @@ import time
 import pytest
 from pty_driver import PtyApp, ready_station
 
-from adjudicator.entry import MAX_ENTRY_CHARS
+from adjudicator.text.entry import MAX_ENTRY_CHARS
 from adjudicator.journal import Journal
 
 ENTRY_ERRORS = (b"No words entered", b"has 1 letter", b"is not a letter", b"Traceback")

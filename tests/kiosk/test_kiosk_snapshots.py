@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.config import Timers
+from adjudicator.config.station import Timers
 from adjudicator.journal import Journal
 from adjudicator.lexicon.compiled import Lexicon
-from adjudicator.pin import hash_pin
+from adjudicator.event.pin import hash_pin
 from adjudicator.lexicon.library import default_path
 from kiosk_helpers import FIXED_TIME, elapse
 
@@ -215,7 +215,7 @@ class _HeldQueue:
 
 
 def _runner_config(snap_app, printer: bool):
-    from adjudicator.config import PrinterSettings
+    from adjudicator.config.station import PrinterSettings
 
     return snap_app.frozen.with_changes(
         mode="runner", station="Runners' desk",
@@ -226,8 +226,8 @@ def _runner_config(snap_app, printer: bool):
 @pytest.fixture
 def runner_desk(snap_app, enable):
     """The runner's desk with two slips that did not print (paper out), read from the journal."""
-    from adjudicator.printdesk import PrintDesk
-    from adjudicator.verdict import adjudicate
+    from adjudicator.station.printdesk import PrintDesk
+    from adjudicator.judging.verdict import adjudicate
 
     runner_config = _runner_config(snap_app, printer=True)
     with Journal.open(runner_config.journal, clock=lambda: FIXED_TIME) as journal:

@@ -1,4 +1,4 @@
-"""The kiosk's supervisor for Windows (adjudicator/spawn.py), run here on Linux (issue 35).
+"""The kiosk's supervisor for Windows (adjudicator/supervisor/spawned.py), run here on Linux (issue 35).
 
 Windows has no fork: its supervisor starts each kiosk child as a new process with the kiosk's
 own command line. The same code runs here, the report pipe handed on by number instead of by
@@ -19,19 +19,19 @@ from pty_driver import PtyApp, hooked_env, kiosk_argv, kiosk_child, station_conf
 
 from adjudicator.errors import EXIT_CONFIG, EXIT_IO
 from adjudicator.journal import Journal
-from adjudicator.restarts import CLOSED
-from adjudicator.kiosk_command import plain_kiosk_args
-from adjudicator.spawn import SpawnSupervisor, child_command
-from adjudicator.supervised import SPAWN_ENV
-from adjudicator.tty_restore import RESTORE
-from adjudicator.winconsole import LOCKED_INPUT, ConsoleOps, SavedConsole
+from adjudicator.supervisor.restarts import CLOSED
+from adjudicator.supervisor.options import plain_kiosk_args
+from adjudicator.supervisor.spawned import SpawnSupervisor, child_command
+from adjudicator.supervisor.child import SPAWN_ENV
+from adjudicator.supervisor.tty_restore import RESTORE
+from adjudicator.supervisor.winconsole import LOCKED_INPUT, ConsoleOps, SavedConsole
 
 # A kiosk child that follows a plan, one step a start: it refuses its config, crashes before
 # its first paint, paints and then crashes, is killed, or ends as the director's Quit does.
 CHILD = textwrap.dedent("""
     import os, signal, sys
     from adjudicator.errors import ConfigError
-    from adjudicator.supervised import ChildRun, child_ready_callback, child_started
+    from adjudicator.supervisor.child import ChildRun, child_ready_callback, child_started
     LOG, JOURNAL, PLAN = sys.argv[1:4]
 
     def main():

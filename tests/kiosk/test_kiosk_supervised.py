@@ -19,8 +19,8 @@ from pty_driver import (REPO, PtyApp, child_env, hooked_env, kiosk_argv, kiosk_c
 
 from adjudicator.errors import EXIT_LEXICON
 from adjudicator.journal import Journal
-from adjudicator.pin import hash_pin
-from adjudicator.station_state import log_path
+from adjudicator.event.pin import hash_pin
+from adjudicator.station.state import log_path
 
 F12 = b"\x1b[24~"
 ENTER = b"\x1b[?1049h"  # a kiosk child takes the screen
@@ -170,7 +170,7 @@ def test_a_kiosk_that_cannot_start_is_not_restarted_and_says_why(tmp_path):
 
 def test_a_restart_that_can_be_neither_journaled_nor_logged_is_not_an_error(tmp_path):
     """Read-only media: the journal and its log cannot take the note; the station judges on."""
-    from adjudicator.supervise import note_restart
+    from adjudicator.supervisor.forked import note_restart
 
     blocker = tmp_path / "a-file"
     blocker.write_text("")  # a file where the journal's folder should be: nothing goes there

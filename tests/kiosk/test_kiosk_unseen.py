@@ -2,7 +2,7 @@
 
 Killed right after the journal's commit, 25 of 25 rows were never shown; the restarted station
 said nothing of them, and the players' re-challenge was flagged "possible split look-up". Now a
-verdict is marked shown once painted (adjudicator/unseen.py), and a restarted station shows the
+verdict is marked shown once painted (adjudicator/station/unseen.py), and a restarted station shows the
 last one of its own that was not, words, verdict and number, before it is used; the same words
 challenged again are its recheck.
 """
@@ -18,9 +18,9 @@ from pty_screen import Shown
 
 from adjudicator.journal import Journal
 from adjudicator.journal.flags import SPLIT_LOOKUP
-from adjudicator.station import open_station
-from adjudicator.station_state import state_path
-from adjudicator.unseen import last_shown
+from adjudicator.station.service import open_station
+from adjudicator.station.state import state_path
+from adjudicator.station.unseen import last_shown
 
 # A pseudo-terminal, POSIX signals and kill -9 of a supervised child: Linux and macOS only (on
 # Windows the kiosk is spawned, tests/kiosk/test_kiosk_spawn.py; Windows has no SIGKILL or pty)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 from kiosk_helpers import elapse, screen_name, text_of
 
-from adjudicator.config import Timers
-from adjudicator.pin import hash_pin
-from adjudicator.protocol import Action, Protocol, State, means_next
+from adjudicator.config.station import Timers
+from adjudicator.event.pin import hash_pin
+from adjudicator.station.protocol import Action, Protocol, State, means_next
 from kiosk.terminal import KioskParser
 from kiosk.typed import Typed
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual import events
 
-from adjudicator.visible import visible
+from adjudicator.text.visible import visible
 from kiosk.widgets.bigtext import BigText
 from kiosk.widgets.entry_input import EntryInput
 

@@ -127,7 +127,7 @@ def test_a_malformed_entry_is_named_and_never_judged(server, new_device):
 
 
 def test_a_table_that_is_not_one_is_said_on_the_table_chooser(server, new_device):
-    """"²" (a French keyboard's key) is not a table (adjudicator/tables.py): the phone stays on
+    """"²" (a French keyboard's key) is not a table (adjudicator/event/tables.py): the phone stays on
     its table chooser saying what a table is; nothing is judged."""
     page = new_device()
     open_page(page, server)
@@ -318,7 +318,7 @@ def test_a_paste_too_long_is_refused_whole_with_its_real_length(server, new_devi
     """Issue 21 (12): pasting 600 characters said "Not taken (400 characters)": the box had cut
     the paste to 400 first. Nothing is cut silently: the paste is refused whole, the box keeps
     what it held, and the player reads the real length and the limit (as at the kiosk)."""
-    from adjudicator.entry import MAX_ENTRY_CHARS
+    from adjudicator.text.entry import MAX_ENTRY_CHARS
 
     page = new_device()
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])

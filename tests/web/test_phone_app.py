@@ -11,7 +11,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from web_helpers import WORDS
 
-from adjudicator.config import load_config
+from adjudicator.config.station import load_config
 from adjudicator.journal import Journal
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.net.token import TokenStore
@@ -141,7 +141,7 @@ def test_recheck_from_a_phone_points_at_the_first_challenge_and_a_held_verdict_i
 
 
 def test_an_unexpected_failure_is_one_log_line_and_the_page_carries_on(tmp_path, monkeypatch):
-    from adjudicator.station import Station
+    from adjudicator.station.service import Station
 
     config = make_config(tmp_path)
     tokens = TokenStore(str(tmp_path / "event.token"))
@@ -222,7 +222,7 @@ def test_a_judge_frame_too_long_is_refused_with_its_real_length(tmp_path):
 
 def test_a_table_that_is_not_one_is_refused_on_the_phone_with_why(tmp_path):
     """The phone's table "²" (or "١٢") is what the hub could not sort as a table: the table
-    chooser stays, saying what a table is (adjudicator/tables.py); "07" sits at table 7."""
+    chooser stays, saying what a table is (adjudicator/event/tables.py); "07" sits at table 7."""
     config = make_config(tmp_path)
     tokens = TokenStore(str(tmp_path / "event.token"))
     token = tokens.ensure()

@@ -10,7 +10,7 @@ import json
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from adjudicator.config import load_config
+from adjudicator.config.station import load_config
 from adjudicator.journal import Journal
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.net.token import TokenStore

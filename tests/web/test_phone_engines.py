@@ -10,7 +10,7 @@ import shutil
 
 from engines import engine  # noqa: F401 (the fixture)
 
-from adjudicator.entry import MAX_ENTRY_CHARS
+from adjudicator.text.entry import MAX_ENTRY_CHARS
 from adjudicator.journal import Journal
 
 BLUE, ORANGE = "rgb(0, 90, 156)", "rgb(230, 159, 0)"  # ACCEPTABLE, UNACCEPTABLE

@@ -7,10 +7,10 @@ import os
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from ..names import Claim
-from . import detect as _detect
-from . import kwg, quackle_dawg, zyzzyva_db, zyzzyva_dwg
-from .graph import MAX_BYTES, ListFormatError, check_size
+from adjudicator.lexicon.names import Claim
+from adjudicator.lexicon.readers import detect as _detect
+from adjudicator.lexicon.readers import kwg, quackle_dawg, zyzzyva_db, zyzzyva_dwg
+from adjudicator.lexicon.readers.graph import MAX_BYTES, ListFormatError, check_size
 
 __all__ = ["Decoded", "ListFormatError", "check_open", "read_open"]
 

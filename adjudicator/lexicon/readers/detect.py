@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from . import kwg, quackle_dawg, zyzzyva_dwg
+from adjudicator.lexicon.readers import kwg, quackle_dawg, zyzzyva_dwg
 
 ZYZZYVA_DWG = "zyzzyva-dwg"
 QUACKLE_DAWG = "quackle-dawg"

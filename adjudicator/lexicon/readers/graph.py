@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 from array import array
 
-from ...errors import LexiconError
-from ..compiled import fingerprint_words
-from ..known import KnownLexicon, identify
+from adjudicator.errors import LexiconError
+from adjudicator.lexicon.compiled import fingerprint_words
+from adjudicator.lexicon.known import KnownLexicon, identify
 
 MAX_LETTERS = 15  # a word has 2-15 letters: no path in a word graph is longer (a loop is)
 MAX_WORDS = 1_000_000  # 3.5x CSW: more is not a word list, whatever the graph says

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .graph import SEPARATOR, FlatGraph, ListFormatError, flag_table, kid_view, official_list
+from adjudicator.lexicon.readers.graph import SEPARATOR, FlatGraph, ListFormatError, flag_table, kid_view, official_list
 
 FORMAT_FULL = "KWG word graph (.kwg, word graph and GADDAG)"
 FORMAT_DAWG = "KWG word graph (.kwg, word graph only)"

@@ -8,8 +8,8 @@ import sys
 from array import array
 from operator import methodcaller
 
-from ..names import QUACKLE_HASHES, claim_of_id
-from .graph import FlatGraph, ListFormatError, flag_table
+from adjudicator.lexicon.names import QUACKLE_HASHES, claim_of_id
+from adjudicator.lexicon.readers.graph import FlatGraph, ListFormatError, flag_table
 
 FORMAT_V1 = "Quackle DAWG (.dawg, version 1)"
 FORMAT_V0 = "Quackle DAWG (.dawg, version 0, no header)"

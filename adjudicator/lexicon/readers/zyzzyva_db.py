@@ -6,7 +6,7 @@ import os
 import re
 import urllib.parse
 
-from .graph import MAX_WORDS, ListFormatError
+from adjudicator.lexicon.readers.graph import MAX_WORDS, ListFormatError
 
 FORMAT = "Zyzzyva lexicon database (SQLite)"
 MAGIC = b"SQLite format 3\x00"

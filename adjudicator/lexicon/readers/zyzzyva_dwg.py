@@ -5,8 +5,8 @@ from __future__ import annotations
 import binascii
 import os
 
-from ..names import ZYZZYVA_CHECKSUMS, claim_of_id
-from .graph import FlatGraph, ListFormatError, flag_table, kid_view, official_list
+from adjudicator.lexicon.names import ZYZZYVA_CHECKSUMS, claim_of_id
+from adjudicator.lexicon.readers.graph import FlatGraph, ListFormatError, flag_table, kid_view, official_list
 
 FORMAT = "Zyzzyva word graph (.dwg)"
 _END = 1 << 23  # a word ends on this edge
@@ -139,7 +139,7 @@ def read(path: str, data: bytes, claims: list | None = None) -> tuple[list[str],
 
 
 def _read_companion(path: str, companion: str) -> bytes | None:
-    from .graph import check_size
+    from adjudicator.lexicon.readers.graph import check_size
 
     if not os.path.exists(companion):
         return None

@@ -1,0 +1,1 @@
+"""A station's configuration file: read, checked, and written back with its comments kept."""

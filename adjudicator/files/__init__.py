@@ -1,0 +1,1 @@
+"""Files a command writes: through symlinks, atomically, never half-written."""

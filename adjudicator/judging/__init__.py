@@ -1,0 +1,1 @@
+"""A play judged: one collective verdict under a challenge rule, and its marks."""

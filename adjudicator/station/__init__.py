@@ -1,0 +1,1 @@
+"""The station service: challenges to verdicts and journal rows, its lists, its PIN gate, its print desk."""

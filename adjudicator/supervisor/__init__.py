@@ -1,0 +1,1 @@
+"""`adjudicator kiosk`'s supervision: the kiosk run as a child, restarted, its terminal put back."""

@@ -1,0 +1,1 @@
+"""Text as people type and read it: entries to words, lookalike names, controls made visible."""
