@@ -13,6 +13,7 @@ Run: python -m pytest bench/test_engine_bench.py -s   (ADJUDICATOR_BENCH_ENGINE_
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import statistics
@@ -103,17 +104,16 @@ def one_round(page, server, table: str) -> tuple[float, float]:
     return whole, page.js("return window.__benchTook;") / 1000
 
 
-def test_phone_flow_in_webkitgtk_and_firefox_against_chromium(server):
-    executable = browser_executable()
-    if executable is None:
-        pytest.skip("no chromium executable (the baseline): Debian's chromium package")
+@contextlib.contextmanager
+def three_engines(executable: str):
+    """Chromium (the baseline) and whichever of WebKitGTK and Firefox start, each at SIZE:
+    yields ({name: page}, [why an engine did not start]); every engine stopped after."""
     from playwright.sync_api import sync_playwright
 
-    pages, stops = {}, []
+    pages, stops, skipped = {}, [], []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable, args=BROWSER_ARGS)
         pages["chromium"] = ChromiumPage(browser)
-        skipped = []
         try:
             for name, start in STARTERS.items():
                 try:
@@ -123,22 +123,28 @@ def test_phone_flow_in_webkitgtk_and_firefox_against_chromium(server):
                     continue
                 stops.append(stop)
                 pages[name] = page
-            for name, page in pages.items():
-                if name != "chromium":  # chromium's context has the size already
-                    page.set_size(*SIZE)
-            whole = {name: [] for name in pages}
-            tap = {name: [] for name in pages}
-            for i in range(ROUNDS + WARM):
-                for name, page in pages.items():
-                    took, tapped = one_round(page, server, str(i + 1))
-                    if i >= WARM:
-                        whole[name].append(took)
-                        tap[name].append(tapped)
+                page.set_size(*SIZE)  # chromium's context has the size already
+            yield pages, skipped
         finally:
             for stop in stops:
                 stop()
             pages["chromium"].context.close()
             browser.close()
+
+
+def test_phone_flow_in_webkitgtk_and_firefox_against_chromium(server):
+    executable = browser_executable()
+    if executable is None:
+        pytest.skip("no chromium executable (the baseline): Debian's chromium package")
+    with three_engines(executable) as (pages, skipped):
+        whole = {name: [] for name in pages}
+        tap = {name: [] for name in pages}
+        for i in range(ROUNDS + WARM):
+            for name, page in pages.items():
+                took, tapped = one_round(page, server, str(i + 1))
+                if i >= WARM:
+                    whole[name].append(took)
+                    tap[name].append(tapped)
     if len(pages) == 1:
         pytest.skip("neither WebKitGTK nor Firefox could start: " + "; ".join(skipped))
     base_whole = statistics.median(whole["chromium"])

@@ -25,16 +25,14 @@ import pytest
 from benchutil import report
 from phone_load import percentile
 from slow_link import SlowLinkProcess
-from test_engine_bench import ChromiumPage, server  # noqa: F401 (the fixture)
+from test_engine_bench import server, three_engines  # noqa: F401 (the fixture)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "web"))
-from engines import STARTERS
-from web_helpers import BROWSER_ARGS, browser_executable
+from web_helpers import browser_executable
 
 TAPS = int(os.environ.get("ADJUDICATOR_BENCH_TAPS", "30"))
 DELAY = 0.2  # seconds each way on the slow link
-SIZE = (500, 900)  # every engine's window (Firefox's smallest width)
 # Installed once per page load: every ADJUDICATE click timed to its verdict painted.
 STOPWATCH = r"""
 if (!window.__taps) {
@@ -116,24 +114,10 @@ def test_tap_to_verdict_painted_in_three_engines_direct_and_on_a_slow_link(serve
     executable = browser_executable()
     if executable is None:
         pytest.skip("no chromium executable (Debian's chromium package)")
-    from playwright.sync_api import sync_playwright
-
     link = SlowLinkProcess(server.port, DELAY)
-    pages, stops, skipped = {}, [], []
     results: dict[tuple[str, str], list[dict]] = {}
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=BROWSER_ARGS)
-        pages["chromium"] = ChromiumPage(browser)
-        try:
-            for name, start in STARTERS.items():
-                try:
-                    page, stop = start()
-                except Exception as error:  # noqa: BLE001 - reported, the others still run
-                    skipped.append(f"{name}: {type(error).__name__}: {error}")
-                    continue
-                stops.append(stop)
-                pages[name] = page
-                page.set_size(*SIZE)
+    try:
+        with three_engines(executable) as (pages, skipped):
             links = (("direct", server.url), ("200 ms each way", link.url(server.url)))
             for link_name, url in links:
                 for k, (name, page) in enumerate(pages.items()):
@@ -142,12 +126,8 @@ def test_tap_to_verdict_painted_in_three_engines_direct_and_on_a_slow_link(serve
                     for name, page in pages.items():
                         results.setdefault((name, link_name), []).append(
                             tap(page, ("qi za", "zzz qi", "cat jo")[i % 3]))
-        finally:
-            for stop in stops:
-                stop()
-            pages["chromium"].context.close()
-            browser.close()
-            link.stop()
+    finally:
+        link.stop()
     print()
     for (name, link_name), taps in results.items():
         first, counted = taps[0], taps[1:]

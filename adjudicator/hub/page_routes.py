@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import asyncio
 from importlib import resources
-from typing import Any
 
 from aiohttp import web
 
-from adjudicator import wire
 from adjudicator.hub.handled import MAX_GROUP
+from adjudicator.hub.routing import Hub, director_said
 from adjudicator.hub.station_routes import HEADERS
 
-Hub = Any  # server.Hub (which imports this module)
 FILES = {"director.css": "text/css", "director.js": "text/javascript",
          "director-alarms.js": "text/javascript", "director-actions.js": "text/javascript",
          "director-event.js": "text/javascript"}
@@ -49,13 +47,8 @@ async def page_file(hub: Hub, request: web.Request) -> web.Response:
 async def handled(hub: Hub, request: web.Request) -> web.Response:
     """The director marks an alarm group handled ({"group": G, "handled": true}) or takes the
     mark back (false): kept in the hub journal; 404 when the board shows no such group."""
-    hub._director(request)
-    try:
-        said = wire.decode(await request.content.read(2048))
-    except wire.WireError:
-        said = None
-    group = said.get("group") if isinstance(said, dict) else None
-    mark = said.get("handled", True) if isinstance(said, dict) else None
+    said = await director_said(hub, request, 2048)
+    group, mark = said.get("group"), said.get("handled", True)
     if type(group) is not str or type(mark) is not bool or len(group) > MAX_GROUP:  # noqa: E721
         return web.json_response({"error": "say the alarm group and whether it is handled"},
                                  status=400, headers=HEADERS)

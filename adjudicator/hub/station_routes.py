@@ -14,7 +14,7 @@ from aiohttp import web
 
 from adjudicator import wire
 from adjudicator.hub.refusals import RequestRefused
-from adjudicator.hub.routing import Hub, bound
+from adjudicator.hub.routing import Hub, bound, director_said
 
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"}  # every page's
@@ -27,12 +27,7 @@ def printable(text: str) -> str:
 
 async def _said_key(hub: Hub, request: web.Request) -> str | None:
     """The station key id a director's POST names ({"station": key id}), or None."""
-    hub._director(request)
-    try:
-        said = wire.decode(await request.content.read(1024))
-        key_id = said["station"] if isinstance(said, dict) else None
-    except (wire.WireError, KeyError):
-        key_id = None
+    key_id = (await director_said(hub, request, 1024)).get("station")
     return key_id if type(key_id) is str else None  # noqa: E721
 
 async def accept_station(hub: Hub, request: web.Request) -> web.Response:
@@ -77,13 +72,8 @@ async def accept_station(hub: Hub, request: web.Request) -> web.Response:
 async def rename_station(hub: Hub, request: web.Request) -> web.Response:
     """The director renames an accepted station (POST {"station": key id, "name": new}
     with the director's key): the one way an accepted station's name changes."""
-    hub._director(request)
-    try:
-        said = wire.decode(await request.content.read(1024))
-    except wire.WireError:
-        said = None
-    key_id = said.get("station") if isinstance(said, dict) else None
-    name = said.get("name") if isinstance(said, dict) else None
+    said = await director_said(hub, request, 1024)
+    key_id, name = said.get("station"), said.get("name")
     if type(key_id) is not str or type(name) is not str:  # noqa: E721
         return web.json_response({"error": "say the station's key and its new name"},
                                  status=400, headers=HEADERS)
