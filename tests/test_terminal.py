@@ -91,7 +91,7 @@ def test_a_journal_that_cannot_record_still_gives_the_verdict(tiny, tmp_path, mo
     def full(self, *args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(Journal, "record", full)
+    monkeypatch.setattr(Journal, "record_many", full)  # record is record_many of one
     out, err = streams()
     code = judge(("QI",), lexicon=tiny, journal=str(tmp_path / "j.db"), out=out, err=err)
     assert (code, out.getvalue()) == (EXIT_NOT_RECORDED, "ACCEPTABLE\n")
