@@ -117,6 +117,26 @@ def test_a_group_is_recorded_in_one_transaction(config, make_lexicon):
     assert [o.seq for o in outcomes] == [1, 2, 3]
 
 
+def test_a_group_of_one_recheck_records_what_judge_records(config, make_lexicon):
+    # `judge --recheck-of` is a group of one (terminal/recording.py): its row and its outcome
+    # are the ones Station.judge gives a recheck (WESPA 3.10.9: the secondary list asked too)
+    lists = dict(secondary=make_lexicon(["QI"], name="NEXT"))
+    alone, grouped = SpyJournal(), SpyJournal()
+    by_judge = open_station(config, make_lexicon(["QI", "ZA"]), alone, **lists)
+    by_group = open_station(config, make_lexicon(["QI", "ZA"]), grouped, **lists)
+    for service in (by_judge, by_group):
+        service.submit("qi")
+    one = by_judge.judge(("QI", "ZA"), table="4", round="1", recheck_of=1, is_recheck=True)
+    (other,) = by_group.judge_group([("QI", "ZA")], table="4", round="1", recheck_of=1)
+    rows = [[(v.words, v.acceptable, fields) for v, fields in j.rows] for j in (alone, grouped)]
+    assert rows[0] == rows[1] and rows[1][1][2]["secondary_agrees"] is False
+    assert (other.recheck_of, other.is_recheck, other.secondary_agrees, other.secondary_name,
+            other.seq) == (1, True, False, "NEXT", 2) == (
+        one.recheck_of, one.is_recheck, one.secondary_agrees, one.secondary_name, one.seq)
+    (first,) = by_group.judge_group([("QI",)])  # not a recheck: the secondary list not asked
+    assert (first.is_recheck, first.secondary_agrees, first.secondary_name) == (False, None, "")
+
+
 def test_a_failed_group_numbers_none_and_says_why(config, make_lexicon):
     service = open_station(config, make_lexicon(["QI"]), SpyJournal(fail=True))
     outcomes = service.judge_group([("QI",), ("QI", "QI")])

@@ -91,10 +91,60 @@ def test_a_journal_that_cannot_record_still_gives_the_verdict(tiny, tmp_path, mo
     def full(self, *args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(Journal, "record", full)
+    monkeypatch.setattr(Journal, "record_many", full)  # record is record_many of one
     out, err = streams()
     code = judge(("QI",), lexicon=tiny, journal=str(tmp_path / "j.db"), out=out, err=err)
     assert (code, out.getvalue()) == (EXIT_NOT_RECORDED, "ACCEPTABLE\n")
     warning, missed = err.getvalue().splitlines()
     assert warning.startswith("adjudicator: warning: UNRECOGNISED WORD LIST")  # issue 29
     assert missed.startswith("adjudicator: NOT RECORDED: call the director (OSError")
+
+
+class _Link:
+    """A once link that answers: what judge --config's pass did with it, in order."""
+
+    problem = ""
+
+    def __init__(self, done: list):
+        self.done = done
+
+    def ask(self, wait):
+        self.done.append("ask")
+
+    def push(self, limit):
+        self.done.append("push")
+
+    def close(self):
+        pass
+
+    def stop(self):
+        self.done.append("stop")
+
+
+def _joined_station(done: list):
+    from types import SimpleNamespace
+
+    config = SimpleNamespace(hub="https://hub:8443", hub_token="t", path="s.toml",
+                             journal="j.db")
+    following = SimpleNamespace(version=3, note="", note_until=0)
+    return SimpleNamespace(config=config, hub_link=_Link(done), following=following)
+
+
+def test_the_hub_pass_asks_first_tells_after_and_tells_nothing_when_the_verdicts_fail():
+    """`judge --config` on a joined machine (link/once.py one_pass): its hub asked before the
+    verdicts and told after; verdicts that raise (a refused table) are told nothing, and the
+    link is stopped either way."""
+    from adjudicator.link.once import one_pass
+
+    done: list = []
+    with one_pass(_joined_station(done), err=io.StringIO()):
+        done.append("verdicts")
+    assert done == ["ask", "verdicts", "push", "stop"]
+    done.clear()
+    with pytest.raises(EntryError), one_pass(_joined_station(done), err=io.StringIO()):
+        raise EntryError("table", "give the table (--table T)")
+    assert done == ["ask", "stop"]
+    done.clear()
+    with one_pass(_joined_station(done), ask=False, err=io.StringIO()):  # --lexicon: not asked
+        done.append("verdicts")
+    assert done == ["verdicts", "push", "stop"]

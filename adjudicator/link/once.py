@@ -11,6 +11,8 @@ The link is the station's own (station.hub_link: open_station's link "once", att
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TextIO
 
 from adjudicator.errors import AdjudicatorError
@@ -67,6 +69,21 @@ def ask_first(service, push_follows: bool = False, err: TextIO | None = None) ->
     elif (following.note, following.note_until) != said_before and following.note:
         err.write(f"adjudicator: {following.note}\n")
     return True
+
+
+@contextmanager
+def one_pass(service, ask: bool = True, err: TextIO | None = None) -> Iterator[None]:
+    """`judge --config`'s pass with SERVICE's hub, around its verdicts: asked first when ASK
+    and the machine is joined (ask_first), told after when it answered (tell_hub: not when the
+    verdicts raised), the link stopped whatever happens."""
+    try:
+        answered = ask_first(service, True, err) if ask and joined(service.config) else True
+        yield
+        if service.config.hub and answered:
+            tell_hub(service, err)
+    finally:
+        if service.hub_link is not None:
+            service.hub_link.stop()
 
 
 def tell_hub(service, err: TextIO | None = None) -> None:

@@ -1,4 +1,4 @@
-"""A station's hold on its journal: still the file at its path, writable, or let go and continued.
+"""A station's hold on its journal: opened, kept the file at its path, or let go and continued.
 
 Issue 42: a journal deleted, replaced, made a folder or immutable under a running station was
 written into (the verdicts lost), or killed the kiosk (SIGBUS). The Station asks here before and
@@ -7,7 +7,14 @@ after each record, and Ready asks once a second (docs/journal.md says what each 
 
 from __future__ import annotations
 
-from adjudicator.errors import JournalError, JournalLostError, JournalUnwritableError
+from adjudicator.config.station import Config
+from adjudicator.errors import (AdjudicatorError, JournalError, JournalLostError,
+                                JournalUnwritableError)
+
+# Seconds a station's verdict waits for a journal another program holds locked, then NOT
+# RECORDED; with SQLite's own wait (journal/db.py BUSY_TIMEOUT) about 5 s at most in all
+# (docs/station.md). The kiosk says "recording..." meanwhile (issue 36: it froze up to 120 s).
+STATION_LOCK_PATIENCE = 3.0
 
 
 class JournalKeeping:
@@ -108,3 +115,24 @@ class JournalKeeping:
         except OSError as e:
             raise JournalError(f"cannot write {out}: {e.strerror or e}") from e
         return out
+
+
+def open_journal(config: Config, lost=None):
+    """(journal, problem): the open journal, or None and why (the kiosk still judges, loudly).
+    Where the journal was lost (LOST: its last row known; or its head file left beside an
+    empty path), the file that continues it (journal/successor.py), never one from #1."""
+    try:
+        from adjudicator.journal import Journal
+        from adjudicator.journal.successor import open_after
+    except ImportError as e:  # pragma: no cover - only while the journal package is missing
+        return None, f"journal package missing: {e}"
+    try:
+        from adjudicator.journal.db import default_journal_path
+
+        path = config.journal or default_journal_path()
+        return open_after(path, lost, station=config.station, opener=lambda p: Journal.open(
+            p, split_window=config.split_window, timeout=STATION_LOCK_PATIENCE)), ""
+    except AdjudicatorError as e:
+        return None, str(e)
+    except OSError as e:
+        return None, f"cannot open journal {config.journal}: {e.strerror or e}"

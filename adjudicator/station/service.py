@@ -16,7 +16,7 @@ from adjudicator.config.station import Config
 from adjudicator.text.entry import check_entry_length, parse_entry
 from adjudicator.errors import (AdjudicatorError, ConfigError, JournalLockedError,
                                 JournalLostError, JournalUnwritableError)
-from adjudicator.station.journal_hold import JournalKeeping
+from adjudicator.station.journal_hold import JournalKeeping, open_journal
 from adjudicator.lexicon.compiled import Lexicon
 from adjudicator.station.lists import TableLists, lists_for
 from adjudicator.station.outcome import Outcome, TableCounts
@@ -28,10 +28,6 @@ from adjudicator.judging.verdict import Verdict, adjudicate
 NOT_RECORDED = "NOT RECORDED: call the director"
 # A journal held locked past the wait: nothing recorded, so no verdict shown (the players retry)
 NO_VERDICT = "NOT RECORDED, no verdict: {problem}. Call the director; {again} tries again."
-# Seconds a station's verdict waits for a journal another program holds locked, then NOT
-# RECORDED; with SQLite's own wait (journal/db.py BUSY_TIMEOUT) about 5 s at most in all
-# (docs/station.md). The kiosk says "recording..." meanwhile (issue 36: it froze up to 120 s).
-STATION_LOCK_PATIENCE = 3.0
 _MAKING = threading.Lock()
 JOURNAL_MODES = {"station": "station", "smart-device": "smart device", "runner": "runner"}
 
@@ -172,11 +168,7 @@ class Station(JournalKeeping):
         table, round = check_table(table), check_table(round, "round")
         lexicon, rule = self.choose(table)  # a table no served division plays at: refused here
         verdict = adjudicate(lexicon, words)
-        agrees = None
-        if is_recheck and self.secondary is not None:
-            # WESPA 3.10.9: a recheck during a lexicon transition also asks the secondary list,
-            # collectively: whether it agrees, never which word differs.
-            agrees = adjudicate(self.secondary, words).acceptable == verdict.acceptable
+        agrees = self._agrees(words, verdict, is_recheck)
         seq, problem, locked = self._record(verdict, recheck_of, agrees, table, round, rule)
         return self._outcome(verdict, seq, problem, table=table, round=round, rule=rule,
                              recheck_of=recheck_of, is_recheck=is_recheck, agrees=agrees,
@@ -190,28 +182,42 @@ class Station(JournalKeeping):
         return self.judge(previous.verdict.words, table=previous.table, round=previous.round,
                           recheck_of=previous.first_seq, is_recheck=True)
 
-    def judge_group(self, entries: list[tuple[str, ...]], *, table: str = "",
-                    round: str = "") -> list[Outcome]:
+    def judge_group(self, entries: list[tuple[str, ...]], *, table: str = "", round: str = "",
+                    recheck_of: int | None = None) -> list[Outcome]:
         """Judge several entries and record them in ONE transaction (a batch), all before any is
-        shown; when that transaction fails, every outcome carries the problem, none a number."""
+        shown; when that transaction fails, every outcome carries the problem, none a number.
+        RECHECK_OF: each entry a recheck of that challenge (WESPA 3.10.9: `judge --recheck-of`,
+        a group of one), the secondary list asked too."""
         table, round = check_table(table), check_table(round, "round")
         lexicon, rule = self.choose(table)
         verdicts = [adjudicate(lexicon, words) for words in entries]
+        is_recheck = recheck_of is not None
+        agrees = [self._agrees(w, v, is_recheck) for w, v in zip(entries, verdicts)]
         seqs: list[int | None] = [None] * len(verdicts)
         problem = ""
         if verdicts and self._journal_to_record() is None:
             problem = self.journal_problem or "no journal is open"
         elif verdicts:
-            fields = self._fields(None, None, table, round, rule)
+            fields = self._fields(recheck_of, None, table, round, rule)
+            rows = [(v, fields if a is None else dict(fields, secondary_agrees=a))
+                    for v, a in zip(verdicts, agrees)]
             try:
-                seqs = list(self.journal.record_many([(v, fields) for v in verdicts]))
+                seqs = list(self.journal.record_many(rows))
             except Exception as e:  # noqa: BLE001 - a failing disk must never hide a verdict
                 problem = _reason(e)
             else:
                 for _ in seqs:
                     self.table_counts.add(table)
-        return [self._outcome(v, seq, problem, table=table, round=round, rule=rule)
-                for v, seq in zip(verdicts, seqs)]
+        return [self._outcome(v, seq, problem, table=table, round=round, rule=rule,
+                              recheck_of=recheck_of, is_recheck=is_recheck, agrees=a)
+                for v, seq, a in zip(verdicts, seqs, agrees)]
+
+    def _agrees(self, words, verdict: Verdict, is_recheck: bool) -> bool | None:
+        # WESPA 3.10.9: a recheck during a lexicon transition also asks the secondary list,
+        # collectively: whether it agrees, never which word differs (None: not asked)
+        if not (is_recheck and self.secondary is not None):
+            return None
+        return adjudicate(self.secondary, words).acceptable == verdict.acceptable
 
     def _outcome(self, verdict: Verdict, seq: int | None, problem: str, *, table: str,
                  round: str, rule: str | None, recheck_of: int | None = None,
@@ -341,27 +347,6 @@ class Station(JournalKeeping):
 def _reason(e: Exception) -> str:
     """Why a record failed, in one line for the director."""
     return str(e) if isinstance(e, AdjudicatorError) else f"{type(e).__name__}: {e}"
-
-
-def open_journal(config: Config, lost=None):
-    """(journal, problem): the open journal, or None and why (the kiosk still judges, loudly).
-    Where the journal was lost (LOST: its last row known; or its head file left beside an
-    empty path), the file that continues it (journal/successor.py), never one from #1."""
-    try:
-        from adjudicator.journal import Journal
-        from adjudicator.journal.successor import open_after
-    except ImportError as e:  # pragma: no cover - only while the journal package is missing
-        return None, f"journal package missing: {e}"
-    try:
-        from adjudicator.journal.db import default_journal_path
-
-        path = config.journal or default_journal_path()
-        return open_after(path, lost, station=config.station, opener=lambda p: Journal.open(
-            p, split_window=config.split_window, timeout=STATION_LOCK_PATIENCE)), ""
-    except AdjudicatorError as e:
-        return None, str(e)
-    except OSError as e:
-        return None, f"cannot open journal {config.journal}: {e.strerror or e}"
 
 
 def open_station(config: Config, lexicon: Lexicon | None = None, journal=None, *,

@@ -34,10 +34,16 @@ def station_lists(spec: str | None, check_words: bool = True) -> tuple[TableList
 def chosen(lists: TableLists, table: str):
     """The list that judges at TABLE (lists.py); without --table where the divisions here judge
     with different lists, EntryError (exit 2, one line): never a guess."""
+    table_given(lists, table)
+    return lists.choose(table).lexicon
+
+
+def table_given(lists: TableLists, table: str) -> None:
+    """EntryError (exit 2, one line) when TABLE is missing where it decides which list or rule
+    judges (the divisions here judge with different ones): never a guess."""
     if not table and lists.needs_table:
         raise EntryError("table", f"this station's divisions judge with different lists or "
                                   f"rules ({lists.describe()}): give the table (--table T)")
-    return lists.choose(table).lexicon
 
 
 def unrecognised_warning(lex, config_path: str = "") -> str:

@@ -13,9 +13,10 @@ import sys
 from typing import TextIO
 
 from adjudicator.config.station import Config, load_config
-from adjudicator.terminal.given_lists import chosen, load_configured, station_lists, unrecognised_warning
+from adjudicator.terminal.given_lists import (chosen, load_configured, station_lists, table_given,
+                                            unrecognised_warning)
 from adjudicator.link import once
-from adjudicator.link.once import HUB_REQUEST, ask_first, joined, tell_hub
+from adjudicator.link.once import HUB_REQUEST, ask_first, joined, one_pass
 from adjudicator.station.lists import TableLists
 from adjudicator.terminal.recording import record_entries, terminal_station
 from adjudicator.station.service import open_station
@@ -87,17 +88,13 @@ def judge_as_configured(config_path: str, entry: Words | None, *, batch: str | N
     given = load_configured(lexicon) if lexicon else None
     service = open_station(cfg, given, link="once", timeout=HUB_REQUEST, follow=given is None)
     try:
-        answered = ask_first(service, True, err) if joined(cfg) and given is None else True
-        lex = chosen(service.lists, table)  # --table missing where it decides: exit 2
-        err.write(unrecognised_warning(lex, "" if given else cfg.path))  # when that list judges
-        code = record_entries(service, entry, batch, table, round_, recheck_of, out, err)
-        if cfg.hub and answered:
-            tell_hub(service, err)
+        with one_pass(service, ask=given is None, err=err):  # asked first, told after
+            table_given(service.lists, table)  # --table missing where it decides: exit 2
+            lex, _ = service.choose(table)  # a table this station does not judge: exit 2
+            err.write(unrecognised_warning(lex, "" if given else cfg.path))  # when it judges
+            return record_entries(service, entry, batch, table, round_, recheck_of, out, err)
     finally:
-        if service.hub_link is not None:
-            service.hub_link.stop()
         service.close()
-    return code
 
 
 def lists_now(cfg: Config | None = None,

@@ -1,8 +1,9 @@
-"""Challenges judged at a terminal and recorded before each verdict is written: one, or a batch.
+"""Challenges judged at a terminal, recorded before each verdict is written: one, or a batch.
 
 `judge --journal` and `judge --config` judge through the station service (station.py), as a
 runner's desk does: no verdict line is written before its row is committed (a row that cannot
-be committed still gets its verdict, and "NOT RECORDED" on stderr, exit 5).
+be committed still gets its verdict, and "NOT RECORDED" on stderr, exit 5). One way for both:
+a Group, judged and recorded in one transaction, then written; one play is a group of one.
 """
 
 from __future__ import annotations
@@ -36,16 +37,14 @@ def not_recorded(outcome: Outcome, where: str = "") -> str:
 
 def judge_recorded(station: Station, words, table: str, round_: str, recheck_of: int | None,
                    out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """One challenge, recorded before its verdict is written to OUT; the exit code."""
-    out, err = out or sys.stdout, err or sys.stderr
+    """One challenge, recorded before its verdict is written to OUT: a group of one (Group, as
+    a batch's lines are); the exit code: 0 ACCEPTABLE, 1 UNACCEPTABLE, 5 NOT RECORDED."""
     if recheck_of is not None:
         check_recheck_of(station, recheck_of)
-    outcome = station.judge(words, table=table, round=round_, recheck_of=recheck_of,
-                            is_recheck=recheck_of is not None)
-    out.write(outcome.verdict.word + "\n")
-    out.flush()
-    if not outcome.recorded:
-        err.write(not_recorded(outcome))
+    group = Group(station, table, round_, out or sys.stdout, err or sys.stderr, recheck_of)
+    group.add(words)
+    (outcome,) = group.flush()
+    if group.failed:
         return EXIT_NOT_RECORDED
     return 0 if outcome.verdict.acceptable else 1
 
@@ -84,59 +83,77 @@ def run_batch_recorded(station: Station, source: str, table: str, round_: str,
     verdict, plus "adjudicator: NOT RECORDED: call the director (line N: reason)" on ERR;
     exit 5 then. The station is left open (its caller closes it).
     """
-    output, errors = out or sys.stdout, err or sys.stderr
+    group = Group(station, table, round_, out or sys.stdout, err or sys.stderr)
     stream = open_source(source)
-    failed = 0
-    lines: list[str | None] = []  # None: a verdict still to be judged and recorded
-    pending: list[tuple[int, tuple[str, ...]]] = []
-
-    def flush() -> None:
-        nonlocal failed
-        outcomes = station.judge_group([words for _, words in pending], table=table,
-                                       round=round_)
-        judged = iter(zip(pending, outcomes))
-        problems = []
-        for i, line in enumerate(lines):
-            if line is None:
-                (line_no, _), outcome = next(judged)
-                lines[i] = ACCEPTABLE if outcome.verdict.acceptable else UNACCEPTABLE
-                if not outcome.recorded:
-                    problems.append((line_no, outcome))
-        output.writelines(lines)  # type: ignore[arg-type]  # each answered above
-        output.flush()
-        for line_no, outcome in problems:
-            errors.write(not_recorded(outcome, f"line {line_no}: "))
-        if problems:
-            errors.flush()
-            failed += len(problems)
-        lines.clear()
-        pending.clear()
-
     entries = Entries()
     try:
         line_no, clock = 0, time.monotonic
         first = 0.0  # when the oldest line not yet answered arrived
         for block in stream.blocks():
-            if not lines:
+            if not group.lines:
                 first = clock()
             for line in block:
                 line_no += 1
                 words = entries.parse(line)
                 if isinstance(words, str):  # the line's INVALID answer
-                    lines.append(words)
+                    group.answer(words)
                 else:
-                    pending.append((line_no, words))
-                    lines.append(None)
-                if len(lines) >= BATCH_GROUP:
-                    flush()
+                    group.add(words, f"line {line_no}: ")
+                if len(group.lines) >= BATCH_GROUP:
+                    group.flush()
                     first = clock()
             # a group commit: lines that came together (or within GROUP_WAIT) share a
             # transaction; a runner typing at a pipe is answered GROUP_WAIT after the line
-            if lines and not stream.more_within(first + GROUP_WAIT - clock()):
-                flush()
-        flush()
+            if group.lines and not stream.more_within(first + GROUP_WAIT - clock()):
+                group.flush()
+        group.flush()
     finally:
         close_source(source, stream)
-    if failed:
+    if group.failed:
         return EXIT_NOT_RECORDED
     return EXIT_ENTRY if entries.invalid else 0
+
+
+class Group:
+    """Challenges waiting for their verdicts, in the order they came: judged and recorded in one
+    transaction (Station.judge_group), then written, each not recorded said on ERR after."""
+
+    def __init__(self, station: Station, table: str, round_: str, out: TextIO, err: TextIO,
+                 recheck_of: int | None = None):
+        self.station, self.table, self.round, self.recheck_of = station, table, round_, recheck_of
+        self.out, self.err = out, err
+        self.lines: list[str | None] = []  # None: a verdict still to be judged and recorded
+        self.pending: list[tuple[str, tuple[str, ...]]] = []  # (where, for NOT RECORDED; words)
+        self.failed = 0  # how many were not recorded
+
+    def answer(self, line: str) -> None:
+        """A line answered without judging (its INVALID answer), written in its place."""
+        self.lines.append(line)
+
+    def add(self, words: tuple[str, ...], where: str = "") -> None:
+        """WORDS to judge, in their place among the lines; WHERE names them if not recorded."""
+        self.pending.append((where, words))
+        self.lines.append(None)
+
+    def flush(self) -> list[Outcome]:
+        """The challenges waiting judged and recorded together, then every line written."""
+        outcomes = self.station.judge_group([words for _, words in self.pending],
+                                            table=self.table, round=self.round,
+                                            recheck_of=self.recheck_of)
+        judged = iter(zip(self.pending, outcomes))
+        problems = []
+        for i, line in enumerate(self.lines):
+            if line is None:
+                (where, _), outcome = next(judged)
+                self.lines[i] = ACCEPTABLE if outcome.verdict.acceptable else UNACCEPTABLE
+                if not outcome.recorded:
+                    problems.append(not_recorded(outcome, where))
+        self.out.writelines(self.lines)  # type: ignore[arg-type]  # each answered above
+        self.out.flush()
+        self.err.writelines(problems)
+        if problems:
+            self.err.flush()
+            self.failed += len(problems)
+        self.lines.clear()
+        self.pending.clear()
+        return outcomes

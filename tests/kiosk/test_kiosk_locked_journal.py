@@ -3,7 +3,7 @@ wait, then NOT RECORDED with no verdict, the station at Ready with the words kep
 
 The station froze on TAB with nothing drawn, not even the typed words, until the lock went (up
 to 120 s). Here another connection holds SQLite's write lock; the station's wait is shortened
-so the test is quick (the real one is adjudicator.station.service.STATION_LOCK_PATIENCE).
+so the test is quick (the real one is adjudicator.station.journal_hold.STATION_LOCK_PATIENCE).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from kiosk_helpers import elapse, screen_name, text_of
 
 from adjudicator.journal import Journal
-from adjudicator.station.service import STATION_LOCK_PATIENCE
+from adjudicator.station.journal_hold import STATION_LOCK_PATIENCE
 from kiosk.screens.ready import RECORDING
 
 
