@@ -24,6 +24,13 @@ from adjudicator.station.service import open_station
 Words = tuple[str, ...]
 
 
+def warn(err: TextIO, warning: str) -> None:
+    """WARNING on ERR at once (flushed), so it stands before the verdict it concerns."""
+    if warning:
+        err.write(warning)
+        err.flush()
+
+
 def judge(entry: Words | None, *, batch: str | None = None, lexicon: str | None = None,
           journal: str | None = None, station: str | None = None, table: str = "",
           round_: str = "", recheck_of: int | None = None, config_path: str | None = None,
@@ -50,7 +57,7 @@ def judge(entry: Words | None, *, batch: str | None = None, lexicon: str | None 
     # error stays one line)
     warning = unrecognised_warning(lex, config)
     if journal:  # through the station service: recorded before any verdict is shown
-        err.write(warning)
+        warn(err, warning)
         service = terminal_station(lex, journal, station)
         try:
             return record_entries(service, entry, batch, table, round_, recheck_of, out, err)
@@ -59,8 +66,8 @@ def judge(entry: Words | None, *, batch: str | None = None, lexicon: str | None 
     if batch is not None:
         from adjudicator.terminal.batch import run_batch
 
-        return run_batch(lex, batch, opened=lambda: err.write(warning), out=out)
-    err.write(warning)
+        return run_batch(lex, batch, opened=lambda: warn(err, warning), out=out)
+    warn(err, warning)
     from adjudicator.judging.verdict import adjudicate
 
     verdict = adjudicate(lex, entry or ())
@@ -91,7 +98,7 @@ def judge_as_configured(config_path: str, entry: Words | None, *, batch: str | N
         with one_pass(service, ask=given is None, err=err):  # asked first, told after
             table_given(service.lists, table)  # --table missing where it decides: exit 2
             lex, _ = service.choose(table)  # a table this station does not judge: exit 2
-            err.write(unrecognised_warning(lex, "" if given else cfg.path))  # when it judges
+            warn(err, unrecognised_warning(lex, "" if given else cfg.path))  # when it judges
             return record_entries(service, entry, batch, table, round_, recheck_of, out, err)
     finally:
         service.close()
