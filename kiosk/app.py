@@ -75,6 +75,9 @@ class KioskApp(InOrder, App, inherit_bindings=False):
             self.CSS = f"{type(self).CSS}\n{CONSOLE_CSS}"  # after the full style: it wins
         self._console_filter = ConsoleFilter() if self.console_style else None
         self.station = station
+        # a verdict waits for its row's commit only; the head file and checkpoint follow its
+        # paint (_painted). The runner's desk shows no verdict screen: its rows settle at once
+        station.settle_after_show = station.config.mode != "runner"
         journal = station.config.journal
         self.state_file = state_path(journal) if journal else None  # survives a restart
         self.pin_gate = PinGate(lambda: self.station.config.pin_hash,
@@ -305,9 +308,14 @@ class KioskApp(InOrder, App, inherit_bindings=False):
 
     def _painted(self, seq: int | None) -> None:
         """A verdict is on screen: no restart shows it again (adjudicator/unseen.py), once its
-        frame has reached the terminal."""
+        frame has reached the terminal; then its row's head file and checkpoint, which it did
+        not wait for (journal/settle.py)."""
         if seq is not None:
-            self.after_written(mark_shown, self.state_file, seq)
+            self.after_written(self._shown, seq)
+
+    def _shown(self, seq: int) -> None:
+        mark_shown(self.state_file, seq)
+        self.station.settle_journal()
 
     def after_written(self, callback, *args) -> None:
         """CALLBACK(*ARGS) once what is painted now has reached the terminal (the kiosk's
