@@ -71,6 +71,17 @@ class VerdictScreen(LockedScreen):
         self.outcome = outcome
         self.note = ""  # a line above the rest (a verdict shown late, after a restart)
         self._verdict_timer: Timer | None = None
+        self._styled = False  # resumed once: styled whole since, each change restyled as made
+
+    def post_message(self, message) -> bool:
+        """Pushed again for the next verdict (KioskApp.show_verdict): not restyled whole, as
+        Textual does at each push; its styles are as it left them, and show() restyles what it
+        changes (a class set restyles that widget and those in it). The whole screen's
+        restyle had cost a verdict 3 ms on its way to the screen on an idle machine, 15-60 ms
+        with the CPU shared (bench/verdict_profile.py)."""
+        if isinstance(message, events.ScreenResume) and self._styled:
+            message.refresh_styles = False
+        return super().post_message(message)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="verdict-box"):
@@ -117,6 +128,7 @@ class VerdictScreen(LockedScreen):
             self._verdict_timer = None
 
     def on_screen_resume(self) -> None:
+        self._styled = True
         if self.outcome is not None and self._verdict_timer is None:
             self._follow_protocol()  # never left without its timer
 
