@@ -71,14 +71,23 @@ def _fwrite(self, text):
         state["frame"] = True
     return orig_fw(self, text)
 terminal._Flushing.write = _fwrite
-orig_ff = terminal._Flushing.flush
-def _fflush(self):
-    r = orig_ff(self)
-    if state["frame"]:
-        state["frame"] = False
-        stamp("flushed")
-    return r
-terminal._Flushing.flush = _fflush
+class _File:  # the terminal file under the writer thread: its flush after the frame, stamped
+    def __init__(self, file):
+        self._f = file
+    def write(self, text):
+        return self._f.write(text)
+    def flush(self):
+        r = self._f.flush()
+        if state["frame"]:
+            state["frame"] = False
+            stamp("flushed")
+        return r
+    def __getattr__(self, name):
+        return getattr(self._f, name)
+orig_init = terminal._Flushing.__init__
+def _finit(self, file):
+    orig_init(self, _File(file))
+terminal._Flushing.__init__ = _finit
 wrap(ready.ReadyScreen, "on_entry_input_adjudicate", "handler")
 wrap(app.KioskApp, "look_for_unseen", "unseen")
 wrap(station.Station, "judge", "judge")
@@ -136,7 +145,7 @@ STAGES = [  # (label, from, to)
     ("  layout", "layout>", "layout<"),
     ("  layout -> paint", "layout<", "paint>"),
     ("  paint (compositor render)", "paint>", "paint<"),
-    ("frame queued -> written+flushed", "queued", "flushed"),
+    ("frame queued -> written+flushed", "queued", "flushed"),  # (the writer thread)
     ("flushed -> bench read", "flushed", "seen"),
     ("TOTAL pty write -> verdict read", "sent", "seen"),
 ]
