@@ -371,6 +371,7 @@ class KioskApp(InOrder, App, inherit_bindings=False):
             from .screens.verdict import VerdictScreen  # after the first paint (_warm_fonts)
 
             self.install_screen(VerdictScreen(), "verdict")
+            self._get_screen("verdict")  # composed and styled now, not at the first verdict
         return self.get_screen("verdict")
 
     def action_director(self) -> None:

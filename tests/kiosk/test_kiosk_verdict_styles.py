@@ -38,6 +38,10 @@ async def test_a_verdict_pushed_again_looks_as_one_restyled_whole(make_app, play
         restyled.append(1) if screen_name(app) == "VerdictScreen" and node is app.screen
         and type(node).__name__ == "VerdictScreen" else None, update_styles(node, *a, **k))[1]
     async with app.run_test(size=SIZE) as pilot:
+        for _ in range(200):  # the verdict screen built ahead, after the first paint
+            if app.is_screen_installed("verdict") and app.get_screen("verdict")._styled:
+                break
+            await pilot.pause(0.01)
         for play in plays:  # acceptable and not in turn: its colours change each time
             await pilot.press(*play, "tab")
             await settle(pilot)
@@ -57,4 +61,4 @@ async def test_a_verdict_pushed_again_looks_as_one_restyled_whole(make_app, play
             await settle(pilot)
             assert screen_name(app) == "ReadyScreen"
             assert "".join(screen_lines(app)).count("press TAB") == 1
-    assert restyled == [1]  # pushed three times, restyled whole by the first push only
+    assert restyled == []  # pushed three times, never restyled whole by a push
