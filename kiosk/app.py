@@ -73,6 +73,9 @@ class KioskApp(InOrder, DirectorDoor, App, inherit_bindings=False):
             self.CSS = f"{type(self).CSS}\n{CONSOLE_CSS}"  # after the full style: it wins
         self._console_filter = ConsoleFilter() if self.console_style else None
         self.station = station
+        # a verdict waits for its row's commit only; the head file and checkpoint follow its
+        # paint (_painted). The runner's desk shows no verdict screen: its rows settle at once
+        station.settle_after_show = station.config.mode != "runner"
         journal = station.config.journal
         self.state_file = state_path(journal) if journal else None  # survives a restart
         self.pin_gate = PinGate(lambda: self.station.config.pin_hash,
@@ -303,9 +306,14 @@ class KioskApp(InOrder, DirectorDoor, App, inherit_bindings=False):
 
     def painted(self, seq: int | None) -> None:
         """A verdict is on screen: no restart shows it again (adjudicator/station/unseen_verdict.py),
-        once its frame has reached the terminal. Called after the refresh that paints it."""
+        once its frame has reached the terminal; then its row's head file and checkpoint, which it
+        did not wait for (journal/settle.py). Called after the refresh that paints it."""
         if seq is not None:
-            self.after_written(self.unseen.shown, seq)
+            self.after_written(self._shown, seq)
+
+    def _shown(self, seq: int) -> None:
+        self.unseen.shown(seq)
+        self.station.settle_journal()
 
     def after_written(self, callback, *args) -> None:
         """CALLBACK(*ARGS) once what is painted now has reached the terminal (the kiosk's
@@ -353,6 +361,7 @@ class KioskApp(InOrder, DirectorDoor, App, inherit_bindings=False):
             from kiosk.screens.verdict import VerdictScreen  # after the first paint (_warm_fonts)
 
             self.install_screen(VerdictScreen(), "verdict")
+            self._get_screen("verdict")  # composed and styled now, not at the first verdict
         return self.get_screen("verdict")
 
     def show_error(self, message: str, title: str = "NOT DONE") -> None:

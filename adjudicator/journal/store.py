@@ -14,6 +14,7 @@ from typing import Any, TextIO
 from adjudicator.errors import JournalError, JournalLockedError
 from adjudicator.journal import anchor, chain, db, outbox
 from adjudicator.journal.held import ABANDONED, HeldFile
+from adjudicator.journal.settle import AfterCommit
 from adjudicator.journal.export import parse_since, query, write
 from adjudicator.journal.flags import DEFAULT_SPLIT_WINDOW, flags_for
 from adjudicator.journal.rows import MODES, PRINT_STATUSES, SELECT_ROWS, JournalRow, row_from_sql, to_utc_text
@@ -56,7 +57,7 @@ class Seq(int):
         return anchor.short_hash(self.hash)
 
 
-class Journal(HeldFile):
+class Journal(HeldFile, AfterCommit):
     """One journal file. Thread-safe: the kiosk may record from a worker and read from the UI."""
 
     def __init__(self, conn: sqlite3.Connection, path: str, split_window: float, clock: Clock,
@@ -112,6 +113,7 @@ class Journal(HeldFile):
 
     def close(self) -> None:
         with self._lock:
+            self.settle()  # a row committed with settle_later: its head file and checkpoint
             if self._conn is not None:
                 conn, self._conn = self._conn, None
                 if db.unwritable(self.path):  # closing writes the -shm's map: a SIGBUS
@@ -186,20 +188,8 @@ class Journal(HeldFile):
         done = self._write(lambda conn: self._insert_all(conn, rows, keep_times, keep_flags),
                            checkpoint=False)
         if done:
-            self._anchor(*done[-1])
+            self._committed(*done[-1], later=self.settle_later)
         return done
-
-    def _anchor(self, seq: int, hash_: str) -> None:
-        """After the commit: the head file forward, then the rows into the main file."""
-        with self._lock:
-            try:
-                if self._id is None:
-                    self._id = db.meta(self.conn)["journal_id"]
-                self.head = anchor.Head(self._id, seq, hash_)
-                anchor.write_head(self.path, anchor.Head(self._id, seq, hash_))
-            except (OSError, sqlite3.Error, KeyError):
-                pass  # committed already: verify says the head file lags, the row is safe
-            db.checkpoint(self.conn)
 
     def _write(self, body: Callable[[sqlite3.Connection], Any], checkpoint: bool = True) -> Any:
         """BODY(conn) in one IMMEDIATE transaction under the lock: committed whole or rolled back

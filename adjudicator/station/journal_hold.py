@@ -27,6 +27,9 @@ class JournalKeeping:
     journal_alarm = ""  # the open journal failed its last record (disk full...)
     _alarm_clears = False  # ...and the alarm goes once its files can be written
     _note: tuple[object, str] | None = None  # (journal, what Ready says of it)
+    # A surface that shows each verdict and then calls settle_journal() (the kiosk, once the
+    # verdict is painted): its rows' head file and checkpoint wait till then (journal/settle.py)
+    settle_after_show = False
 
     @property
     def journal(self):
@@ -45,7 +48,19 @@ class JournalKeeping:
         if journal is None and self._reopener is not None:
             journal, problem = self._reopener(self._lost)
             self._journal, self.journal_problem = journal, ("" if journal else problem)
+        if journal is not None and self.settle_after_show and hasattr(journal, "settle"):
+            journal.settle_later = True  # (each journal: one reopened, one that continues)
         return journal
+
+    def settle_journal(self) -> None:
+        """The verdict recorded last is shown: its head file and checkpoint now (a journal
+        lost or unwritable meanwhile is left as it is: journal/settle.py)."""
+        settle = getattr(self._journal, "settle", None)
+        if settle is not None:
+            try:
+                settle()
+            except Exception:  # noqa: BLE001 - the row is committed; this is its bookkeeping
+                pass
 
     def check_journal(self) -> None:
         """Is the journal open still the file at its path, and writable? Asked at Ready (a

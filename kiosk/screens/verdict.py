@@ -71,6 +71,17 @@ class VerdictScreen(LockedScreen):
         self.outcome = outcome
         self.note = ""  # a line above the rest (a verdict shown late, after a restart)
         self._verdict_timer: Timer | None = None
+        self._styled = False  # resumed once: styled whole since, each change restyled as made
+
+    def post_message(self, message) -> bool:
+        """Pushed again for the next verdict (KioskApp.show_verdict): not restyled whole, as
+        Textual does at each push; its styles are as it left them, and show() restyles what it
+        changes (a class set restyles that widget and those in it). The whole screen's
+        restyle had cost a verdict 3 ms on its way to the screen on an idle machine, 15-60 ms
+        with the CPU shared (bench/verdict_profile.py)."""
+        if isinstance(message, events.ScreenResume) and self._styled:
+            message.refresh_styles = False
+        return super().post_message(message)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="verdict-box"):
@@ -86,6 +97,9 @@ class VerdictScreen(LockedScreen):
     def on_mount(self) -> None:
         if self.outcome is not None:
             self._fill(self.outcome)
+        else:  # built ahead (KioskApp._warm_fonts): styled whole now, never at a push
+            self.update_node_styles(animate=False)  # (the first one's had cost 14 ms more)
+            self._styled = True
 
     def show(self, outcome: Outcome, note: str = "") -> None:
         """Fill the screen in with OUTCOME (before it is pushed, or in place for a recheck);
@@ -117,6 +131,7 @@ class VerdictScreen(LockedScreen):
             self._verdict_timer = None
 
     def on_screen_resume(self) -> None:
+        self._styled = True
         if self.outcome is not None and self._verdict_timer is None:
             self._follow_protocol()  # never left without its timer
 
