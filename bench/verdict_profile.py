@@ -46,7 +46,7 @@ def wrap(owner, attr, name, test=None):
 
 from kiosk import terminal, app
 from kiosk.screens import ready
-from adjudicator import station, unseen
+from adjudicator.station import service as station, unseen_verdict
 from adjudicator.journal import store, anchor, db, held
 
 def _read_hit(self):
@@ -89,7 +89,7 @@ def _finit(self, file):
     orig_init(self, _File(file))
 terminal._Flushing.__init__ = _finit
 wrap(ready.ReadyScreen, "on_entry_input_adjudicate", "handler")
-wrap(app.KioskApp, "look_for_unseen", "unseen")
+wrap(unseen_verdict.UnseenVerdict, "rechallenged", "unseen")
 wrap(station.Station, "judge", "judge")
 wrap(store.Journal, "_write", "commit")
 wrap(store.Journal, "_anchor", "after")
@@ -97,7 +97,7 @@ wrap(anchor, "write_head", "head")
 wrap(db, "checkpoint", "checkpoint")
 wrap(held.HeldFile, "check", "check")
 wrap(app.KioskApp, "show_verdict", "show")
-wrap(unseen, "mark_shown", "mark")
+wrap(unseen_verdict.UnseenVerdict, "shown", "mark")
 from textual import screen as tscreen
 wrap(tscreen.Screen, "_on_screen_resume", "resume", lambda self, e: type(self).__name__ == "VerdictScreen")
 wrap(tscreen.Screen, "_refresh_layout", "layout", lambda self, *a, **k: type(self).__name__ == "VerdictScreen")

@@ -9,10 +9,10 @@ import sqlite3
 
 from journal_helpers import verdict
 
-from adjudicator.config import load_config
+from adjudicator.config.station import load_config
 from adjudicator.journal import Journal, verify
 from adjudicator.journal.anchor import head_path, read_head
-from adjudicator.station import open_station
+from adjudicator.station.service import open_station
 
 
 def record(j, word="qi"):
