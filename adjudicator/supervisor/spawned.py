@@ -34,7 +34,8 @@ from collections.abc import Sequence
 from adjudicator.errors import EXIT_IO, AdjudicatorError
 from adjudicator.supervisor.options import KIOSK_OPTIONS
 from adjudicator.supervisor.restarts import Restarting, note_restart, said_at_the_end
-from adjudicator.supervisor.child import CHILD_ENV, READY, REPORT_FD_ENV, SUPERVISOR_ENV, Reports
+from adjudicator.supervisor.child import (CHILD_ENV, READY, REPORT_FD_ENV, RESTARTED_ENV,
+                                          SUPERVISOR_ENV, Reports)
 from adjudicator.supervisor.winconsole import SavedConsole
 
 HELD: tuple[signal.Signals, ...]
@@ -130,6 +131,9 @@ class SpawnSupervisor(Restarting):
         """The child, given WRITE_END of the report pipe: by handle on Windows, by number
         elsewhere."""
         env = {**os.environ, CHILD_ENV: "1", SUPERVISOR_ENV: str(os.getpid())}
+        env.pop(RESTARTED_ENV, None)
+        if self.restarts:  # a journal gone bad is said on Ready then, never a refusal (issue 42)
+            env[RESTARTED_ENV] = "1"
         if sys.platform == "win32":
             import msvcrt
 

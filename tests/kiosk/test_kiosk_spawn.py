@@ -38,7 +38,8 @@ CHILD = textwrap.dedent("""
         n = len(open(LOG).read().split()) if os.path.exists(LOG) else 0
         step = open(PLAN).read().split()[n]
         held = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
-        open(LOG, "a").write(f"{step}:{'held' if held else 'open'} ")
+        again = ":restarted" if os.environ.get("ADJUDICATOR_KIOSK_RESTARTED") else ""
+        open(LOG, "a").write(f"{step}:{'held' if held else 'open'}{again} ")
         if step == "refuse":
             raise ConfigError("station.toml: key mode: bogus")
         if step == "early":
@@ -116,6 +117,14 @@ def test_a_child_that_dies_after_its_paint_is_started_again_and_quit_ends_it(spa
     assert "RuntimeError: test: the kiosk died" in log  # the traceback kept in the log
 
 
+def test_a_child_started_again_knows_it_so_a_journal_gone_bad_is_said_on_ready(spawned):
+    """Issue 42 item 4 on Windows: a child started again after one that ran is told so (as
+    the forked supervisor tells it), so a journal whose folder went bad meanwhile is said on
+    Ready (NOT RECORDED) instead of refused, which would end the station; the first is not."""
+    code, steps, _, _ = spawned("crash", "killed", "quit")
+    assert code == 0 and steps == ["crash:held", "killed:held:restarted", "quit:held:restarted"]
+
+
 def test_a_refused_config_is_said_once_with_its_code_and_not_retried(spawned, capfd):
     code, steps, _, console = spawned("refuse", "quit")
     assert code == EXIT_CONFIG and steps == ["refuse:held"]
@@ -148,7 +157,7 @@ def test_ctrl_c_is_held_and_the_console_locked_then_put_back(spawned):
     every mode is put back: the screen's modes written with escape processing on."""
     before = signal.getsignal(signal.SIGINT)
     code, steps, _, console = spawned("crash", "quit")
-    assert code == 0 and steps == ["crash:held", "quit:held"]
+    assert code == 0 and steps == ["crash:held", "quit:held:restarted"]
     assert signal.getsignal(signal.SIGINT) is before  # the supervisor's own handler back
     sets = [call for call in console.calls if call[0] == "set"]
     assert sets[0] == ("set", "in", LOCKED_INPUT) and sets.count(("set", "in", LOCKED_INPUT)) == 3
