@@ -20,7 +20,7 @@ from web_helpers import browser  # noqa: E402,F401 (the fixture)
 from adjudicator.hub import eventalarms  # noqa: E402
 
 WAIT = 20_000  # ms
-ALARMS = """[...document.querySelectorAll("#alarms > li:not(.more)")].map(li => [
+ALARMS = r"""[...document.querySelectorAll("#alarms > li:not(.more)")].map(li => [
   li.querySelector("summary, .line, a").textContent.replace(/\s+/g, " ").trim(),
   li.getBoundingClientRect().top, li.getBoundingClientRect().bottom])"""
 LABELS = """[...document.querySelectorAll("#waiting td, #tables td, #divisions td, #stations td")]

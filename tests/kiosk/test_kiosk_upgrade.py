@@ -34,7 +34,7 @@ def preload_package():
     open(os.environ["PRELOADED_MARK"] + child, "w").close()
 _preloading.preload_package = preload_package
 
-def _broken(*args):
+def _broken(*args, **kwargs):
     raise ImportError("No module named 'adjudicator.nowhere' (the package half installed)")
 
 def _after_fork():
