@@ -1,8 +1,8 @@
 """What a station keeps on disk across kiosk restarts: PIN lockout, director's session, last shown.
 
-Both files sit beside the station's journal: JOURNAL.kiosk-state.json (this state, rewritten
-whole and atomically) and JOURNAL.kiosk.log (the kiosk's own error output: tracebacks go
-there, never to the players' screen). A missing or damaged state file is an empty state.
+It sits beside the station's journal: JOURNAL.kiosk-state.json, rewritten whole and atomically
+(the kiosk's log beside it is the supervisor's: supervisor/child.py). A missing or damaged state
+file is an empty state.
 """
 
 from __future__ import annotations
@@ -12,18 +12,10 @@ import os
 import tempfile
 
 STATE_SUFFIX = ".kiosk-state.json"
-LOG_SUFFIX = ".kiosk.log"
 
 
 def state_path(journal_path: str) -> str:
     return str(journal_path) + STATE_SUFFIX
-
-
-def log_path(journal_path: str) -> str:
-    """The kiosk's log beside the journal; in the temporary folder when the journal has none."""
-    if journal_path:
-        return str(journal_path) + LOG_SUFFIX
-    return os.path.join(tempfile.gettempdir(), "adjudicator-kiosk.log")
 
 
 def load_state(path: str | None) -> dict:

@@ -23,6 +23,7 @@ SPAWN_ENV = "ADJUDICATOR_KIOSK_SPAWN"
 # Set in a child started again after one that ran: its journal's trouble (a folder where the
 # file was, a drive gone) is said on its screen, never a refusal that ends the station (issue 42)
 RESTARTED_ENV = "ADJUDICATOR_KIOSK_RESTARTED"
+LOG_SUFFIX = ".kiosk.log"
 PR_SET_PDEATHSIG = 1
 WATCH_EVERY = 0.25  # seconds between a watching thread's looks at its supervisor (not Linux)
 # The reports, in this order: J<log size> <journal path>\n once the config is read, R on the
@@ -36,6 +37,16 @@ def hold_errors() -> None:
     sys.stderr = io.StringIO()
 
 
+def log_path(journal_path: str) -> str:
+    """The kiosk's log beside the journal (its error output: tracebacks go there, never to the
+    players' screen); in the temporary folder when the journal has none."""
+    if journal_path:
+        return str(journal_path) + LOG_SUFFIX
+    import tempfile
+
+    return os.path.join(tempfile.gettempdir(), "adjudicator-kiosk.log")
+
+
 def child_started(journal_path: str) -> None:
     """In the child, with its config read: the supervisor is told its journal; Python's error
     output (tracebacks, messages), and what was held until now, goes to the kiosk log beside it.
@@ -43,8 +54,6 @@ def child_started(journal_path: str) -> None:
 
     Textual paints on sys.__stderr__, the terminal; only sys.stderr is moved.
     """
-    from adjudicator.station.state import log_path
-
     fd = os.environ.get(REPORT_FD_ENV, "")
     if not os.environ.get(CHILD_ENV) or not fd.isdigit():
         return

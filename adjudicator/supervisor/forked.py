@@ -14,8 +14,8 @@ imported and paints at once. Nothing that must not cross a fork is open in the s
 it forks: no thread runs in it, the journal (SQLite) is opened only by the child or briefly to
 note a restart, the lexicon is mapped only by the child.
 
-The child's error output goes to the kiosk log beside the journal (station_state.log_path):
-a traceback never reaches the players' screen. Each restart is noted in the journal
+The child's error output goes to the kiosk log beside the journal (child.py's log_path): a
+traceback never reaches the players' screen. Each restart is noted in the journal
 (Journal.note_event). A child that never painted (a refused config, lexicon or journal) is not
 restarted: its message is shown and its exit code passed on, as without supervision.
 
@@ -58,8 +58,9 @@ if sys.platform == "win32":
 from adjudicator.errors import EXIT_IO, AdjudicatorError
 from adjudicator.supervisor.restarts import (CLOSED, EXIT_CRASHED, START_TRIES, Restarting, describe_exit,
                        note_restart, said_at_the_end, stopped_by)
-from adjudicator.supervisor.child import (CHILD_ENV, READY, REPORT_FD_ENV, RESTARTED_ENV, SUPERVISOR_ENV, Reports,
-                         child_code, errors_said, hold_errors)
+from adjudicator.supervisor.child import (CHILD_ENV, READY, REPORT_FD_ENV, RESTARTED_ENV,
+                                          SUPERVISOR_ENV, Reports, child_code, errors_said,
+                                          hold_errors, log_path)
 from adjudicator.supervisor.tty_restore import SavedTerminal
 
 __all__ = ["CLOSED", "EXIT_CRASHED", "START_TRIES", "Supervisor", "describe_exit", "note_restart",
@@ -221,12 +222,10 @@ class Supervisor(Restarting):
         os.close(write_end)
         try:
             if restart_reason:  # the new child is starting meanwhile: Ready comes first
-                note_restart(self.journal_path, restart_reason)
+                note_restart(self.journal_path, restart_reason, self.log)
             reports = Reports(read_end)
             journal = reports.next()  # (the log's size before the child wrote there, journal)
             if journal is not None:  # the child has read the config (None: it ended first)
-                from adjudicator.station.state import log_path
-
                 self.journal_path = journal[1]
                 self.log = log_path(self.journal_path)
             ready = journal is not None and reports.next() == READY

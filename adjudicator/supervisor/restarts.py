@@ -50,9 +50,9 @@ def say(message: str) -> None:
         pass
 
 
-def note_restart(journal_path: str, why: str) -> None:
-    """The restart in the journal (and the log when the journal cannot take it)."""
-    from adjudicator.station.state import load_state, log_path, save_state, state_path
+def note_restart(journal_path: str, why: str, log: str) -> None:
+    """The restart in the journal (and the kiosk's LOG when the journal cannot take it)."""
+    from adjudicator.station.state import load_state, save_state, state_path
 
     state = state_path(journal_path)
     director = load_state(state).get("director_open")
@@ -75,8 +75,8 @@ def note_restart(journal_path: str, why: str) -> None:
             journal.note_event("kiosk restarted", detail)
     except Exception as e:  # noqa: BLE001 - the station judges on; the log says why
         try:
-            with open(log_path(journal_path), "a", encoding="utf-8") as log:
-                print(f"adjudicator: kiosk restarted ({detail}); not journaled: {e}", file=log)
+            with open(log, "a", encoding="utf-8") as out:
+                print(f"adjudicator: kiosk restarted ({detail}); not journaled: {e}", file=out)
         except OSError:
             pass  # nowhere to say it (read-only or full media): the supervisor carries on
 

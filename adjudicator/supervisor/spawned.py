@@ -35,7 +35,7 @@ from adjudicator.errors import EXIT_IO, AdjudicatorError
 from adjudicator.supervisor.options import KIOSK_OPTIONS
 from adjudicator.supervisor.restarts import Restarting, note_restart, said_at_the_end
 from adjudicator.supervisor.child import (CHILD_ENV, READY, REPORT_FD_ENV, RESTARTED_ENV,
-                                          SUPERVISOR_ENV, Reports)
+                                          SUPERVISOR_ENV, Reports, log_path)
 from adjudicator.supervisor.winconsole import SavedConsole
 
 HELD: tuple[signal.Signals, ...]
@@ -111,12 +111,10 @@ class SpawnSupervisor(Restarting):
             os.close(write_end)  # the child's now: the pipe ends with it
         try:
             if restart_reason:  # the new child is starting meanwhile: Ready comes first
-                note_restart(self.journal_path, restart_reason)
+                note_restart(self.journal_path, restart_reason, self.log)
             reports = Reports(read_end)
             journal = reports.next()
             if journal is not None:
-                from adjudicator.station.state import log_path
-
                 self.journal_path = journal[1]
                 self.log = log_path(self.journal_path)
             ready = journal is not None and reports.next() == READY

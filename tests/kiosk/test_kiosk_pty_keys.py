@@ -27,7 +27,7 @@ from pty_driver import (
 from pty_screen import Shown
 
 from adjudicator.journal import Journal
-from adjudicator.station.state import log_path
+from adjudicator.supervisor.child import log_path
 
 PASTE_START, PASTE_END = b"\x1b[200~", b"\x1b[201~"
 ENTRY_ERRORS = (b"No words entered", b"has 1 letter", b"is not a letter", b"Not taken")

@@ -20,7 +20,7 @@ from pty_driver import (REPO, PtyApp, child_env, hooked_env, kiosk_argv, kiosk_c
 from adjudicator.errors import EXIT_LEXICON
 from adjudicator.journal import Journal
 from adjudicator.event.pin import hash_pin
-from adjudicator.station.state import log_path
+from adjudicator.supervisor.child import log_path
 
 F12 = b"\x1b[24~"
 ENTER = b"\x1b[?1049h"  # a kiosk child takes the screen
@@ -174,7 +174,8 @@ def test_a_restart_that_can_be_neither_journaled_nor_logged_is_not_an_error(tmp_
 
     blocker = tmp_path / "a-file"
     blocker.write_text("")  # a file where the journal's folder should be: nothing goes there
-    note_restart(str(blocker / "journal.db"), "killed by SIGKILL")
+    note_restart(str(blocker / "journal.db"), "killed by SIGKILL",
+                 str(blocker / "journal.db.kiosk.log"))
     assert blocker.read_text() == ""
 
 

@@ -15,7 +15,7 @@ import time
 from pty_driver import REPO, PtyApp, child_env, kiosk_argv, kiosk_child, station_config
 from pty_screen import Shown
 
-from adjudicator.station.state import log_path
+from adjudicator.supervisor.child import log_path
 
 ENTER = b"\x1b[?1049h"  # a kiosk child takes the screen
 F12 = b"\x1b[24~"
