@@ -61,12 +61,11 @@ class AfterCommit:
 
     def _anchor(self, seq: int, hash_: str) -> None:
         """After the commit: the head file forward, then the rows into the main file."""
+        self._know_head(seq, hash_)
         with self._lock:
             try:
-                if self._id is None:
-                    self._id = db.meta(self.conn)["journal_id"]
-                self.head = anchor.Head(self._id, seq, hash_)
-                anchor.write_head(self.path, anchor.Head(self._id, seq, hash_))
-            except (OSError, sqlite3.Error, KeyError):
+                if self._id is not None:
+                    anchor.write_head(self.path, anchor.Head(self._id, seq, hash_))
+            except OSError:
                 pass  # committed already: verify says the head file lags, the row is safe
             db.checkpoint(self.conn)
