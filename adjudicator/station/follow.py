@@ -99,8 +99,9 @@ def prepare(station, event: Event, fetch: Fetch | None = None) -> Change:
     said = [*_lists_said(station.lists, lists)]
     if new.event != old.event:
         said.append(f"event name {new.event}")
-    if new.pin_hash != old.pin_hash:
-        said.append("director PIN changed")
+    if new.pin_hash != old.pin_hash:  # a station's first PIN is set, not changed
+        said.append("director PIN " + ("set" if not old.pin_hash else
+                                       "removed" if not new.pin_hash else "changed"))
     said.extend(lists.kept)
     return Change(event.version, changes, lists, tuple(said), "; ".join(lists.kept))
 

@@ -57,7 +57,7 @@ async def test_every_change_is_taken_at_ready_said_and_the_table_typed_kept(make
         await settle(pilot)
         b = event.divisions[1]
         changes = [  # each as the director makes it on the page, one version after another
-            ("director PIN changed", dataclasses.replace(event, pin_hash=hash_pin("135799"),
+            ("director PIN set", dataclasses.replace(event, pin_hash=hash_pin("135799"),
                                                          version=2), "BETA"),
             ("division B: list BETA -> BETA2", dataclasses.replace(
                 event, pin_hash=hash_pin("135799"), version=3, divisions=(
