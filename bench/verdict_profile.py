@@ -208,7 +208,10 @@ def run(rounds: int, tap: bool, load: bool) -> None:
     finally:
         app.close()
         if suite is not None and suite.poll() is None:
-            os.killpg(suite.pid, 9)
+            if sys.platform == "win32":  # no process groups (and no pty: POSIX only)
+                suite.kill()
+            else:
+                os.killpg(suite.pid, 9)  # the suite and its workers: their own session
             suite.wait()
     print(f"{rounds} {'taps' if tap else 'TABs'}, load beside: {load}; ms (p50 / p90 / max)")
     first = per_round[0]
