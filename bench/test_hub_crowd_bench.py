@@ -31,7 +31,7 @@ from hub_process import HubProcess  # noqa: E402
 
 from adjudicator.hub import jsliteral  # noqa: E402
 from adjudicator.hub.tsh import MAX_BYTES, read_tourney  # noqa: E402
-from adjudicator.link.forward import post  # noqa: E402
+from adjudicator.link.hubclient import post  # noqa: E402
 
 SECONDS = float(os.environ.get("ADJUDICATOR_BENCH_CROWD_SECONDS", "60"))
 CROWD = int(os.environ.get("ADJUDICATOR_BENCH_CROWD", "1000"))

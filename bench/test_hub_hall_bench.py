@@ -21,7 +21,8 @@ sys.path.insert(0, str(HERE.parent / "tests" / "hub"))
 from benchutil import report  # noqa: E402
 from hub_process import HubProcess, accept_waiting  # noqa: E402
 
-from adjudicator.link.forward import Forwarder, post  # noqa: E402
+from adjudicator.link.forward import Forwarder
+from adjudicator.link.hubclient import post  # noqa: E402
 from adjudicator.journal import Journal  # noqa: E402
 from adjudicator.lexicon.compile import compile_sources
 from adjudicator.lexicon.compiled import Lexicon  # noqa: E402

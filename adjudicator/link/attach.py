@@ -47,7 +47,8 @@ def open_link(config, how: str = ONCE, *, station=None, timeout: float | None = 
 
         return forward_journal(config.journal, config.hub, config.hub_token, status,
                                pin=config.hub_fingerprint)
-    from adjudicator.link.forward import TIMEOUT, Forwarder
+    from adjudicator.link.forward import Forwarder
+    from adjudicator.link.hubclient import TIMEOUT
 
     return Forwarder(config.journal, config.hub, config.hub_token, status=status,
                      timeout=TIMEOUT if timeout is None else timeout, pin=config.hub_fingerprint)

@@ -14,11 +14,8 @@ import time
 from adjudicator.errors import AdjudicatorError
 from adjudicator.journal import outbox
 from adjudicator.link import pins
-from adjudicator.link.hubclient import TIMEOUT, HubRefused, HubUnreachable, _printable, post
-from adjudicator.link.sender import BATCH, HEARTBEAT, POLL, PushReport, Sender, Status
-
-__all__ = ["BATCH", "HEARTBEAT", "POLL", "TIMEOUT", "Forwarder", "HubRefused", "HubUnreachable",
-           "PushReport", "Status", "forward_journal", "post", "stop_all"]
+from adjudicator.link.hubclient import HubRefused, _printable
+from adjudicator.link.sender import Sender, Status
 
 RETRY_MAX = 2.0  # longest pause after a failed link (the hub may be back at once)
 REFUSED_MAX = 30.0  # longest pause after the hub refused (4xx): no tight loop, still retried

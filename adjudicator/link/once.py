@@ -91,7 +91,7 @@ def tell_hub(service, err: TextIO | None = None) -> None:
     hub does (a hub answering a byte a second included); a line on ERR when it cannot be
     told, the rows then wait in the journal's outbox. The event the hub's answer carries is
     taken at once when the link follows it (follow.py), as a kiosk takes it at Ready."""
-    from adjudicator.link.forward import HubUnreachable
+    from adjudicator.link.hubclient import HubUnreachable
 
     cfg, link = service.config, service.hub_link
     try:
@@ -113,7 +113,7 @@ def push_journal(config_path: str | None):
     from adjudicator.config.station import load_config
     from adjudicator.errors import ConfigError, JournalFileError
     from adjudicator.link.attach import open_link
-    from adjudicator.link.forward import HubUnreachable
+    from adjudicator.link.hubclient import HubUnreachable
 
     cfg = load_config(config_path)
     if not cfg.hub:

@@ -15,7 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hub_process import HubProcess  # noqa: E402
 from web_helpers import BROWSER_ARGS, browser_executable  # noqa: E402
 
-from adjudicator.link.forward import Forwarder, post  # noqa: E402
+from adjudicator.link.forward import Forwarder
+from adjudicator.link.hubclient import post  # noqa: E402
 from adjudicator.journal import Journal  # noqa: E402
 from adjudicator.lexicon.compiled import FORMAT_VERSION, Lexicon, fingerprint_words  # noqa: E402
 from adjudicator.judging.verdict import adjudicate  # noqa: E402

@@ -15,7 +15,7 @@ import urllib.request
 import pytest
 from crowd import Crowd, Silent, connect
 
-from adjudicator.link.forward import post
+from adjudicator.link.hubclient import post
 from adjudicator.net.logs import OneLineLog
 
 

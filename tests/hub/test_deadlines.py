@@ -15,7 +15,7 @@ from faulty_hub import TricklingHub
 from hub_process import cli_env, wait_for
 
 from adjudicator.journal import Journal, outbox
-from adjudicator.link import forward
+from adjudicator.link import forward, hubclient
 from adjudicator.judging.verdict import adjudicate
 
 NEVER = 60  # seconds a command is given here; it would trickle for ever without a deadline
@@ -84,7 +84,7 @@ def test_push_gives_up_at_its_limit_not_per_request(tmp_path, make_lexicon, tric
                        mode="station")
     sender = forward.Forwarder(str(path), trickling.url, "t", timeout=600)
     try:
-        with pytest.raises(forward.HubUnreachable, match="did not take the rows in time "
+        with pytest.raises(hubclient.HubUnreachable, match="did not take the rows in time "
                                                         r"\(not within 2 s\)"):
             sender.push(limit=2)
     finally:
@@ -118,8 +118,8 @@ def test_a_live_stations_sender_ends_each_attempt_and_tries_again(tmp_path, make
 def test_one_request_ends_by_its_deadline_wherever_the_hub_trickles(sent, head, says):
     hub = TricklingHub(pace=0.2, head=head, sent=sent)
     try:
-        with pytest.raises(forward.HubUnreachable, match=says):
-            forward.post(hub.url, "/api/heartbeat", "t", {}, timeout=1.0)
+        with pytest.raises(hubclient.HubUnreachable, match=says):
+            hubclient.post(hub.url, "/api/heartbeat", "t", {}, timeout=1.0)
     finally:
         hub.close()
     assert hub.requests == 1

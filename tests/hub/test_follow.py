@@ -15,7 +15,8 @@ from adjudicator.config.station import Config, load_config
 from adjudicator.event.setup import Division, Event
 from adjudicator.hub.board import Board
 from adjudicator.hub.eventalarms import BEHIND_AFTER
-from adjudicator.link.forward import Forwarder, HubUnreachable
+from adjudicator.link.forward import Forwarder
+from adjudicator.link.hubclient import HubUnreachable
 from adjudicator.event.pin import hash_pin, verify_pin
 from adjudicator.judging.rules import ChallengeRule
 from adjudicator.station.service import open_station

@@ -17,7 +17,8 @@ from adjudicator.hub import identity, waiting
 from adjudicator.hub.hub_journal import HubJournal
 from adjudicator.hub.refusals import RowsRefused
 from adjudicator.journal import Journal, chain, export_journal, outbox, verify
-from adjudicator.link.forward import Forwarder, HubRefused, post
+from adjudicator.link.forward import Forwarder
+from adjudicator.link.hubclient import HubRefused, post
 from adjudicator.judging.verdict import adjudicate
 
 from ghosts import Ghost, NotTaken, director

@@ -82,7 +82,7 @@ def test_tokens_are_made_once_and_kept(tmp_path):
 
 def test_a_station_whose_rows_are_refused_is_an_alarm_on_the_page(tmp_path, make_lexicon,
                                                                    start_hub):
-    from adjudicator.link.forward import HubUnreachable, post
+    from adjudicator.link.hubclient import HubUnreachable, post
 
     jid, rows = station_rows(tmp_path, make_lexicon, "S1", 2)
     hub = start_hub()
@@ -125,7 +125,7 @@ def test_rows_sent_under_another_journal_id_are_refused(tmp_path, make_lexicon):
 
 
 def test_messages_no_station_sends_get_a_plain_answer(tmp_path, start_hub):
-    from adjudicator.link.forward import HubRefused, post
+    from adjudicator.link.hubclient import HubRefused, post
 
     hub = start_hub()
     token = hub.hub.station_token

@@ -7,7 +7,8 @@ import sqlite3
 import pytest
 
 from adjudicator.errors import JournalError
-from adjudicator.link.forward import Forwarder, HubUnreachable
+from adjudicator.link.forward import Forwarder
+from adjudicator.link.hubclient import HubUnreachable
 from adjudicator.journal import Journal, outbox
 from adjudicator.judging.verdict import adjudicate
 

@@ -18,7 +18,8 @@ from adjudicator.station import follow
 from adjudicator import wire
 from adjudicator.config.station import load_config
 from adjudicator.journal import export_journal
-from adjudicator.link.forward import Forwarder, HubUnreachable
+from adjudicator.link.forward import Forwarder
+from adjudicator.link.hubclient import HubUnreachable
 from adjudicator.station.service import open_station
 
 

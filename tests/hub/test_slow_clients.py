@@ -69,7 +69,7 @@ def get(url: str) -> tuple[int, bytes]:
 
 
 def test_trickling_connections_are_closed_and_the_hub_keeps_answering(start_hub, tmp_path):
-    from adjudicator.link.forward import post
+    from adjudicator.link.hubclient import post
 
     out = io.StringIO()
     hub = start_hub(log=OneLineLog(out), max_connections=100, first_request=1.5)

@@ -106,7 +106,7 @@ def read_status(s: socket.socket) -> tuple[int, bytes]:
 
 
 def test_many_open_streams_leave_posts_answered_and_the_page_updated(start_hub):
-    from adjudicator.link.forward import post
+    from adjudicator.link.hubclient import post
 
     hub = start_hub()
     key = hub.hub.director_token

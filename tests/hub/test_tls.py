@@ -21,7 +21,8 @@ from adjudicator.config.station import load_config
 from adjudicator.hub import certificate
 from adjudicator.journal import Journal
 from adjudicator.link import pins
-from adjudicator.link.forward import Forwarder, HubUnreachable
+from adjudicator.link.forward import Forwarder
+from adjudicator.link.hubclient import HubUnreachable
 from adjudicator.link.key import of_journal
 from adjudicator.judging.verdict import adjudicate
 

@@ -16,7 +16,8 @@ from hub_process import cli_env, wait_for
 
 from adjudicator import wire
 from adjudicator.journal import Journal, outbox
-from adjudicator.link.forward import Forwarder, HubRefused, post
+from adjudicator.link.forward import Forwarder
+from adjudicator.link.hubclient import HubRefused, post
 from adjudicator.judging.verdict import adjudicate
 
 KEY = bytes(range(32))
